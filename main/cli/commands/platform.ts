@@ -1,0 +1,117 @@
+// `platform`: runs the reference server of Platform API v1 until stopped (Node, CLI).
+import { Option } from 'commander';
+import type { Command } from 'commander';
+import { waitForStopSignal } from '../../core/lifecycle';
+import { startPlatformServer } from '../../emulator/server';
+import { PLANS } from '../../platform/wire';
+import type { Plan } from '../../platform/wire';
+import { globalOptions, intOption } from '../options';
+import { CliError, createOutput } from '../output';
+
+interface PlatformOptions {
+  port: number;
+  host: string;
+  plan: Plan;
+  windowMs: number;
+  admin: boolean;
+  seed: 'demo' | 'none';
+  activityMs?: number;
+  timeScale: number;
+}
+
+export function registerPlatform(program: Command): void {
+  program
+    .command('platform')
+    .description('Run the reference server of Platform API v1 (the demo workspace) until stopped')
+    .option(
+      '--port <n>',
+      'port to listen on (0: any free port)',
+      intOption('--port', 0, 65535),
+      4010,
+    )
+    .option('--host <address>', 'address to listen on', '127.0.0.1')
+    .addOption(
+      new Option('--plan <plan>', 'plan of the default account')
+        .choices(Object.keys(PLANS))
+        .default('free'),
+    )
+    .option(
+      '--window-ms <n>',
+      'rate-limit window length',
+      intOption('--window-ms', 100, 3_600_000),
+      60_000,
+    )
+    .option('--admin', 'serve the admin API (seed, events, faults) and print its token', false)
+    .addOption(
+      new Option('--seed <seed>', 'data for a new database')
+        .choices(['demo', 'none'])
+        .default('none'),
+    )
+    .option(
+      '--activity-ms <n>',
+      'raise a demo event this often (default 20000 with --seed demo, else off; 0: off)',
+      intOption('--activity-ms', 0, 86_400_000),
+    )
+    .option(
+      '--time-scale <x>',
+      'multiplies the server’s own delays (tests use 0.01)',
+      parseScale,
+      1,
+    )
+    .addHelpText(
+      'after',
+      '\nThe global --db FILE names the server’s database (memory when absent). With --json the first\nstdout line is {"base_url":"…","token":"…"} (and "admin_token" with --admin).',
+    )
+    .action(async (options: PlatformOptions, command: Command) => {
+      const global = globalOptions(command);
+      const output = createOutput(global.json);
+      // Only an explicit --db: PRESSROOM_DB names Pressroom's own workspace, never the server's.
+      const dbFile = command.optsWithGlobals<{ db?: string }>().db;
+      const dbFromCli = command.parent?.getOptionValueSource('db') === 'cli';
+      const activityMs = options.activityMs ?? (options.seed === 'demo' ? 20_000 : 0);
+      const server = await startPlatformServer({
+        port: options.port,
+        host: options.host,
+        ...(dbFromCli && dbFile ? { dbFile } : {}),
+        plan: options.plan,
+        windowMs: options.windowMs,
+        admin: options.admin,
+        seed: options.seed,
+        demoActivityMs: activityMs,
+        timeScale: options.timeScale,
+      }).catch((error: unknown) => {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'EADDRINUSE') {
+          throw new CliError(`port ${options.port} is in use; pass --port 0 for any free port`);
+        }
+        throw error;
+      });
+      output.result(
+        {
+          base_url: server.baseUrl,
+          token: server.token,
+          ...(server.adminToken ? { admin_token: server.adminToken } : {}),
+        },
+        [
+          `Platform API v1 reference server (${options.plan} plan, ${PLANS[options.plan]} requests per ${options.windowMs} ms)`,
+          `  base URL:    ${server.baseUrl}`,
+          `  token:       ${server.token}`,
+          ...(server.adminToken
+            ? [`  admin token: ${server.adminToken} (admin API at ${server.origin}/admin/v1)`]
+            : []),
+        ].join('\n'),
+      );
+      output.progress('Serving until stopped (Ctrl+C).');
+      const signal = await waitForStopSignal();
+      output.progress(`Stopping (${signal}).`);
+      await server.close();
+    });
+}
+
+function parseScale(value: string): number {
+  const scale = Number(value);
+  if (!Number.isFinite(scale) || scale < 0 || scale > 100) {
+    throw new CliError(`--time-scale must be a number from 0 to 100, not "${value}"`, 2);
+  }
+  return scale;
+}

@@ -1,0 +1,19 @@
+// Entry point of the CLI (Node): `npm run -s cli -- <command> [options]`.
+import { CommanderError } from 'commander';
+import { describeFailure } from './output';
+import { buildProgram } from './program';
+
+const program = buildProgram();
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    // Commander has printed help, the version or a usage error already.
+    process.exitCode = error.exitCode === 0 ? 0 : 2;
+  } else {
+    const failure = describeFailure(error);
+    process.stderr.write(`pressroom: ${failure.message}\n`);
+    process.exitCode = failure.exitCode;
+  }
+}

@@ -1,0 +1,59 @@
+// The CLI's global options (Node, CLI): each can come from the command line or the environment,
+// and each is validated before a command uses it.
+import { Option } from 'commander';
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { describeIssues, summarizeIssues } from '../../shared/validation';
+import { CliError } from './output';
+
+export function addGlobalOptions(program: Command): Command {
+  return program
+    .addOption(new Option('--db <file>', "Pressroom's workspace database file").env('PRESSROOM_DB'))
+    .addOption(
+      new Option('--api-base <url>', 'Platform API base URL, ending in /api/v1').env(
+        'PRESSROOM_API_BASE',
+      ),
+    )
+    .addOption(new Option('--token <token>', 'Platform API token').env('PRESSROOM_API_TOKEN'))
+    .option('--json', 'print the result as JSON on stdout', false);
+}
+
+const globalSchema = z.object({
+  db: z.string().min(1).optional(),
+  apiBase: z
+    .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
+    .refine((url) => /\/api\/v1\/?$/.test(url), { error: 'must end in /api/v1' })
+    .optional(),
+  token: z.string().min(1, { error: 'must not be empty' }).optional(),
+  json: z.boolean(),
+});
+
+export type GlobalOptions = z.infer<typeof globalSchema>;
+
+const optionNames: Record<string, string> = {
+  db: '--db',
+  apiBase: '--api-base',
+  token: '--token',
+  json: '--json',
+};
+
+export function globalOptions(command: Command): GlobalOptions {
+  const result = globalSchema.safeParse(command.optsWithGlobals());
+  if (result.success) return result.data;
+  const issues = describeIssues(result.error.issues).map((issue) => ({
+    ...issue,
+    field: optionNames[issue.field] ?? issue.field,
+  }));
+  throw new CliError(summarizeIssues(issues), 2);
+}
+
+/** A whole number option within bounds, with a message naming the option. */
+export function intOption(name: string, min: number, max: number) {
+  return (value: string): number => {
+    const number = Number(value);
+    if (!/^\d+$/.test(value) || number < min || number > max) {
+      throw new CliError(`${name} must be a whole number from ${min} to ${max}, not "${value}"`, 2);
+    }
+    return number;
+  };
+}

@@ -1,0 +1,18 @@
+// The CLI's command tree (Node, CLI). Each command lives in commands/ and registers itself here.
+import { Command } from 'commander';
+import { registerPlatform } from './commands/platform';
+import { addGlobalOptions } from './options';
+
+export function buildProgram(): Command {
+  const program = addGlobalOptions(
+    new Command('pressroom')
+      .description(
+        'Pressroom: draft, import, schedule and publish posts and products to the platform.',
+      )
+      .showHelpAfterError('(add --help for usage)')
+      // Errors reach index.ts instead of exiting, so exit codes are decided in one place.
+      .exitOverride(),
+  );
+  registerPlatform(program);
+  return program;
+}

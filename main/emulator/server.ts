@@ -1,0 +1,450 @@
+// The reference server of Platform API v1 (Node, main process): the demo workspace and the
+// platform every test talks to. One node:http server; requests pass authentication, the rate
+// limit, fault injection and idempotency before reaching their handler in routes.ts.
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { API_PREFIX, PLANS } from '../platform/wire';
+import type { ErrorBody, Plan } from '../platform/wire';
+import { adminRoutes } from './admin';
+import type { AdminContext } from './admin';
+import { AiRouter } from './ai';
+import { openEmulatorDb } from './db';
+import { EventSource, startDemoActivity } from './events';
+import { HttpError, matchRoute, parseJson, readBody } from './http';
+import type { Reply } from './http';
+import { seededRandom } from './random';
+import { FixedWindowLimiter } from './rate-limiter';
+import type { RateDecision } from './rate-limiter';
+import { apiRoutes } from './routes';
+import type { ApiContext } from './routes';
+import { seedDemo } from './seed';
+import { EmulatorStore, hashToken } from './store';
+import type { AccountRow } from './store';
+import { WebhookDispatcher } from './webhooks';
+
+export interface PlatformServerOptions {
+  port?: number;
+  host?: string;
+  /** SQLite file of the server's data; memory when absent. */
+  dbFile?: string;
+  /** Plan of the default account. */
+  plan?: Plan;
+  /** Rate-limit window; one minute on the platform, shorter in tests. */
+  windowMs?: number;
+  /** Serves the admin API under /admin/v1 (seed, events, faults), behind its own token. */
+  admin?: boolean;
+  seed?: 'demo' | 'none';
+  /** Multiplies the server's own delays (AI latency, provider cool-down, webhook retries). */
+  timeScale?: number;
+  /** How often the demo raises an event on its own; 0 or absent: never. */
+  demoActivityMs?: number;
+  now?: () => number;
+  randomSeed?: number;
+  /** Used to deliver webhooks. */
+  fetch?: typeof fetch;
+}
+
+export interface Faults {
+  /** Added before every API request is handled. */
+  latencyMs: number;
+  /** Share of API requests answered 503 without being handled. */
+  errorRate: number;
+  /** Share of successful writes whose connection is dropped after the write committed. */
+  dropAfterCommitRate: number;
+}
+
+export interface ServerStats {
+  requests: number;
+  byStatus: Record<string, number>;
+  rateLimited: number;
+  injectedErrors: number;
+  droppedAfterCommit: number;
+}
+
+export interface PlatformServer {
+  /** Ends in /api/v1. */
+  baseUrl: string;
+  origin: string;
+  /** A token of the default account, minted at start. */
+  token: string;
+  adminToken: string | null;
+  accountId: number;
+  store: EmulatorStore;
+  ai: AiRouter;
+  events: EventSource;
+  webhooks: WebhookDispatcher;
+  faults: Faults;
+  stats: ServerStats;
+  limiter: FixedWindowLimiter;
+  clock: { now: () => number; offsetMs: number };
+  close(): Promise<void>;
+}
+
+const WRITE_METHODS = new Set(['POST', 'PATCH', 'DELETE']);
+const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+export async function startPlatformServer(
+  options: PlatformServerOptions = {},
+): Promise<PlatformServer> {
+  const baseNow = options.now ?? Date.now;
+  const clock = { offsetMs: 0, now: () => baseNow() + clock.offsetMs };
+  const now = () => clock.now();
+  const random = seededRandom(options.randomSeed ?? (randomBytes(4).readUInt32LE() || 1));
+  const timeScale = options.timeScale ?? 1;
+  const db = openEmulatorDb(options.dbFile);
+  const store = new EmulatorStore(db, now);
+  // Requests cut off mid-way by a stop never finished; their keys must not block retries.
+  db.prepare('DELETE FROM idempotency WHERE status IS NULL').run();
+
+  const plan = options.plan ?? 'free';
+  let accountId = store.accounts()[0]?.id;
+  if (accountId === undefined) {
+    accountId = store.createAccount('Demo workspace', plan);
+    if (options.seed === 'demo') seedDemo(store, accountId, random, now());
+  } else {
+    store.updateAccount(accountId, { plan });
+  }
+  const token = store.mintToken(accountId);
+  const adminToken = options.admin ? `adm_${randomBytes(24).toString('base64url')}` : null;
+
+  const ai = new AiRouter({ now, random, timeScale });
+  const webhooks = new WebhookDispatcher({
+    timeScale,
+    random,
+    now,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    onGone: (subscriptionId) => store.deactivateWebhook(Number(subscriptionId.slice('wh_'.length))),
+  });
+  const events = new EventSource(store, webhooks, random, now);
+  const limiter = new FixedWindowLimiter(options.windowMs ?? 60_000, now);
+  const faults: Faults = { latencyMs: 0, errorRate: 0, dropAfterCommitRate: 0 };
+  const stats: ServerStats = {
+    requests: 0,
+    byStatus: {},
+    rateLimited: 0,
+    injectedErrors: 0,
+    droppedAfterCommit: 0,
+  };
+  const requestPrefix = randomBytes(3).toString('hex');
+  let requestCount = 0;
+
+  const purge = setInterval(() => store.purgeIdempotency(now() - IDEMPOTENCY_TTL_MS), 3_600_000);
+  purge.unref();
+  const stopActivity = options.demoActivityMs
+    ? startDemoActivity(events, store, random, options.demoActivityMs)
+    : null;
+
+  const server = createServer((request, response) => {
+    const requestId = `req_${requestPrefix}${(++requestCount).toString(36)}`;
+    handle(request, response, requestId).catch((error: unknown) => {
+      send(response, errorReply(error, requestId));
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+
+  const self: PlatformServer = {
+    baseUrl: '',
+    origin: '',
+    token,
+    adminToken,
+    accountId,
+    store,
+    ai,
+    events,
+    webhooks,
+    faults,
+    stats,
+    limiter,
+    clock,
+    close: async () => {
+      clearInterval(purge);
+      stopActivity?.();
+      await webhooks.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      db.close();
+    },
+  };
+
+  async function handle(
+    request: IncomingMessage,
+    response: ServerResponse,
+    requestId: string,
+  ): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://platform.invalid');
+    const method = request.method ?? 'GET';
+    if (adminToken && url.pathname.startsWith('/admin/v1/')) {
+      return handleAdmin(request, response, url, method, requestId);
+    }
+    if (!url.pathname.startsWith(`${API_PREFIX}/`)) {
+      return send(
+        response,
+        errorReply(new HttpError(404, 'not_found', `Nothing at ${url.pathname}`), requestId),
+      );
+    }
+    const account = authenticate(request.headers.authorization);
+    const limit = account.rate_limit ?? PLANS[account.plan];
+    const decision = limiter.take(hashToken(bearer(request.headers.authorization) ?? ''), limit);
+    const rateHeaders = FixedWindowLimiter.headers(decision);
+    if (!decision.allowed) {
+      stats.rateLimited++;
+      return send(response, rateLimitedReply(decision, now(), requestId), rateHeaders);
+    }
+    stats.requests++;
+    const handled = await replyOf(requestId, async () => {
+      if (account.suspended) throw new HttpError(403, 'forbidden', 'This account is suspended');
+      if (faults.latencyMs > 0) await sleep(faults.latencyMs);
+      if (faults.errorRate > 0 && random() < faults.errorRate) {
+        stats.injectedErrors++;
+        throw new HttpError(503, 'service_unavailable', 'The service is briefly unavailable');
+      }
+      return handleApi(request, url, method, account);
+    });
+    const reply = { ...handled, headers: { ...handled.headers, ...rateHeaders } };
+    const committedWrite = WRITE_METHODS.has(method) && reply.status < 300;
+    if (committedWrite && faults.dropAfterCommitRate > 0 && random() < faults.dropAfterCommitRate) {
+      stats.droppedAfterCommit++;
+      request.socket.destroy();
+      return;
+    }
+    send(response, reply);
+  }
+
+  async function handleApi(
+    request: IncomingMessage,
+    url: URL,
+    method: string,
+    account: AccountRow,
+  ): Promise<Reply> {
+    const match = matchRoute(apiRoutes, method, url.pathname.slice(API_PREFIX.length));
+    if (match.kind === 'none') throw new HttpError(404, 'not_found', `Nothing at ${url.pathname}`);
+    if (match.kind === 'wrong_method') {
+      throw new HttpError(
+        405,
+        'method_not_allowed',
+        `${method} is not allowed on ${url.pathname}`,
+        undefined,
+        {},
+        {
+          Allow: match.allow.join(', '),
+        },
+      );
+    }
+    const raw = WRITE_METHODS.has(method) ? await readBody(request) : '';
+    const run = () => {
+      const context: ApiContext = {
+        account,
+        store,
+        ai,
+        now,
+        query: url.searchParams,
+        body: parseJson(raw),
+      };
+      return match.route.handler(context, match.params);
+    };
+    const key = request.headers['idempotency-key'];
+    if (typeof key !== 'string' || !WRITE_METHODS.has(method)) return run();
+    return idempotent(
+      account.id,
+      key,
+      createHash('sha256').update(`${method} ${url.pathname}\n${raw}`).digest('hex'),
+      run,
+    );
+  }
+
+  /** docs/platform-api.md, "Idempotency": replay, refuse a reused key, or run and remember. */
+  async function idempotent(
+    accountId: number,
+    key: string,
+    fingerprint: string,
+    run: () => Reply | Promise<Reply>,
+  ) {
+    if (!IDEMPOTENCY_KEY.test(key)) {
+      throw new HttpError(
+        400,
+        'invalid_request',
+        'Idempotency-Key must be 1 to 255 visible ASCII characters',
+      );
+    }
+    const previous = store.idempotency(accountId, key);
+    if (previous) {
+      if (previous.fingerprint !== fingerprint) {
+        throw new HttpError(
+          422,
+          'idempotency_key_reused',
+          'This Idempotency-Key was used with a different request',
+        );
+      }
+      if (previous.status === null) {
+        throw new HttpError(
+          409,
+          'idempotency_in_progress',
+          'A request with this Idempotency-Key is still running',
+        );
+      }
+      return {
+        status: previous.status,
+        ...(previous.body === null ? {} : { body: JSON.parse(previous.body) as unknown }),
+        headers: { 'Idempotent-Replayed': 'true' },
+      };
+    }
+    store.beginIdempotency(accountId, key, fingerprint);
+    let reply: Reply;
+    try {
+      reply = await run();
+    } catch (error) {
+      if (error instanceof HttpError && error.status < 500 && error.status !== 429) {
+        store.finishIdempotency(
+          accountId,
+          key,
+          error.status,
+          JSON.stringify(errorBody(error, 'replayed')),
+        );
+      } else {
+        store.forgetIdempotency(accountId, key);
+      }
+      throw error;
+    }
+    store.finishIdempotency(accountId, key, reply.status, JSON.stringify(reply.body ?? null));
+    return reply;
+  }
+
+  function authenticate(header: string | undefined): AccountRow {
+    const token = bearer(header);
+    const account = token ? store.accountForTokenHash(hashToken(token)) : undefined;
+    if (!account) {
+      throw new HttpError(
+        401,
+        'unauthorized',
+        token
+          ? 'The API token is not valid'
+          : 'Send an API token in the Authorization header: Bearer <token>',
+        undefined,
+        {},
+        { 'WWW-Authenticate': 'Bearer realm="api"' },
+      );
+    }
+    return account;
+  }
+
+  async function handleAdmin(
+    request: IncomingMessage,
+    response: ServerResponse,
+    url: URL,
+    method: string,
+    requestId: string,
+  ): Promise<void> {
+    const reply = await replyOf(requestId, async () => {
+      if (bearer(request.headers.authorization) !== adminToken) {
+        throw new HttpError(401, 'unauthorized', 'The admin API needs the admin token');
+      }
+      const match = matchRoute<AdminContext>(
+        adminRoutes,
+        method,
+        url.pathname.slice('/admin/v1'.length),
+      );
+      if (match.kind !== 'found')
+        throw new HttpError(404, 'not_found', `Nothing at ${url.pathname}`);
+      const body = parseJson(
+        WRITE_METHODS.has(method) || method === 'PUT' ? await readBody(request) : '',
+      );
+      return match.route.handler(
+        { server: self, random, body, query: url.searchParams },
+        match.params,
+      );
+    });
+    send(response, reply);
+  }
+
+  function send(
+    response: ServerResponse,
+    reply: Reply,
+    extraHeaders: Record<string, string> = {},
+  ): void {
+    if (response.headersSent || response.destroyed) return;
+    const key = String(reply.status);
+    stats.byStatus[key] = (stats.byStatus[key] ?? 0) + 1;
+    const headers = { ...reply.headers, ...extraHeaders };
+    if (reply.status === 204 || reply.body === undefined) {
+      response.writeHead(reply.status, headers).end();
+      return;
+    }
+    const payload = JSON.stringify(reply.body);
+    response
+      .writeHead(reply.status, {
+        ...headers,
+        'Content-Type': 'application/json; charset=utf-8',
+        'Content-Length': Buffer.byteLength(payload),
+      })
+      .end(payload);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  self.origin = `http://${host}:${address.port}`;
+  self.baseUrl = `${self.origin}${API_PREFIX}`;
+  return self;
+}
+
+function bearer(header: string | undefined): string | null {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return match?.[1] ?? null;
+}
+
+function errorBody(error: HttpError, requestId: string): ErrorBody {
+  return {
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(error.details
+        ? { details: error.details as NonNullable<ErrorBody['error']['details']> }
+        : {}),
+      ...error.extra,
+      request_id: requestId,
+    },
+  };
+}
+
+function errorReply(error: unknown, requestId: string): Reply {
+  if (error instanceof HttpError) {
+    return { status: error.status, body: errorBody(error, requestId), headers: error.headers };
+  }
+  const internal = new HttpError(500, 'internal_error', 'The server failed to handle this request');
+  console.error(`[platform] ${requestId}:`, error);
+  return { status: 500, body: errorBody(internal, requestId) };
+}
+
+/** Runs the work; an error becomes its answer. */
+async function replyOf(requestId: string, work: () => Promise<Reply>): Promise<Reply> {
+  try {
+    return await work();
+  } catch (error) {
+    return errorReply(error, requestId);
+  }
+}
+
+function rateLimitedReply(decision: RateDecision, nowMs: number, requestId: string): Reply {
+  const retryAfter = Math.max(1, Math.ceil((decision.resetAtMs - nowMs) / 1000));
+  const error = new HttpError(
+    429,
+    'rate_limited',
+    `Rate limit of ${decision.limit} requests per window exceeded; retry in ${retryAfter} s`,
+    undefined,
+    { retry_after: retryAfter },
+  );
+  return {
+    status: 429,
+    body: errorBody(error, requestId),
+    headers: { 'Retry-After': String(retryAfter) },
+  };
+}

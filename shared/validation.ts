@@ -1,0 +1,80 @@
+// Schema helpers shared by every boundary (HTTP, IPC, CLI, CSV): pure, runs in any process.
+// They turn zod's issues into one plain sentence per field, so errors name the field and say why.
+import { z } from 'zod';
+
+export interface FieldIssue {
+  /** Path of the field, e.g. `media_urls[1]` or `messages[0].role`; empty for the whole value. */
+  field: string;
+  message: string;
+}
+
+function fieldPath(path: readonly PropertyKey[]): string {
+  return path
+    .map((part, index) =>
+      typeof part === 'number' ? `[${part}]` : index === 0 ? String(part) : `.${String(part)}`,
+    )
+    .join('');
+}
+
+export function describeIssues(issues: readonly z.core.$ZodIssue[]): FieldIssue[] {
+  return issues.flatMap((issue): FieldIssue[] => {
+    const field = fieldPath(issue.path);
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({
+        field: field ? `${field}.${key}` : key,
+        message: 'is not a known field',
+      }));
+    }
+    if (issue.code === 'invalid_type') {
+      const missing = /received undefined$/.test(issue.message);
+      return [{ field, message: missing ? 'is required' : `must be ${article(issue.expected)}` }];
+    }
+    return [{ field, message: issue.message }];
+  });
+}
+
+function article(expected: string): string {
+  return /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
+}
+
+/** One line for all issues: `price: must be ...; sku: is required`. */
+export function summarizeIssues(issues: readonly FieldIssue[]): string {
+  return issues.map((i) => (i.field ? `${i.field}: ${i.message}` : i.message)).join('; ');
+}
+
+/** A string trimmed of surrounding white space, with length bounds stated in plain words. */
+export function text(min: number, max: number) {
+  return z
+    .string()
+    .trim()
+    .min(min, { error: min === 1 ? 'must not be empty' : `must be at least ${min} characters` })
+    .max(max, { error: `must be at most ${max} characters` });
+}
+
+export function isHttpUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const { protocol, hostname } = new URL(value);
+  return (protocol === 'http:' || protocol === 'https:') && hostname !== '';
+}
+
+export const httpUrl = z
+  .string()
+  .max(2048, { error: 'must be at most 2048 characters' })
+  .refine(isHttpUrl, { error: 'must be an absolute http or https URL' });
+
+/** True for a calendar date that exists: JavaScript's Date rolls 2026-02-30 over to March. */
+export function isRealDate(isoDate: string): boolean {
+  const time = Date.parse(`${isoDate.slice(0, 10)}T00:00:00Z`);
+  return !Number.isNaN(time) && new Date(time).toISOString().startsWith(isoDate.slice(0, 10));
+}
+
+/** RFC 3339 with an explicit offset; a bare local time is ambiguous and refused. */
+export const instantWithOffset = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i, {
+    error: 'must be an RFC 3339 date-time with an offset, e.g. 2026-11-22T15:00:00Z',
+  })
+  .refine((value) => isRealDate(value) && !Number.isNaN(Date.parse(value)), {
+    error: 'is not a real date-time',
+  })
+  .transform((value) => Date.parse(value));

@@ -1,0 +1,62 @@
+// `platform`: the reference server from the command line.
+import { once } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import { runCli, startCli } from '../support/cli';
+
+describe('cli platform', () => {
+  it('prints base URL and token as the first JSON line, serves, and stops cleanly on SIGTERM', async () => {
+    const { child, firstLine } = await startCli([
+      'platform',
+      '--json',
+      '--port',
+      '0',
+      '--seed',
+      'demo',
+      '--plan',
+      'pro',
+      '--admin',
+    ]);
+    try {
+      const started = JSON.parse(firstLine) as {
+        base_url: string;
+        token: string;
+        admin_token: string;
+      };
+      expect(started.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
+      const response = await fetch(`${started.base_url}/products?per_page=1`, {
+        headers: { Authorization: `Bearer ${started.token}` },
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-ratelimit-limit')).toBe('600');
+      expect(started.admin_token).toMatch(/^adm_/);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(0);
+  });
+
+  it('has --help for the program and the command', async () => {
+    const program = await runCli(['--help']);
+    expect(program.code).toBe(0);
+    expect(program.stdout).toContain('platform');
+    expect(program.stdout).toContain('PRESSROOM_API_TOKEN');
+    const command = await runCli(['platform', '--help']);
+    expect(command.code).toBe(0);
+    expect(command.stdout).toContain('--window-ms');
+  });
+
+  it('refuses bad options with one line naming the cause and exit code 2', async () => {
+    const port = await runCli(['platform', '--port', 'eighty']);
+    expect(port.code).toBe(2);
+    expect(port.stderr.trim()).toBe(
+      'pressroom: --port must be a whole number from 0 to 65535, not "eighty"',
+    );
+    const plan = await runCli(['platform', '--plan', 'gold']);
+    expect(plan.code).toBe(2);
+    expect(plan.stderr).toContain("'gold' is invalid");
+    const apiBase = await runCli(['platform', '--port', '0'], { PRESSROOM_API_BASE: 'ftp://x' });
+    expect(apiBase.code).toBe(2);
+    expect(apiBase.stderr.trim()).toBe('pressroom: --api-base: must be an http or https URL');
+  });
+});

@@ -1,0 +1,106 @@
+// Idempotency keys, duplicate SKUs and the drop-after-commit fault of the reference server.
+import { describe, expect, it } from 'vitest';
+import { PlatformError } from '../../main/platform/errors';
+import { rejectionOf, startTestPlatform } from '../support/platform';
+
+describe('Idempotency-Key', () => {
+  it('replays the first answer for the same key and body, and creates nothing new', async () => {
+    const { client, server } = await startTestPlatform({ seed: 'demo' });
+    const input = { sku: 'IDEM-1', name: 'Scone', price: '2.50', currency: 'EUR' };
+    const first = await client.createProduct(input, { idempotencyKey: 'key-1' });
+    const replay = await client.createProduct(input, { idempotencyKey: 'key-1' });
+    expect(replay).toEqual(first);
+    expect((await client.listProducts({ sku: 'IDEM-1' })).items).toHaveLength(1);
+
+    const raw = await fetch(`${server.baseUrl}/products`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${server.token}`,
+        'Content-Type': 'application/json',
+        'Idempotency-Key': 'key-1',
+      },
+      body: JSON.stringify(input),
+    });
+    expect(raw.status).toBe(201);
+    expect(raw.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('refuses the same key with another body', async () => {
+    const { client } = await startTestPlatform({ seed: 'demo' });
+    const bot = (await client.listBots()).items[0];
+    await client.createPost({ bot_id: bot?.id ?? '', text: 'One' }, { idempotencyKey: 'post-key' });
+    const error = await rejectionOf(
+      client.createPost({ bot_id: bot?.id ?? '', text: 'Two' }, { idempotencyKey: 'post-key' }),
+    );
+    expect(error).toBeInstanceOf(PlatformError);
+    expect(error).toMatchObject({ status: 422, code: 'idempotency_key_reused', retryable: false });
+    expect(
+      (await client.listPosts({ per_page: 200 })).items.filter((p) => p.text === 'Two'),
+    ).toHaveLength(0);
+  });
+
+  it('replays a refusal too, but not a server error', async () => {
+    const { client, admin } = await startTestPlatform({ seed: 'demo' });
+    await client.createProduct({ sku: 'X-1', name: 'X', price: '1', currency: 'USD' });
+    const conflict = await rejectionOf(
+      client.createProduct(
+        { sku: 'X-1', name: 'Y', price: '1', currency: 'USD' },
+        { idempotencyKey: 'k' },
+      ),
+    );
+    const replayed = await rejectionOf(
+      client.createProduct(
+        { sku: 'X-1', name: 'Y', price: '1', currency: 'USD' },
+        { idempotencyKey: 'k' },
+      ),
+    );
+    expect(replayed).toMatchObject({
+      status: 409,
+      code: 'duplicate_sku',
+      existingId: (conflict as PlatformError).existingId,
+    });
+
+    await admin('PUT', '/faults', { error_rate: 1 });
+    const failed = await rejectionOf(
+      client.createProduct(
+        { sku: 'X-2', name: 'Z', price: '1', currency: 'USD' },
+        { idempotencyKey: 'k2' },
+      ),
+    );
+    expect(failed).toMatchObject({ status: 503, kind: 'server', retryable: true });
+    await admin('PUT', '/faults', { error_rate: 0 });
+    const retried = await client.createProduct(
+      { sku: 'X-2', name: 'Z', price: '1', currency: 'USD' },
+      { idempotencyKey: 'k2' },
+    );
+    expect(retried.sku).toBe('X-2');
+  });
+});
+
+describe('drop after commit', () => {
+  it('commits the write, drops the connection, and the client reports an unknown outcome', async () => {
+    const { client, admin, server } = await startTestPlatform({ seed: 'demo' });
+    const bot = (await client.listBots()).items[0];
+    await admin('PUT', '/faults', { drop_after_commit_rate: 1 });
+    const error = await rejectionOf(
+      client.createPost({
+        bot_id: bot?.id ?? '',
+        text: 'Lost answer',
+        client_reference: 'ref-drop',
+      }),
+    );
+    expect(error).toMatchObject({ kind: 'network', mayHaveCommitted: true, retryable: true });
+    await admin('PUT', '/faults', { drop_after_commit_rate: 0 });
+    const found = await client.listPosts({ client_reference: 'ref-drop' });
+    expect(found.items).toHaveLength(1);
+    expect(server.stats.droppedAfterCommit).toBe(1);
+  });
+
+  it('adds latency when asked', async () => {
+    const { client, admin } = await startTestPlatform();
+    await admin('PUT', '/faults', { latency_ms: 120 });
+    const started = performance.now();
+    await client.listBots();
+    expect(performance.now() - started).toBeGreaterThanOrEqual(110);
+  });
+});

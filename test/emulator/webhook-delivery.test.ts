@@ -1,0 +1,99 @@
+// Events raised by the reference server reach a subscribed receiver, signed.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { verifyWebhookSignature } from '../../main/platform/webhook-signature';
+import { WEBHOOK_HEADERS } from '../../main/platform/wire';
+import type { WebhookEvent } from '../../main/platform/wire';
+import { startTestPlatform } from '../support/platform';
+
+interface Received {
+  body: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+const receivers: (() => void)[] = [];
+afterEach(() => receivers.splice(0).forEach((close) => close()));
+
+/** A receiver that answers with the given statuses in turn, then 200. */
+async function receiver(statuses: number[] = []) {
+  const received: Received[] = [];
+  let waiting: (() => void) | null = null;
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      received.push({ body: Buffer.concat(chunks).toString('utf8'), headers: request.headers });
+      response.writeHead(statuses.shift() ?? 200).end();
+      waiting?.();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  receivers.push(() => server.close());
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    received,
+    async until(count: number) {
+      while (received.length < count) await new Promise<void>((resolve) => (waiting = resolve));
+    },
+  };
+}
+
+describe('webhook deliveries', () => {
+  it('delivers each subscribed event type, signed over the body', async () => {
+    const { client, admin } = await startTestPlatform({ seed: 'demo' });
+    const hook = await receiver();
+    const subscription = await client.createWebhook({
+      url: hook.url,
+      events: ['order.created', 'message.received'],
+      secret: 'a-secret-of-sixteen+',
+    });
+    const order = await admin<WebhookEvent>('POST', '/events', { type: 'order.created' });
+    await admin('POST', '/events', { type: 'comment.posted' }); // not subscribed
+    await admin('POST', '/events', { type: 'message.received' });
+    await hook.until(2);
+
+    const [first, second] = hook.received;
+    expect(
+      first &&
+        verifyWebhookSignature(
+          subscription.secret,
+          first.body,
+          first.headers[WEBHOOK_HEADERS.signature] as string,
+        ),
+    ).toBe(true);
+    expect(
+      first &&
+        verifyWebhookSignature(
+          'another-secret-xxxx',
+          first.body,
+          first.headers[WEBHOOK_HEADERS.signature] as string,
+        ),
+    ).toBe(false);
+    const event = JSON.parse(first?.body ?? '{}') as WebhookEvent;
+    expect(event).toEqual(order);
+    expect(event.type === 'order.created' && event.data.order.items.length).toBeGreaterThan(0);
+    expect(first?.headers[WEBHOOK_HEADERS.eventType]).toBe('order.created');
+    expect(first?.headers[WEBHOOK_HEADERS.subscription]).toBe(subscription.id);
+    expect(JSON.parse(second?.body ?? '{}')).toMatchObject({
+      type: 'message.received',
+      data: { message: { text: expect.any(String) } },
+    });
+    expect(hook.received).toHaveLength(2);
+    // The order really exists on the platform.
+    const orders = await client.listOrders({ per_page: 200 });
+    expect(
+      orders.items.some((o) => event.type === 'order.created' && o.id === event.data.order.id),
+    ).toBe(true);
+  });
+
+  it('retries a failing receiver with the same event and a rising attempt number', async () => {
+    const { client, admin } = await startTestPlatform({ seed: 'demo' });
+    const hook = await receiver([500, 503]);
+    await client.createWebhook({ url: hook.url, events: ['comment.posted'] });
+    await admin('POST', '/events', { type: 'comment.posted' });
+    await hook.until(3);
+    expect(hook.received.map((r) => r.headers[WEBHOOK_HEADERS.attempt])).toEqual(['1', '2', '3']);
+    expect(new Set(hook.received.map((r) => r.body)).size).toBe(1);
+  });
+});

@@ -1,0 +1,38 @@
+// Runs the CLI as a user would, in a child process.
+import { spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+export const CLI_ENTRY = ['--import', 'tsx', 'main/cli/index.ts'];
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...CLI_ENTRY, ...args], {
+      env: { ...process.env, ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Starts a long-running CLI command and resolves with its first stdout line. */
+export function startCli(
+  args: string[],
+): Promise<{ child: ChildProcessWithoutNullStreams; firstLine: string }> {
+  const child = spawn(process.execPath, [...CLI_ENTRY, ...args]);
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.once('line', (firstLine) => resolve({ child, firstLine }));
+    child.once('exit', (code) => reject(new Error(`exited with ${code} before printing`)));
+  });
+}
