@@ -271,6 +271,9 @@ export const apiRoutes: readonly Route<ApiContext>[] = [
   route('POST', '/ai/chat', async ({ store, account, ai, body, now }) => {
     const input = parseWith(chatRequest, body);
     const outcome = await ai.chat(input, `chat_${randomBytes(6).toString('hex')}`);
+    if (!outcome.ok && outcome.status === 422) {
+      throw validationFailed([{ field: outcome.field, message: outcome.message }]);
+    }
     if (!outcome.ok)
       throw new HttpError(outcome.status, outcome.code, outcome.message, outcome.attempts);
     const { response } = outcome;

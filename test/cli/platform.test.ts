@@ -57,6 +57,8 @@ describe('cli platform', () => {
     expect(plan.stderr).toContain("'gold' is invalid");
     const apiBase = await runCli(['platform', '--port', '0'], { PRESSROOM_API_BASE: 'ftp://x' });
     expect(apiBase.code).toBe(2);
-    expect(apiBase.stderr.trim()).toBe('pressroom: --api-base: must be an http or https URL');
+    expect(apiBase.stderr.trim()).toBe(
+      'pressroom: --api-base: must be an http or https URL; --api-base: must end in /api/v1',
+    );
   });
 });

@@ -115,13 +115,14 @@ describe('bots', () => {
 
   it('answers 404 for unknown ids', async () => {
     const { client } = await seeded();
-    for (const call of [
-      client.getBot('bot_999'),
-      client.updateBot('bot_999', { name: 'x' }),
-      client.deleteBot('bot_999'),
-      client.getBot('nonsense'),
-    ]) {
-      const error = await platformError(call);
+    const calls = [
+      () => client.getBot('bot_999'),
+      () => client.updateBot('bot_999', { name: 'x' }),
+      () => client.deleteBot('bot_999'),
+      () => client.getBot('nonsense'),
+    ];
+    for (const call of calls) {
+      const error = await platformError(call());
       expect(error.status).toBe(404);
       expect(error.kind).toBe('not_found');
     }
@@ -162,13 +163,12 @@ describe('subscribers', () => {
     expect(emptyText.fieldErrors).toEqual([{ field: 'text', message: 'must not be empty' }]);
     const comma = await platformError(client.addTag(subscriber.id, 'a,b'));
     expect(comma.fieldErrors).toEqual([{ field: 'tag', message: 'must not contain commas' }]);
-    for (const call of [
-      client.getSubscriber('sub_99999'),
-      client.sendMessage('sub_99999', { text: 'hi' }),
-      client.addTag('sub_99999', 'vip'),
-    ]) {
-      expect((await platformError(call)).status).toBe(404);
-    }
+    const calls = [
+      () => client.getSubscriber('sub_99999'),
+      () => client.sendMessage('sub_99999', { text: 'hi' }),
+      () => client.addTag('sub_99999', 'vip'),
+    ];
+    for (const call of calls) expect((await platformError(call())).status).toBe(404);
   });
 
   it('refuses a message to a subscriber who left', async () => {

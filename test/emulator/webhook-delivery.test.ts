@@ -57,7 +57,7 @@ describe('webhook deliveries', () => {
     expect(
       first &&
         verifyWebhookSignature(
-          subscription.secret,
+          subscription.secret ?? '',
           first.body,
           first.headers[WEBHOOK_HEADERS.signature] as string,
         ),
