@@ -29,7 +29,10 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
     },
   },
   {
@@ -52,12 +55,29 @@ export default tseslint.config(
   ),
   boundary(
     ['main/platform/**'],
-    ['**/core/**', '**/store/**', '**/queue/**', '**/sync/**', '**/app/**', '**/cli/**', '**/host/**', '**/emulator/**'],
+    [
+      '**/core/**',
+      '**/store/**',
+      '**/queue/**',
+      '**/sync/**',
+      '**/app/**',
+      '**/cli/**',
+      '**/host/**',
+      '**/emulator/**',
+    ],
     'the platform client depends on nothing else in main/.',
   ),
   boundary(
     ['main/emulator/**'],
-    ['**/core/**', '**/store/**', '**/queue/**', '**/sync/**', '**/app/**', '**/cli/**', '**/host/**'],
+    [
+      '**/core/**',
+      '**/store/**',
+      '**/queue/**',
+      '**/sync/**',
+      '**/app/**',
+      '**/cli/**',
+      '**/host/**',
+    ],
     'the reference server stands alone; it shares only the wire types of main/platform/.',
   ),
   boundary(
@@ -65,5 +85,9 @@ export default tseslint.config(
     ['**/core/**', '**/app/**', '**/cli/**', '**/host/**'],
     'store, queue and sync sit below the core.',
   ),
-  boundary(['main/core/**'], ['**/app/**', '**/cli/**', '**/host/**'], 'the core sits below app, host and CLI.'),
+  boundary(
+    ['main/core/**'],
+    ['**/app/**', '**/cli/**', '**/host/**'],
+    'the core sits below app, host and CLI.',
+  ),
 );

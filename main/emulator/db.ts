@@ -179,7 +179,8 @@ export function openEmulatorDb(file = ':memory:'): EmulatorDb {
   db.pragma('synchronous = NORMAL');
   const applicationId = db.pragma('application_id', { simple: true }) as number;
   const version = db.pragma('user_version', { simple: true }) as number;
-  const hasTables = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' LIMIT 1").get() !== undefined;
+  const hasTables =
+    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' LIMIT 1").get() !== undefined;
   if (applicationId !== APPLICATION_ID && (applicationId !== 0 || hasTables)) {
     db.close();
     throw new Error(`${file} is not a reference-server database; give it a file of its own`);

@@ -36,7 +36,9 @@ export class FixedWindowLimiter {
     return {
       'X-RateLimit-Limit': String(decision.limit),
       'X-RateLimit-Remaining': String(decision.remaining),
-      'X-RateLimit-Reset': Number.isInteger(resetSeconds) ? String(resetSeconds) : resetSeconds.toFixed(3),
+      'X-RateLimit-Reset': Number.isInteger(resetSeconds)
+        ? String(resetSeconds)
+        : resetSeconds.toFixed(3),
     };
   }
 }
