@@ -31,6 +31,7 @@ import type {
 } from './normalize';
 import { parseRateLimit, parseRetryAfter } from './rate-limit';
 import type { RateLimitState } from './rate-limit';
+import { DEFAULT_PER_PAGE } from './wire';
 import type {
   BotChannel,
   BotStatus,
@@ -317,7 +318,8 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
         throw badResponse(call, answer.status, `item ${index}: ${issues}`, answer.rateLimit);
       });
       const page = shape.page ?? Number(call.query?.page ?? 1);
-      const perPage = shape.perPage ?? Number(call.query?.per_page ?? items.length);
+      // Without a page size from the answer or the query, the documented default is the best guess.
+      const perPage = shape.perPage ?? Number(call.query?.per_page ?? DEFAULT_PER_PAGE);
       return {
         items,
         page,

@@ -25,8 +25,12 @@ function number(value: string): number | null {
   return Number.isFinite(parsed) ? parsed : null;
 }
 
+/** An HTTP date (or ISO date-time); Date.parse alone would read "-5" as a year. */
 function httpDate(value: string): number | null {
-  const parsed = Date.parse(value.trim());
+  const text = value.trim();
+  const monthName = /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b/i.test(text);
+  if (!monthName && !/^\d{4}-\d{2}-\d{2}T/.test(text)) return null;
+  const parsed = Date.parse(text);
   return Number.isNaN(parsed) ? null : parsed;
 }
 
