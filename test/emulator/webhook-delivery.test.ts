@@ -96,4 +96,18 @@ describe('webhook deliveries', () => {
     expect(hook.received.map((r) => r.headers[WEBHOOK_HEADERS.attempt])).toEqual(['1', '2', '3']);
     expect(new Set(hook.received.map((r) => r.body)).size).toBe(1);
   });
+
+  it('raises events on its own in the demo workspace', async () => {
+    const { client } = await startTestPlatform({ seed: 'demo', demoActivityMs: 20 });
+    const hook = await receiver();
+    await client.createWebhook({
+      url: hook.url,
+      events: ['order.created', 'message.received', 'comment.posted'],
+    });
+    await hook.until(3);
+    const types = hook.received.map((r) => (JSON.parse(r.body) as WebhookEvent).type);
+    expect(
+      types.every((type) => ['order.created', 'message.received', 'comment.posted'].includes(type)),
+    ).toBe(true);
+  });
 });
