@@ -78,7 +78,7 @@ export default tseslint.config(
       '**/cli/**',
       '**/host/**',
     ],
-    'the reference server stands alone; it shares only the wire types of main/platform/.',
+    'the reference server stands alone; it shares only main/platform/wire.ts and main/sqlite/.',
   ),
   boundary(
     ['main/store/**', 'main/queue/**', 'main/sync/**'],

@@ -1,7 +1,8 @@
 // Storage of the reference server (Node, main process): one SQLite database, file or memory,
 // with numbered migrations tracked in PRAGMA user_version. Only the reference server uses it;
 // Pressroom's own cache lives in main/store/.
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openMigratedDb } from '../sqlite/open';
 
 const MIGRATIONS: readonly string[] = [
   `
@@ -163,40 +164,16 @@ const MIGRATIONS: readonly string[] = [
 
 export type EmulatorDb = Database.Database;
 
-/** Marks a file as the reference server's, so Pressroom's own workspace file is never migrated as one. */
-const APPLICATION_ID = 0x50524553; // "PRES" in ASCII
-
 export const EMULATOR_SCHEMA_VERSION = MIGRATIONS.length;
 
 /** Opens (creating if needed) the reference server's database and brings its schema up to date. */
 export function openEmulatorDb(file = ':memory:'): EmulatorDb {
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  // The reference server is a demo and test double: losing the last write on power loss is fine,
-  // and NORMAL keeps it far from being the bottleneck in benchmarks.
-  db.pragma('synchronous = NORMAL');
-  const applicationId = db.pragma('application_id', { simple: true }) as number;
-  const version = db.pragma('user_version', { simple: true }) as number;
-  const hasTables =
-    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' LIMIT 1").get() !== undefined;
-  if (applicationId !== APPLICATION_ID && (applicationId !== 0 || hasTables)) {
-    db.close();
-    throw new Error(`${file} is not a reference-server database; give it a file of its own`);
-  }
-  if (version > MIGRATIONS.length) {
-    db.close();
-    throw new Error(
-      `${file} has schema version ${version}, newer than this Pressroom (${MIGRATIONS.length}); update Pressroom`,
-    );
-  }
-  db.transaction(() => {
-    for (let next = version; next < MIGRATIONS.length; next++) {
-      db.exec(MIGRATIONS[next] ?? '');
-    }
-    db.pragma(`user_version = ${MIGRATIONS.length}`);
-    db.pragma(`application_id = ${APPLICATION_ID}`);
-  })();
-  return db;
+  return openMigratedDb(file, {
+    applicationId: 0x50524553, // "PRES"
+    kindName: 'a reference-server database',
+    migrations: MIGRATIONS,
+    // A demo and test double: losing the last write on power loss is fine, and NORMAL keeps the
+    // server far from being the bottleneck in benchmarks.
+    synchronous: 'NORMAL',
+  });
 }

@@ -27,7 +27,7 @@ describe('reference server database', () => {
     const raw = new Database(newer);
     raw.pragma(`user_version = ${EMULATOR_SCHEMA_VERSION + 1}`);
     raw.close();
-    expect(() => openEmulatorDb(newer)).toThrow(/newer than this Pressroom/);
+    expect(() => openEmulatorDb(newer)).toThrow(/written by a newer Pressroom/);
 
     const foreign = tempFile('workspace.sqlite');
     const other = new Database(foreign);

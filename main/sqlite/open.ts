@@ -1,0 +1,55 @@
+// Opening a SQLite file with numbered migrations (Node, main process), shared by Pressroom's
+// workspace store and the reference server. Migrations run in one transaction, tracked in
+// PRAGMA user_version; a file newer than the code, or one made by another program (told by
+// PRAGMA application_id), is refused rather than touched.
+import Database from 'better-sqlite3';
+
+export interface MigratedDbOptions {
+  /** Marks files of this kind; a file with another id, or tables but no id, is refused. */
+  applicationId: number;
+  /** What the file is, for error messages: "a Pressroom workspace database". */
+  kindName: string;
+  /** SQL of each version, in order; entry N brings a file from version N to N + 1. */
+  migrations: readonly string[];
+  /** FULL makes every commit durable before it returns; NORMAL is faster. */
+  synchronous: 'FULL' | 'NORMAL';
+}
+
+export class DatabaseRefused extends Error {}
+
+export function openMigratedDb(file: string, options: MigratedDbOptions): Database.Database {
+  const db = new Database(file);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    db.pragma(`synchronous = ${options.synchronous}`);
+    migrate(db, file, options);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+function migrate(db: Database.Database, file: string, options: MigratedDbOptions): void {
+  const { applicationId, migrations } = options;
+  const foundId = db.pragma('application_id', { simple: true }) as number;
+  const version = db.pragma('user_version', { simple: true }) as number;
+  const hasTables =
+    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' LIMIT 1").get() !== undefined;
+  if (foundId !== applicationId && (foundId !== 0 || hasTables)) {
+    throw new DatabaseRefused(`${file} is not ${options.kindName}; give it a file of its own`);
+  }
+  if (version > migrations.length) {
+    throw new DatabaseRefused(
+      `${file} was written by a newer Pressroom (schema ${version}; this one knows ${migrations.length}); update Pressroom to open it`,
+    );
+  }
+  if (version === migrations.length) return;
+  db.transaction(() => {
+    for (const sql of migrations.slice(version)) db.exec(sql);
+    db.pragma(`user_version = ${migrations.length}`);
+    db.pragma(`application_id = ${applicationId}`);
+  })();
+}
