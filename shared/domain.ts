@@ -1,7 +1,15 @@
 // Pressroom's own records, as the core hands them to the renderer and the CLI. Pure types and
 // constants; runs in every process.
 
-export const POST_STATUSES = ['draft', 'scheduled', 'sending', 'published', 'failed', 'missed', 'handed_off'] as const;
+export const POST_STATUSES = [
+  'draft',
+  'scheduled',
+  'sending',
+  'published',
+  'failed',
+  'missed',
+  'handed_off',
+] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
 
 export const PRODUCT_STATUSES = ['draft', 'queued', 'sending', 'published', 'failed'] as const;
@@ -47,7 +55,14 @@ export interface LocalProduct {
   updatedAt: number;
 }
 
-export const OUTBOX_STATES = ['queued', 'sending', 'done', 'retrying', 'failed', 'cancelled'] as const;
+export const OUTBOX_STATES = [
+  'queued',
+  'sending',
+  'done',
+  'retrying',
+  'failed',
+  'cancelled',
+] as const;
 export type OutboxState = (typeof OUTBOX_STATES)[number];
 
 export const OUTBOX_KINDS = [

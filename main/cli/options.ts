@@ -15,6 +15,11 @@ export function addGlobalOptions(program: Command): Command {
       ),
     )
     .addOption(new Option('--token <token>', 'Platform API token').env('PRESSROOM_API_TOKEN'))
+    .addOption(
+      new Option('--plan <plan>', "the account's plan, until the platform's headers say its limit")
+        .choices(['free', 'pro', 'enterprise'])
+        .env('PRESSROOM_PLAN'),
+    )
     .option('--json', 'print the result as JSON on stdout', false);
 }
 
@@ -25,6 +30,7 @@ const globalSchema = z.object({
     .refine((url) => /\/api\/v1\/?$/.test(url), { error: 'must end in /api/v1' })
     .optional(),
   token: z.string().min(1, { error: 'must not be empty' }).optional(),
+  plan: z.enum(['free', 'pro', 'enterprise']).optional(),
   json: z.boolean(),
 });
 
@@ -34,6 +40,7 @@ const optionNames: Record<string, string> = {
   db: '--db',
   apiBase: '--api-base',
   token: '--token',
+  plan: '--plan',
   json: '--json',
 };
 

@@ -1,5 +1,6 @@
 // How every CLI command talks (Node, CLI): results on stdout (JSON with --json), progress and
 // errors on stderr, and an exit code that says what went wrong.
+import { InvalidInput, NotConnected } from '../core/errors';
 
 /** An error the user can act on: printed as one line, with its exit code. */
 export class CliError extends Error {
@@ -37,6 +38,8 @@ export function createOutput(
 /** One line naming the cause; never a stack trace for an expected failure. */
 export function describeFailure(error: unknown): { message: string; exitCode: number } {
   if (error instanceof CliError) return { message: error.message, exitCode: error.exitCode };
+  if (error instanceof InvalidInput || error instanceof NotConnected)
+    return { message: error.message, exitCode: 2 };
   if (error instanceof Error)
     return { message: error.message.split('\n')[0] ?? 'failed', exitCode: 1 };
   return { message: String(error), exitCode: 1 };

@@ -1,6 +1,8 @@
 // The CLI's command tree (Node, CLI). Each command lives in commands/ and registers itself here.
 import { Command } from 'commander';
 import { registerPlatform } from './commands/platform';
+import { registerPosts } from './commands/posts';
+import { registerQueue } from './commands/queue';
 import { addGlobalOptions } from './options';
 
 export function buildProgram(): Command {
@@ -14,5 +16,7 @@ export function buildProgram(): Command {
       .exitOverride(),
   );
   registerPlatform(program);
+  registerPosts(program);
+  registerQueue(program);
   return program;
 }

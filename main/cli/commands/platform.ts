@@ -11,7 +11,6 @@ import { CliError, createOutput } from '../output';
 interface PlatformOptions {
   port: number;
   host: string;
-  plan: Plan;
   windowMs: number;
   admin: boolean;
   seed: 'demo' | 'none';
@@ -30,11 +29,6 @@ export function registerPlatform(program: Command): void {
       4010,
     )
     .option('--host <address>', 'address to listen on', '127.0.0.1')
-    .addOption(
-      new Option('--plan <plan>', 'plan of the default account')
-        .choices(Object.keys(PLANS))
-        .default('free'),
-    )
     .option(
       '--window-ms <n>',
       'rate-limit window length',
@@ -64,6 +58,8 @@ export function registerPlatform(program: Command): void {
     )
     .action(async (options: PlatformOptions, command: Command) => {
       const global = globalOptions(command);
+      // The global --plan is the default account's plan here.
+      const plan: Plan = global.plan ?? 'free';
       const output = createOutput(global.json);
       // Only an explicit --db: PRESSROOM_DB names Pressroom's own workspace, never the server's.
       const dbFile = command.optsWithGlobals<{ db?: string }>().db;
@@ -73,7 +69,7 @@ export function registerPlatform(program: Command): void {
         port: options.port,
         host: options.host,
         ...(dbFromCli && dbFile ? { dbFile } : {}),
-        plan: options.plan,
+        plan,
         windowMs: options.windowMs,
         admin: options.admin,
         seed: options.seed,
@@ -93,7 +89,7 @@ export function registerPlatform(program: Command): void {
           ...(server.adminToken ? { admin_token: server.adminToken } : {}),
         },
         [
-          `Platform API v1 reference server (${options.plan} plan, ${PLANS[options.plan]} requests per ${options.windowMs} ms)`,
+          `Platform API v1 reference server (${plan} plan, ${PLANS[plan]} requests per ${options.windowMs} ms)`,
           `  base URL:    ${server.baseUrl}`,
           `  token:       ${server.token}`,
           ...(server.adminToken

@@ -1,0 +1,77 @@
+// `posts add` and `posts list` (Node, CLI).
+import { Option } from 'commander';
+import type { Command } from 'commander';
+import type { LocalPost } from '../../../shared/domain';
+import { formatInZone } from '../../../shared/time';
+import { createOutput } from '../output';
+import { globalOptions } from '../options';
+import { withWorkspace } from '../workspace';
+
+interface AddOptions {
+  text: string;
+  at?: string;
+  zone?: string;
+  bot?: string;
+  media?: string[];
+  mode: 'draft' | 'schedule' | 'publish_now' | 'hand_off';
+}
+
+function describe(post: LocalPost): string {
+  const when =
+    post.scheduledAt === null ? 'no time' : formatInZone(post.scheduledAt, post.zone ?? 'UTC');
+  return `#${post.id} ${post.status.padEnd(10)} ${when}  ${post.botId ?? '(no bot)'}  ${post.text.replace(/\s+/g, ' ').slice(0, 60)}`;
+}
+
+export function registerPosts(program: Command): void {
+  const posts = program.command('posts').description('Draft, schedule and list posts');
+
+  posts
+    .command('add')
+    .description(
+      'Add a post: scheduled at --at (the default), or a draft, published now, or handed off',
+    )
+    .requiredOption('--text <text>', 'the post text')
+    .option(
+      '--at <time>',
+      'when: ISO 8601, e.g. 2026-11-23T09:00 (a wall time in --zone) or 2026-11-23T08:00Z',
+    )
+    .option(
+      '--zone <zone>',
+      'IANA time zone of --at and of the calendar (default: this computer’s)',
+    )
+    .option('--bot <id>', 'the bot that publishes it')
+    .option('--media <url...>', 'media URLs (http or https)')
+    .addOption(
+      new Option('--mode <mode>', 'draft | schedule | publish_now | hand_off')
+        .choices(['draft', 'schedule', 'publish_now', 'hand_off'])
+        .default('schedule'),
+    )
+    .action(async (options: AddOptions, command: Command) => {
+      const output = createOutput(globalOptions(command).json);
+      const post = await withWorkspace(command, (pressroom) =>
+        pressroom.addPost({
+          text: options.text,
+          mode: options.mode === 'schedule' && options.at === undefined ? 'draft' : options.mode,
+          ...(options.at !== undefined ? { at: options.at } : {}),
+          ...(options.zone !== undefined ? { zone: options.zone } : {}),
+          ...(options.bot !== undefined ? { botId: options.bot } : {}),
+          ...(options.media ? { mediaUrls: options.media } : {}),
+        }),
+      );
+      output.result(post, `Added ${describe(post)}`);
+    });
+
+  posts
+    .command('list')
+    .description('List the posts of this workspace, by time')
+    .action(async (_options: unknown, command: Command) => {
+      const output = createOutput(globalOptions(command).json);
+      const list = await withWorkspace(command, (pressroom) => pressroom.listPosts());
+      output.result(
+        list,
+        list.length === 0
+          ? 'No posts yet: add one with `posts add --text …`'
+          : list.map(describe).join('\n'),
+      );
+    });
+}

@@ -1,0 +1,106 @@
+// `publish`, `status` and `queue retry|cancel` (Node, CLI).
+import type { Command } from 'commander';
+import { waitForStopSignal } from '../../core/lifecycle';
+import type { DrainReport } from '../../queue/publisher';
+import { createOutput } from '../output';
+import { globalOptions, intOption } from '../options';
+import { withWorkspace } from '../workspace';
+
+interface PublishOptions {
+  untilEmpty: boolean;
+  watch: boolean;
+}
+
+export function registerQueue(program: Command): void {
+  program
+    .command('publish')
+    .description('Send everything due now, then exit (or keep going with --until-empty or --watch)')
+    .option('--until-empty', 'wait for future due times until nothing is queued or retrying', false)
+    .option('--watch', 'run as a daemon until stopped', false)
+    .action(async (options: PublishOptions, command: Command) => {
+      const output = createOutput(globalOptions(command).json);
+      const started = Date.now();
+      const progress = (report: DrainReport) =>
+        output.progress(
+          `published ${report.published}, failed ${report.failed}, missed ${report.missed}`,
+        );
+      const result = await withWorkspace(
+        command,
+        async (pressroom) => {
+          let report: DrainReport;
+          if (options.watch) {
+            output.progress('Publishing as posts come due; stop with Ctrl+C.');
+            await pressroom.watch(waitForStopSignal());
+            report = {
+              published: pressroom.store.outbox.counts().done,
+              failed: 0,
+              missed: 0,
+              retrying: 0,
+            };
+          } else if (options.untilEmpty) {
+            report = await pressroom.publishUntilEmpty(progress);
+          } else {
+            report = await pressroom.publishDue();
+            progress(report);
+          }
+          const status = pressroom.status();
+          if (status.paused) output.progress(`Paused: ${status.paused}`);
+          return {
+            published: report.published,
+            failed: report.failed + report.missed,
+            requests: status.requests,
+            rate_limited: status.rateLimited,
+            duration_ms: Date.now() - started,
+          };
+        },
+        {
+          onEvent: (event) =>
+            event.type === 'failed' && output.progress(`failed #${event.item.id}: ${event.reason}`),
+        },
+      );
+      output.result(
+        result,
+        `Published ${result.published}, failed ${result.failed}; ${result.requests} requests (${result.rate_limited} rate-limited) in ${result.duration_ms} ms`,
+      );
+    });
+
+  program
+    .command('status')
+    .description('Queue counts by state, posts and products by status, and the rate-limit state')
+    .action(async (_options: unknown, command: Command) => {
+      const output = createOutput(globalOptions(command).json);
+      const status = await withWorkspace(command, (pressroom) => pressroom.status());
+      const line = (counts: Record<string, number>) =>
+        Object.entries(counts)
+          .map(([state, n]) => `${state} ${n}`)
+          .join(', ');
+      output.result(
+        status,
+        [
+          `queue:    ${line(status.outbox)}`,
+          `posts:    ${line(status.posts)}`,
+          `products: ${line(status.products)}`,
+        ].join('\n'),
+      );
+    });
+
+  const queue = program.command('queue').description('Retry or cancel queue items');
+  for (const [verb, description] of [
+    ['retry', 'Send a failed or cancelled item again, now'],
+    ['cancel', 'Stop an item that has not been sent; its post or product goes back to draft'],
+  ] as const) {
+    queue
+      .command(`${verb} <id>`)
+      .description(description)
+      .action(async (id: string, _options: unknown, command: Command) => {
+        const output = createOutput(globalOptions(command).json);
+        const itemId = intOption('id', 1, Number.MAX_SAFE_INTEGER)(id);
+        const item = await withWorkspace(command, (pressroom) =>
+          verb === 'retry'
+            ? pressroom.retryItem({ id: itemId })
+            : pressroom.cancelItem({ id: itemId }),
+        );
+        output.result(item, `Queue item ${item.id} is now ${item.state}`);
+      });
+  }
+}

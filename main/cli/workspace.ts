@@ -1,0 +1,35 @@
+// Opens the workspace a CLI command works on (Node, CLI), from the global options.
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Command } from 'commander';
+import { Pressroom } from '../core/pressroom';
+import type { PressroomConfig } from '../core/pressroom';
+import { userDataDir } from '../core/paths';
+import { globalOptions } from './options';
+
+export function defaultWorkspaceFile(): string {
+  return join(userDataDir(), 'workspace.sqlite');
+}
+
+/** Runs `work` with the command's workspace open, and closes it afterwards. */
+export async function withWorkspace<T>(
+  command: Command,
+  work: (pressroom: Pressroom) => Promise<T> | T,
+  extra: Partial<PressroomConfig> = {},
+): Promise<T> {
+  const options = globalOptions(command);
+  const dbFile = options.db ?? defaultWorkspaceFile();
+  mkdirSync(dirname(dbFile), { recursive: true });
+  const pressroom = new Pressroom({
+    dbFile,
+    apiBase: options.apiBase,
+    token: options.token,
+    plan: options.plan,
+    ...extra,
+  });
+  try {
+    return await work(pressroom);
+  } finally {
+    pressroom.close();
+  }
+}

@@ -1,0 +1,20 @@
+// Errors the core answers with (Node, main process): what was wrong, field by field, in words a
+// user can act on. They cross IPC, HTTP and the CLI unchanged.
+import type { FieldIssue } from '../../shared/validation';
+import { summarizeIssues } from '../../shared/validation';
+
+export class InvalidInput extends Error {
+  constructor(readonly issues: FieldIssue[]) {
+    super(summarizeIssues(issues));
+  }
+}
+
+export class NotAllowed extends Error {}
+
+export class NotConnected extends Error {
+  constructor() {
+    super(
+      'No platform account is set: give --api-base and --token (or PRESSROOM_API_BASE and PRESSROOM_API_TOKEN)',
+    );
+  }
+}

@@ -1,0 +1,238 @@
+// The core facade (Node, main process): the single object the Electron IPC layer, the web host
+// and the CLI call. It validates every input against the contract in shared/, and owns the store,
+// the platform client, the rate-limit governor, the publisher and the scheduler of one workspace.
+import type { z } from 'zod';
+import { operations } from '../../shared/contract';
+import type { OperationInput, Operations } from '../../shared/contract';
+import type { LocalPost, OutboxItem } from '../../shared/domain';
+import { PRIORITY } from '../../shared/domain';
+import { systemTimeZone, toInstant } from '../../shared/time';
+import { describeIssues } from '../../shared/validation';
+import { createPlatformClient } from '../platform/client';
+import type { PlatformClient } from '../platform/client';
+import type { Plan } from '../platform/wire';
+import { PLANS } from '../platform/wire';
+import { RateGovernor } from '../queue/governor';
+import type { GovernorState } from '../queue/governor';
+import { Publisher } from '../queue/publisher';
+import type { DrainReport, PublisherEvent } from '../queue/publisher';
+import { Scheduler } from '../queue/scheduler';
+import { WorkspaceStore } from '../store';
+import { InvalidInput, NotAllowed, NotConnected } from './errors';
+
+export interface PressroomConfig {
+  dbFile: string;
+  apiBase?: string | undefined;
+  token?: string | undefined;
+  plan?: Plan;
+  windowMs?: number;
+  graceMs?: number;
+  timeoutMs?: number;
+  now?: () => number;
+  fetch?: typeof fetch;
+  onEvent?: (event: PublisherEvent) => void;
+}
+
+export interface Status {
+  outbox: Record<OutboxItem['state'], number>;
+  posts: Record<LocalPost['status'], number>;
+  products: ReturnType<WorkspaceStore['products']['counts']>;
+  rateLimit: GovernorState;
+  paused: string | null;
+  requests: number;
+  rateLimited: number;
+}
+
+export class Pressroom {
+  readonly store: WorkspaceStore;
+  readonly governor: RateGovernor;
+  private readonly client: PlatformClient | null;
+  private readonly publisher: Publisher | null;
+  private readonly scheduler: Scheduler | null;
+  private readonly now: () => number;
+  readonly stats = { requests: 0, rateLimited: 0 };
+
+  constructor(private readonly config: PressroomConfig) {
+    this.now = config.now ?? Date.now;
+    this.store = WorkspaceStore.open(config.dbFile, this.now);
+    this.store.outbox.recoverInterrupted();
+    const plan = config.plan ?? 'free';
+    this.governor = new RateGovernor({
+      limit: PLANS[plan],
+      windowMs: config.windowMs ?? 60_000,
+      now: this.now,
+    });
+    this.client =
+      config.apiBase && config.token
+        ? createPlatformClient({
+            baseUrl: config.apiBase,
+            token: config.token,
+            now: this.now,
+            ...(config.timeoutMs ? { timeoutMs: config.timeoutMs } : {}),
+            ...(config.fetch ? { fetch: config.fetch } : {}),
+            onResponse: (info) => {
+              this.stats.requests++;
+              if (info.status === 429) this.stats.rateLimited++;
+              this.governor.observe(info.status, info.rateLimit);
+            },
+          })
+        : null;
+    this.publisher = this.client
+      ? new Publisher({
+          store: this.store,
+          client: this.client,
+          governor: this.governor,
+          now: this.now,
+          ...(config.graceMs !== undefined ? { graceMs: config.graceMs } : {}),
+          ...(config.onEvent ? { onEvent: config.onEvent } : {}),
+        })
+      : null;
+    this.scheduler = this.publisher
+      ? new Scheduler({ publisher: this.publisher, store: this.store, now: this.now })
+      : null;
+  }
+
+  private validate<K extends keyof Operations>(
+    operation: K,
+    input: unknown,
+  ): z.output<Operations[K]> {
+    const result = operations[operation].safeParse(input);
+    if (!result.success) throw new InvalidInput(describeIssues(result.error.issues));
+    return result.data as z.output<Operations[K]>;
+  }
+
+  addPost(input: OperationInput<'addPost'>): LocalPost {
+    const request = this.validate('addPost', input);
+    const zone = request.zone ?? systemTimeZone();
+    let scheduledAt: number | null = null;
+    if (request.at !== undefined) {
+      const instant = toInstant(request.at, zone);
+      if (!instant.ok) throw new InvalidInput([{ field: 'at', message: instant.reason }]);
+      scheduledAt = instant.ms;
+    }
+    const needsTime = request.mode === 'schedule' || request.mode === 'hand_off';
+    if (needsTime && scheduledAt === null) {
+      throw new InvalidInput([
+        {
+          field: 'at',
+          message: `is required to ${request.mode === 'hand_off' ? 'hand off' : 'schedule'} a post`,
+        },
+      ]);
+    }
+    if (needsTime && scheduledAt !== null && scheduledAt <= this.now()) {
+      throw new InvalidInput([
+        { field: 'at', message: 'is in the past; publish now instead, or pick a later time' },
+      ]);
+    }
+    return this.store.transaction(() => {
+      const post = this.store.posts.create({
+        botId: request.botId ?? null,
+        text: request.text,
+        mediaUrls: request.mediaUrls,
+        scheduledAt,
+        zone,
+      });
+      if (request.mode !== 'draft') this.enqueuePost(post, request.mode);
+      return this.store.posts.require(post.id);
+    });
+  }
+
+  private enqueuePost(post: LocalPost, mode: 'schedule' | 'publish_now' | 'hand_off'): void {
+    const now = this.now();
+    this.store.outbox.enqueue({
+      kind: 'create_post',
+      postId: post.id,
+      priority:
+        mode === 'publish_now'
+          ? PRIORITY.user
+          : mode === 'hand_off'
+            ? PRIORITY.handOff
+            : PRIORITY.due,
+      dueAt: mode === 'schedule' ? (post.scheduledAt ?? now) : now,
+      payload: mode === 'hand_off' ? { handOff: true } : {},
+    });
+    void this.scheduler?.wake();
+  }
+
+  listPosts(input: OperationInput<'listPosts'> = {}): LocalPost[] {
+    const filter = this.validate('listPosts', input);
+    return this.store.posts.list({
+      ...(filter.from !== undefined ? { from: filter.from } : {}),
+      ...(filter.to !== undefined ? { to: filter.to } : {}),
+      ...(filter.status ? { status: filter.status } : {}),
+    });
+  }
+
+  retryItem(input: OperationInput<'retryItem'>): OutboxItem {
+    const { id } = this.validate('retryItem', input);
+    if (!this.store.outbox.retry(id, PRIORITY.user))
+      throw this.refusal(id, 'retried', 'failed, cancelled or waiting to retry');
+    void this.scheduler?.wake();
+    return this.store.outbox.require(id);
+  }
+
+  cancelItem(input: OperationInput<'cancelItem'>): OutboxItem {
+    const { id } = this.validate('cancelItem', input);
+    if (!this.store.outbox.cancel(id))
+      throw this.refusal(id, 'cancelled', 'queued, retrying or failed');
+    return this.store.outbox.require(id);
+  }
+
+  private refusal(id: number, verb: string, allowed: string): Error {
+    const item = this.store.outbox.get(id);
+    if (!item) return new InvalidInput([{ field: 'id', message: `no queue item ${id}` }]);
+    return new NotAllowed(
+      `Queue item ${id} is ${item.state}; only items that are ${allowed} can be ${verb}`,
+    );
+  }
+
+  status(): Status {
+    return {
+      outbox: this.store.outbox.counts(),
+      posts: this.store.posts.counts(),
+      products: this.store.products.counts(),
+      rateLimit: this.governor.state(),
+      paused: this.publisher?.paused ?? null,
+      requests: this.stats.requests,
+      rateLimited: this.stats.rateLimited,
+    };
+  }
+
+  private requirePublisher(): Publisher {
+    if (!this.publisher) throw new NotConnected();
+    return this.publisher;
+  }
+
+  /** One pass: sends everything due now. */
+  publishDue(): Promise<DrainReport> {
+    return this.requirePublisher().drain();
+  }
+
+  /** Keeps publishing, waiting for future due times, until nothing is queued or retrying. */
+  async publishUntilEmpty(onProgress?: (report: DrainReport) => void): Promise<DrainReport> {
+    const publisher = this.requirePublisher();
+    const total: DrainReport = { published: 0, failed: 0, missed: 0, retrying: 0 };
+    for (;;) {
+      const report = await publisher.drain();
+      total.published += report.published;
+      total.failed += report.failed;
+      total.missed += report.missed;
+      onProgress?.(total);
+      const next = this.store.outbox.nextReadyAt();
+      if (next === null || publisher.paused) return total;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, next - this.now())));
+    }
+  }
+
+  /** Runs the heartbeat until `stop` resolves. */
+  async watch(stop: Promise<unknown>): Promise<void> {
+    this.requirePublisher();
+    this.scheduler?.start();
+    await stop;
+    await this.scheduler?.stop();
+  }
+
+  close(): void {
+    this.store.close();
+  }
+}

@@ -1,0 +1,304 @@
+// The publisher (Node, main process): sends whatever the outbox says is ready, through the
+// governor, and settles each item by the retry rules. An item whose last attempt had no answer
+// is looked up on the platform before it is sent again, so nothing is published twice even on a
+// platform that ignores Idempotency-Key.
+import type { OutboxItem } from '../../shared/domain';
+import { PRIORITY } from '../../shared/domain';
+import { minorToDecimal } from '../../shared/money';
+import type { PlatformClient } from '../platform/client';
+import { PlatformError } from '../platform/errors';
+import type { WorkspaceStore } from '../store';
+import type { RateGovernor } from './governor';
+import { DEFAULT_RETRY_RULES, decide } from './retry';
+import type { RetryRules } from './retry';
+
+export type PublisherEvent =
+  | { type: 'done'; item: OutboxItem; remoteId: string | null }
+  | { type: 'retrying'; item: OutboxItem; reason: string; readyAt: number }
+  | { type: 'failed'; item: OutboxItem; reason: string }
+  | { type: 'missed'; item: OutboxItem }
+  | { type: 'paused'; reason: string };
+
+export interface PublisherOptions {
+  store: WorkspaceStore;
+  client: PlatformClient;
+  governor: RateGovernor;
+  now?: () => number;
+  random?: () => number;
+  rules?: RetryRules;
+  /** Posts found later than this after their time are not sent but marked missed. */
+  graceMs?: number;
+  /** Items worked on at once; the governor still decides when each request goes. */
+  concurrency?: number;
+  onEvent?: (event: PublisherEvent) => void;
+}
+
+export interface DrainReport {
+  published: number;
+  failed: number;
+  missed: number;
+  retrying: number;
+}
+
+export class Publisher {
+  private readonly taken = new Set<number>();
+  private draining: Promise<DrainReport> | null = null;
+  private pausedReason: string | null = null;
+  private readonly now: () => number;
+  private readonly random: () => number;
+  private readonly rules: RetryRules;
+
+  constructor(private readonly options: PublisherOptions) {
+    this.now = options.now ?? Date.now;
+    this.random = options.random ?? Math.random;
+    this.rules = options.rules ?? DEFAULT_RETRY_RULES;
+  }
+
+  get paused(): string | null {
+    return this.pausedReason;
+  }
+
+  resume(): void {
+    this.pausedReason = null;
+    this.options.governor.resume();
+  }
+
+  /** Sends everything ready now; concurrent calls share one pass. */
+  drain(): Promise<DrainReport> {
+    this.draining ??= this.pass().finally(() => (this.draining = null));
+    return this.draining;
+  }
+
+  private async pass(): Promise<DrainReport> {
+    const report: DrainReport = { published: 0, failed: 0, missed: 0, retrying: 0 };
+    if (this.pausedReason) return report;
+    report.missed = this.markMissed();
+    const workers = Array.from({ length: this.options.concurrency ?? 32 }, () => this.work(report));
+    await Promise.all(workers);
+    return report;
+  }
+
+  /** Posts found long after their time (the computer slept or was off) wait for the user. */
+  private markMissed(): number {
+    const graceMs = this.options.graceMs ?? 30 * 60_000;
+    const now = this.now();
+    let missed = 0;
+    for (const item of this.options.store.outbox.ready(now, 10_000)) {
+      const late =
+        item.kind === 'create_post' && item.priority !== PRIORITY.user && item.attempts === 0;
+      if (late && now - item.dueAt > graceMs) {
+        const minutes = Math.round((now - item.dueAt) / 60_000);
+        this.options.store.outbox.markFailed(
+          item.id,
+          `Missed: found ${minutes} min after its time (the computer was asleep or off). Publish now or reschedule.`,
+          [],
+          'missed',
+        );
+        this.options.onEvent?.({ type: 'missed', item });
+        missed++;
+      }
+    }
+    return missed;
+  }
+
+  private next(): OutboxItem | undefined {
+    const candidates = this.options.store.outbox.ready(this.now(), this.taken.size + 1);
+    const item = candidates.find((candidate) => !this.taken.has(candidate.id));
+    if (item) this.taken.add(item.id);
+    return item;
+  }
+
+  private async work(report: DrainReport): Promise<void> {
+    for (let item = this.next(); item && !this.pausedReason; item = this.next()) {
+      try {
+        await this.process(item, report);
+      } finally {
+        this.taken.delete(item.id);
+      }
+    }
+  }
+
+  private async process(waiting: OutboxItem, report: DrainReport): Promise<void> {
+    const { store, governor } = this.options;
+    const release = await governor.acquire(waiting.priority);
+    let item: OutboxItem | undefined;
+    try {
+      if (this.pausedReason) return;
+      item = store.outbox.claim(waiting.id);
+      if (!item) return;
+      const existing = item.outcomeUnknown ? await this.reconcile(item) : undefined;
+      const remoteId = existing !== undefined ? existing : await this.send(item);
+      store.outbox.markDone(item.id, remoteId, this.now());
+      report.published++;
+      this.options.onEvent?.({ type: 'done', item, remoteId });
+    } catch (error) {
+      if (item) this.settleFailure(item, error, report);
+      else throw error;
+    } finally {
+      release();
+    }
+  }
+
+  private settleFailure(item: OutboxItem, error: unknown, report: DrainReport): void {
+    const { outbox } = this.options.store;
+    const decision = decide(error, item.attempts, this.rules, this.random);
+    switch (decision.action) {
+      case 'done':
+        outbox.markDone(item.id, decision.remoteId, this.now());
+        report.published++;
+        this.options.onEvent?.({ type: 'done', item, remoteId: decision.remoteId });
+        return;
+      case 'retry': {
+        const readyAt = this.now() + decision.delayMs;
+        outbox.markRetrying(
+          item.id,
+          readyAt,
+          decision.reason,
+          decision.outcomeUnknown || item.outcomeUnknown,
+        );
+        report.retrying++;
+        this.options.onEvent?.({ type: 'retrying', item, reason: decision.reason, readyAt });
+        return;
+      }
+      case 'fail':
+        outbox.markFailed(item.id, decision.reason, decision.fieldErrors);
+        report.failed++;
+        this.options.onEvent?.({ type: 'failed', item, reason: decision.reason });
+        return;
+      case 'pause':
+        // Not the item's fault: it goes back to wait, untouched, until the token is fixed.
+        outbox.markRetrying(item.id, this.now(), decision.reason, item.outcomeUnknown);
+        this.pausedReason = decision.reason;
+        this.options.governor.pause(decision.reason);
+        this.options.onEvent?.({ type: 'paused', reason: decision.reason });
+        return;
+    }
+  }
+
+  /** The request an item stands for; resolves with the platform's id of what it made. */
+  private async send(item: OutboxItem): Promise<string | null> {
+    const { client, store } = this.options;
+    const key = { idempotencyKey: item.idempotencyKey };
+    const payload = item.payload as Record<string, string>;
+    switch (item.kind) {
+      case 'create_post': {
+        const post = store.posts.require(item.postId ?? 0);
+        if (!post.botId)
+          throw new PlatformError({
+            kind: 'validation',
+            method: 'POST',
+            path: '/posts',
+            serverMessage: 'Choose a bot for this post',
+          });
+        const handOff = item.payload.handOff === true && post.scheduledAt !== null;
+        const created = await client.createPost(
+          {
+            bot_id: post.botId,
+            text: post.text,
+            media_urls: post.mediaUrls,
+            ...(handOff ? { scheduled_at: new Date(post.scheduledAt ?? 0).toISOString() } : {}),
+            client_reference: item.idempotencyKey,
+          },
+          key,
+        );
+        return created.id;
+      }
+      case 'create_product': {
+        const product = store.products.require(item.productId ?? 0);
+        const created = await client.createProduct(
+          {
+            sku: product.sku,
+            name: product.name,
+            price: minorToDecimal(product.priceMinor, product.currency),
+            currency: product.currency,
+            description: product.description,
+            stock: product.stock,
+            image_url: product.imageUrl,
+            client_reference: item.idempotencyKey,
+          },
+          key,
+        );
+        return created.id;
+      }
+      case 'send_message':
+        return (
+          await client.sendMessage(
+            payload.subscriber_id ?? '',
+            { text: payload.text ?? '', client_reference: item.idempotencyKey },
+            key,
+          )
+        ).id;
+      case 'add_tag':
+        await client.addTag(payload.subscriber_id ?? '', payload.tag ?? '', key);
+        return payload.subscriber_id ?? null;
+      case 'create_bot':
+        return (
+          await client.createBot(
+            { ...(item.payload as { name: string }), client_reference: item.idempotencyKey },
+            key,
+          )
+        ).id;
+      case 'update_bot': {
+        const { id, ...patch } = item.payload as { id: string; name?: string };
+        return (await client.updateBot(id, patch, key)).id;
+      }
+      case 'delete_bot':
+        await client.deleteBot(payload.id ?? '', key);
+        return payload.id ?? null;
+    }
+  }
+
+  /**
+   * Looks for what an unanswered attempt may have made. Resolves with its id (or null for a
+   * deletion that happened) when found, undefined when the request must be sent again.
+   */
+  private async reconcile(item: OutboxItem): Promise<string | null | undefined> {
+    const { client, store } = this.options;
+    switch (item.kind) {
+      case 'create_post': {
+        const post = store.posts.require(item.postId ?? 0);
+        const { items } = await client.listPosts({
+          client_reference: item.idempotencyKey,
+          ...(post.botId ? { bot_id: post.botId } : {}),
+          per_page: 200,
+        });
+        // A platform may ignore the client_reference filter: match by reference, else by content.
+        const found =
+          items.find((candidate) => candidate.client_reference === item.idempotencyKey) ??
+          items.find(
+            (candidate) =>
+              candidate.text === post.text &&
+              candidate.bot_id === post.botId &&
+              candidate.created_at !== null &&
+              Date.parse(candidate.created_at) >= item.createdAt - 60_000,
+          );
+        return found?.id;
+      }
+      case 'create_product': {
+        const product = store.products.require(item.productId ?? 0);
+        const { items } = await client.listProducts({ sku: product.sku });
+        return items.find((candidate) => candidate.sku === product.sku)?.id;
+      }
+      case 'create_bot': {
+        const { items } = await client.listBots({ per_page: 200 });
+        return items.find((bot) => bot.client_reference === item.idempotencyKey)?.id;
+      }
+      case 'delete_bot': {
+        const id = String(item.payload.id ?? '');
+        try {
+          await client.getBot(id);
+          return undefined;
+        } catch (error) {
+          if (error instanceof PlatformError && error.kind === 'not_found') return null;
+          throw error;
+        }
+      }
+      // Messages cannot be looked up in API v1, and tags and renames are safe to repeat: resend
+      // with the same Idempotency-Key.
+      case 'send_message':
+      case 'add_tag':
+      case 'update_bot':
+        return undefined;
+    }
+  }
+}

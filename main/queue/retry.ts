@@ -1,0 +1,84 @@
+// What to do after a failed attempt (Node, main process): one pure rule per kind of failure.
+// Retries back off exponentially with full jitter, honour Retry-After, and are bounded.
+import { PlatformError } from '../platform/errors';
+
+export interface RetryRules {
+  /** First backoff step. */
+  baseMs: number;
+  /** Longest backoff step. */
+  capMs: number;
+  /** Attempts in all before an item fails (429 answers do not count: the platform said "wait"). */
+  maxAttempts: number;
+}
+
+export const DEFAULT_RETRY_RULES: RetryRules = { baseMs: 1_000, capMs: 5 * 60_000, maxAttempts: 8 };
+
+export type Decision =
+  /** The thing exists on the platform already (a SKU that exists): done, with its id. */
+  | { action: 'done'; remoteId: string | null }
+  | { action: 'retry'; delayMs: number; reason: string; outcomeUnknown: boolean }
+  | { action: 'fail'; reason: string; fieldErrors: { field: string; message: string }[] }
+  /** The token was refused: stop everything until the user fixes it. */
+  | { action: 'pause'; reason: string };
+
+export function backoffMs(attempt: number, rules: RetryRules, random: () => number): number {
+  const ceiling = Math.min(rules.capMs, rules.baseMs * 2 ** Math.max(0, attempt - 1));
+  return Math.round(random() * ceiling);
+}
+
+/** The decision after attempt number `attempts` (from 1) failed with `error`. */
+export function decide(
+  error: unknown,
+  attempts: number,
+  rules: RetryRules,
+  random: () => number,
+): Decision {
+  if (!(error instanceof PlatformError)) {
+    return {
+      action: 'fail',
+      reason: error instanceof Error ? error.message : String(error),
+      fieldErrors: [],
+    };
+  }
+  const reason = error.message;
+  switch (error.kind) {
+    case 'auth':
+    case 'forbidden':
+      return {
+        action: 'pause',
+        reason:
+          `The platform refused the API token (${error.status}): ${error.serverMessage ?? ''}`.trim(),
+      };
+    case 'conflict':
+      if (
+        error.code === 'duplicate_sku' ||
+        (error.existingId && error.code !== 'idempotency_in_progress')
+      ) {
+        return { action: 'done', remoteId: error.existingId };
+      }
+      break;
+    case 'rate_limited':
+      return {
+        action: 'retry',
+        delayMs: Math.max(error.retryAfterMs ?? 0, backoffMs(1, rules, random)),
+        reason,
+        outcomeUnknown: false,
+      };
+    default:
+      break;
+  }
+  if (!error.retryable) return { action: 'fail', reason, fieldErrors: error.fieldErrors };
+  if (attempts >= rules.maxAttempts) {
+    return {
+      action: 'fail',
+      reason: `Gave up after ${attempts} attempts: ${reason}`,
+      fieldErrors: [],
+    };
+  }
+  return {
+    action: 'retry',
+    delayMs: Math.max(error.retryAfterMs ?? 0, backoffMs(attempts, rules, random)),
+    reason,
+    outcomeUnknown: error.mayHaveCommitted,
+  };
+}

@@ -1,0 +1,37 @@
+// The workspace store (Node, main process): one object holding every table family's module over
+// one database. Nothing outside main/store/ writes SQL.
+import { openWorkspaceDb } from './db';
+import type { WorkspaceDb } from './db';
+import { OutboxStore } from './outbox';
+import { PostsStore } from './posts';
+import { ProductsStore } from './products';
+import { SettingsStore } from './settings';
+
+export class WorkspaceStore {
+  readonly posts: PostsStore;
+  readonly products: ProductsStore;
+  readonly outbox: OutboxStore;
+  readonly settings: SettingsStore;
+
+  constructor(
+    readonly db: WorkspaceDb,
+    now: () => number = Date.now,
+  ) {
+    this.posts = new PostsStore(db, now);
+    this.products = new ProductsStore(db, now);
+    this.outbox = new OutboxStore(db, now);
+    this.settings = new SettingsStore(db);
+  }
+
+  static open(file?: string, now?: () => number): WorkspaceStore {
+    return new WorkspaceStore(openWorkspaceDb(file), now);
+  }
+
+  transaction<T>(work: () => T): T {
+    return this.db.transaction(work)();
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

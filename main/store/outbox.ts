@@ -1,0 +1,337 @@
+// The durable outbox (Node, main process): every write Pressroom makes to the platform, with its
+// state, attempts and idempotency key. Each transition also moves the post or product it is about,
+// in the same transaction, so the two never disagree.
+import { randomUUID } from 'node:crypto';
+import type {
+  OutboxItem,
+  OutboxKind,
+  OutboxState,
+  PostStatus,
+  Priority,
+  ProductStatus,
+} from '../../shared/domain';
+import type { WorkspaceDb } from './db';
+
+interface OutboxRow {
+  id: number;
+  kind: OutboxKind;
+  post_id: number | null;
+  product_id: number | null;
+  payload: string;
+  state: OutboxState;
+  priority: Priority;
+  due_at: number;
+  ready_at: number;
+  attempts: number;
+  idempotency_key: string;
+  remote_id: string | null;
+  last_error: string | null;
+  field_errors: string;
+  outcome_unknown: number;
+  group_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface NewOutboxItem {
+  kind: OutboxKind;
+  postId?: number | null;
+  productId?: number | null;
+  payload?: Record<string, unknown>;
+  priority: Priority;
+  dueAt: number;
+  groupId?: string | null;
+}
+
+/** The state its post or product takes when an item reaches each outbox state. */
+const SUBJECT_STATUS: Record<OutboxState, { post: PostStatus; product: ProductStatus }> = {
+  queued: { post: 'scheduled', product: 'queued' },
+  sending: { post: 'sending', product: 'sending' },
+  retrying: { post: 'sending', product: 'sending' },
+  done: { post: 'published', product: 'published' },
+  failed: { post: 'failed', product: 'failed' },
+  cancelled: { post: 'draft', product: 'draft' },
+};
+
+const OPEN_STATES = "('queued', 'sending', 'retrying')";
+
+function toItem(row: OutboxRow): OutboxItem {
+  return {
+    id: row.id,
+    kind: row.kind,
+    postId: row.post_id,
+    productId: row.product_id,
+    payload: JSON.parse(row.payload) as Record<string, unknown>,
+    state: row.state,
+    priority: row.priority,
+    dueAt: row.due_at,
+    readyAt: row.ready_at,
+    attempts: row.attempts,
+    idempotencyKey: row.idempotency_key,
+    remoteId: row.remote_id,
+    lastError: row.last_error,
+    fieldErrors: JSON.parse(row.field_errors) as OutboxItem['fieldErrors'],
+    outcomeUnknown: row.outcome_unknown === 1,
+    groupId: row.group_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export class OutboxStore {
+  constructor(
+    private readonly db: WorkspaceDb,
+    private readonly now: () => number,
+  ) {}
+
+  enqueue(item: NewOutboxItem): OutboxItem {
+    const now = this.now();
+    const id = this.db
+      .prepare(
+        `INSERT INTO outbox (kind, post_id, product_id, payload, state, priority, due_at, ready_at, idempotency_key,
+           group_id, created_at, updated_at)
+         VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        item.kind,
+        item.postId ?? null,
+        item.productId ?? null,
+        JSON.stringify(item.payload ?? {}),
+        item.priority,
+        item.dueAt,
+        item.dueAt,
+        `pr-${randomUUID()}`,
+        item.groupId ?? null,
+        now,
+        now,
+      ).lastInsertRowid;
+    const created = this.require(Number(id));
+    this.moveSubject(created, 'queued');
+    return created;
+  }
+
+  get(id: number): OutboxItem | undefined {
+    const row = this.db.prepare('SELECT * FROM outbox WHERE id = ?').get(id) as
+      OutboxRow | undefined;
+    return row && toItem(row);
+  }
+
+  require(id: number): OutboxItem {
+    const item = this.get(id);
+    if (!item) throw new Error(`No outbox item ${id}`);
+    return item;
+  }
+
+  list(state?: OutboxState): OutboxItem[] {
+    const rows = (
+      state
+        ? this.db.prepare('SELECT * FROM outbox WHERE state = ? ORDER BY ready_at, id').all(state)
+        : this.db.prepare('SELECT * FROM outbox ORDER BY id').all()
+    ) as OutboxRow[];
+    return rows.map(toItem);
+  }
+
+  /** The item still open for a post or product, if any. */
+  openFor(subject: { postId: number } | { productId: number }): OutboxItem | undefined {
+    const [column, id] =
+      'postId' in subject ? ['post_id', subject.postId] : ['product_id', subject.productId];
+    const row = this.db
+      .prepare(
+        `SELECT * FROM outbox WHERE ${column} = ? AND state IN ${OPEN_STATES} ORDER BY id DESC LIMIT 1`,
+      )
+      .get(id) as OutboxRow | undefined;
+    return row && toItem(row);
+  }
+
+  /** Items that may be attempted now, most urgent first. */
+  ready(now: number, limit: number): OutboxItem[] {
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM outbox WHERE state IN ('queued', 'retrying') AND ready_at <= ?
+         ORDER BY priority, ready_at, id LIMIT ?`,
+      )
+      .all(now, limit) as OutboxRow[];
+    return rows.map(toItem);
+  }
+
+  /** When the next waiting item becomes ready; null when nothing waits. */
+  nextReadyAt(): number | null {
+    const row = this.db
+      .prepare("SELECT MIN(ready_at) AS at FROM outbox WHERE state IN ('queued', 'retrying')")
+      .get() as { at: number | null };
+    return row.at;
+  }
+
+  /**
+   * Claims an item for sending. The commit is durable (synchronous = FULL) before the request
+   * leaves, so a crash afterwards finds it `sending` and reconciles it.
+   */
+  claim(id: number): OutboxItem | undefined {
+    return this.db.transaction(() => {
+      const changed = this.db
+        .prepare(
+          `UPDATE outbox SET state = 'sending', attempts = attempts + 1, updated_at = ?
+           WHERE id = ? AND state IN ('queued', 'retrying')`,
+        )
+        .run(this.now(), id).changes;
+      if (changed === 0) return undefined;
+      const item = this.require(id);
+      this.moveSubject(item, 'sending');
+      return item;
+    })();
+  }
+
+  markDone(id: number, remoteId: string | null, publishedAt: number | null = null): void {
+    this.transition(
+      id,
+      'done',
+      { remote_id: remoteId, last_error: null, outcome_unknown: 0 },
+      { remoteId, publishedAt },
+    );
+  }
+
+  markRetrying(id: number, readyAt: number, error: string, outcomeUnknown: boolean): void {
+    this.transition(id, 'retrying', {
+      ready_at: readyAt,
+      last_error: error,
+      outcome_unknown: Number(outcomeUnknown),
+    });
+  }
+
+  markFailed(
+    id: number,
+    error: string,
+    fieldErrors: OutboxItem['fieldErrors'] = [],
+    subjectStatus?: PostStatus,
+  ): void {
+    this.transition(
+      id,
+      'failed',
+      { last_error: error, field_errors: JSON.stringify(fieldErrors), outcome_unknown: 0 },
+      { error, postStatus: subjectStatus },
+    );
+  }
+
+  /**
+   * Items left `sending` by a process that stopped mid-request: their outcome is unknown, so they
+   * wait to be looked up on the platform before anything is sent again. Returns how many.
+   */
+  recoverInterrupted(): number {
+    const now = this.now();
+    return this.db
+      .prepare(
+        `UPDATE outbox SET state = 'retrying', outcome_unknown = 1, ready_at = ?, updated_at = ?,
+           last_error = 'Interrupted while sending; checking the platform before sending again'
+         WHERE state = 'sending'`,
+      )
+      .run(now, now).changes;
+  }
+
+  /** Gives up on an item that has not been sent; the user's post or product goes back to draft. */
+  cancel(id: number): boolean {
+    const item = this.get(id);
+    if (!item || !['queued', 'retrying', 'failed'].includes(item.state)) return false;
+    this.transition(id, 'cancelled', {});
+    return true;
+  }
+
+  /** Tries a failed or cancelled item again, at once and ahead of routine work. */
+  retry(id: number, priority: Priority, readyAt = this.now()): boolean {
+    const item = this.get(id);
+    if (!item || !['failed', 'cancelled', 'retrying'].includes(item.state)) return false;
+    this.transition(id, 'queued', {
+      ready_at: readyAt,
+      priority,
+      last_error: null,
+      field_errors: '[]',
+    });
+    return true;
+  }
+
+  /** Moves a waiting item to another time (a rescheduled post). */
+  reschedule(id: number, dueAt: number): void {
+    this.db
+      .prepare(
+        `UPDATE outbox SET due_at = ?, ready_at = ?, updated_at = ? WHERE id = ? AND state IN ('queued', 'retrying')`,
+      )
+      .run(dueAt, dueAt, this.now(), id);
+  }
+
+  counts(): Record<OutboxState, number> {
+    const rows = this.db
+      .prepare('SELECT state, COUNT(*) AS n FROM outbox GROUP BY state')
+      .all() as {
+      state: OutboxState;
+      n: number;
+    }[];
+    const counts = { queued: 0, sending: 0, done: 0, retrying: 0, failed: 0, cancelled: 0 };
+    for (const row of rows) counts[row.state] = row.n;
+    return counts;
+  }
+
+  private transition(
+    id: number,
+    state: OutboxState,
+    columns: Record<string, string | number | null>,
+    subject: {
+      remoteId?: string | null;
+      publishedAt?: number | null;
+      error?: string;
+      postStatus?: PostStatus | undefined;
+    } = {},
+  ): void {
+    this.db.transaction(() => {
+      const names = Object.keys(columns);
+      const sets = names.map((name) => `${name} = ?`).join(', ');
+      this.db
+        .prepare(
+          `UPDATE outbox SET state = ?, ${sets}${sets ? ', ' : ''}updated_at = ? WHERE id = ?`,
+        )
+        .run(state, ...names.map((name) => columns[name]), this.now(), id);
+      this.moveSubject(this.require(id), state, subject);
+    })();
+  }
+
+  private moveSubject(
+    item: OutboxItem,
+    state: OutboxState,
+    subject: {
+      remoteId?: string | null;
+      publishedAt?: number | null;
+      error?: string;
+      postStatus?: PostStatus | undefined;
+    } = {},
+  ): void {
+    const now = this.now();
+    if (item.postId !== null) {
+      const handedOff = state === 'done' && item.payload.handOff === true;
+      const status = subject.postStatus ?? (handedOff ? 'handed_off' : SUBJECT_STATUS[state].post);
+      this.db
+        .prepare(
+          `UPDATE posts SET status = ?, remote_id = COALESCE(?, remote_id), published_at = COALESCE(?, published_at),
+             error = ?, updated_at = ? WHERE id = ?`,
+        )
+        .run(
+          status,
+          subject.remoteId ?? null,
+          handedOff ? null : (subject.publishedAt ?? null),
+          subject.error ?? null,
+          now,
+          item.postId,
+        );
+    }
+    if (item.productId !== null) {
+      this.db
+        .prepare(
+          'UPDATE products SET status = ?, remote_id = COALESCE(?, remote_id), error = ?, updated_at = ? WHERE id = ?',
+        )
+        .run(
+          SUBJECT_STATUS[state].product,
+          subject.remoteId ?? null,
+          subject.error ?? null,
+          now,
+          item.productId,
+        );
+    }
+  }
+}

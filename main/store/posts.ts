@@ -1,0 +1,181 @@
+// Posts in the workspace database (Node, main process).
+import type { LocalPost, Origin, PostStatus } from '../../shared/domain';
+import type { WorkspaceDb } from './db';
+
+interface PostRow {
+  id: number;
+  remote_id: string | null;
+  bot_id: string | null;
+  text: string;
+  media_urls: string;
+  scheduled_at: number | null;
+  zone: string | null;
+  status: PostStatus;
+  origin: Origin;
+  published_at: number | null;
+  error: string | null;
+  batch_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PostDraft {
+  botId: string | null;
+  text: string;
+  mediaUrls: string[];
+  scheduledAt: number | null;
+  zone: string | null;
+  status?: PostStatus;
+  batchId?: string | null;
+}
+
+export interface PostFilter {
+  from?: number;
+  to?: number;
+  status?: PostStatus;
+  botId?: string;
+}
+
+function toPost(row: PostRow): LocalPost {
+  return {
+    id: row.id,
+    remoteId: row.remote_id,
+    botId: row.bot_id,
+    text: row.text,
+    mediaUrls: JSON.parse(row.media_urls) as string[],
+    scheduledAt: row.scheduled_at,
+    zone: row.zone,
+    status: row.status,
+    origin: row.origin,
+    publishedAt: row.published_at,
+    error: row.error,
+    batchId: row.batch_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export class PostsStore {
+  constructor(
+    private readonly db: WorkspaceDb,
+    private readonly now: () => number,
+  ) {}
+
+  create(draft: PostDraft): LocalPost {
+    const now = this.now();
+    const id = this.db
+      .prepare(
+        `INSERT INTO posts (bot_id, text, media_urls, scheduled_at, zone, status, batch_id, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        draft.botId,
+        draft.text,
+        JSON.stringify(draft.mediaUrls),
+        draft.scheduledAt,
+        draft.zone,
+        draft.status ?? 'draft',
+        draft.batchId ?? null,
+        now,
+        now,
+      ).lastInsertRowid;
+    return this.require(Number(id));
+  }
+
+  get(id: number): LocalPost | undefined {
+    const row = this.db.prepare('SELECT * FROM posts WHERE id = ?').get(id) as PostRow | undefined;
+    return row && toPost(row);
+  }
+
+  require(id: number): LocalPost {
+    const post = this.get(id);
+    if (!post) throw new Error(`No post ${id}`);
+    return post;
+  }
+
+  list(filter: PostFilter = {}): LocalPost[] {
+    const conditions: [sql: string, value: unknown][] = [];
+    if (filter.from !== undefined) conditions.push(['scheduled_at >= ?', filter.from]);
+    if (filter.to !== undefined) conditions.push(['scheduled_at <= ?', filter.to]);
+    if (filter.status) conditions.push(['status = ?', filter.status]);
+    if (filter.botId) conditions.push(['bot_id = ?', filter.botId]);
+    const clause =
+      conditions.length > 0 ? `WHERE ${conditions.map(([sql]) => sql).join(' AND ')}` : '';
+    const params = conditions.map(([, value]) => value);
+    const rows = this.db
+      .prepare(`SELECT * FROM posts ${clause} ORDER BY scheduled_at IS NULL, scheduled_at, id`)
+      .all(...params) as PostRow[];
+    return rows.map(toPost);
+  }
+
+  /** Changes what the user may change; the caller checks that the post is still editable. */
+  update(
+    id: number,
+    patch: Partial<
+      Pick<LocalPost, 'botId' | 'text' | 'mediaUrls' | 'scheduledAt' | 'zone' | 'status'>
+    >,
+  ): LocalPost {
+    const current = this.require(id);
+    const next = { ...current, ...patch };
+    this.db
+      .prepare(
+        `UPDATE posts SET bot_id = ?, text = ?, media_urls = ?, scheduled_at = ?, zone = ?, status = ?, error = NULL,
+           updated_at = ? WHERE id = ?`,
+      )
+      .run(
+        next.botId,
+        next.text,
+        JSON.stringify(next.mediaUrls),
+        next.scheduledAt,
+        next.zone,
+        next.status,
+        this.now(),
+        id,
+      );
+    return this.require(id);
+  }
+
+  setStatus(
+    id: number,
+    status: PostStatus,
+    extra: { remoteId?: string; publishedAt?: number | null; error?: string | null } = {},
+  ): void {
+    this.db
+      .prepare(
+        `UPDATE posts SET status = ?, remote_id = COALESCE(?, remote_id), published_at = COALESCE(?, published_at),
+           error = ?, updated_at = ? WHERE id = ?`,
+      )
+      .run(
+        status,
+        extra.remoteId ?? null,
+        extra.publishedAt ?? null,
+        extra.error ?? null,
+        this.now(),
+        id,
+      );
+  }
+
+  delete(id: number): boolean {
+    return this.db.prepare('DELETE FROM posts WHERE id = ?').run(id).changes > 0;
+  }
+
+  counts(): Record<PostStatus, number> {
+    const rows = this.db
+      .prepare('SELECT status, COUNT(*) AS n FROM posts GROUP BY status')
+      .all() as {
+      status: PostStatus;
+      n: number;
+    }[];
+    const counts = {
+      draft: 0,
+      scheduled: 0,
+      sending: 0,
+      published: 0,
+      failed: 0,
+      missed: 0,
+      handed_off: 0,
+    };
+    for (const row of rows) counts[row.status] = row.n;
+    return counts;
+  }
+}

@@ -1,0 +1,113 @@
+// Products in the workspace database (Node, main process).
+import type { LocalProduct, Origin, ProductStatus } from '../../shared/domain';
+import type { WorkspaceDb } from './db';
+
+interface ProductRow {
+  id: number;
+  remote_id: string | null;
+  sku: string;
+  name: string;
+  description: string | null;
+  price_minor: number;
+  currency: string;
+  stock: number | null;
+  image_url: string | null;
+  status: ProductStatus;
+  origin: Origin;
+  error: string | null;
+  batch_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export type ProductDraft = Pick<
+  LocalProduct,
+  'sku' | 'name' | 'description' | 'priceMinor' | 'currency' | 'stock' | 'imageUrl'
+> & {
+  batchId?: string | null;
+};
+
+function toProduct(row: ProductRow): LocalProduct {
+  return {
+    id: row.id,
+    remoteId: row.remote_id,
+    sku: row.sku,
+    name: row.name,
+    description: row.description,
+    priceMinor: row.price_minor,
+    currency: row.currency,
+    stock: row.stock,
+    imageUrl: row.image_url,
+    status: row.status,
+    origin: row.origin,
+    error: row.error,
+    batchId: row.batch_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export class ProductsStore {
+  constructor(
+    private readonly db: WorkspaceDb,
+    private readonly now: () => number,
+  ) {}
+
+  create(draft: ProductDraft): LocalProduct {
+    const now = this.now();
+    const id = this.db
+      .prepare(
+        `INSERT INTO products (sku, name, description, price_minor, currency, stock, image_url, status, batch_id,
+           created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'draft', ?, ?, ?)`,
+      )
+      .run(
+        draft.sku,
+        draft.name,
+        draft.description,
+        draft.priceMinor,
+        draft.currency,
+        draft.stock,
+        draft.imageUrl,
+        draft.batchId ?? null,
+        now,
+        now,
+      ).lastInsertRowid;
+    return this.require(Number(id));
+  }
+
+  get(id: number): LocalProduct | undefined {
+    const row = this.db.prepare('SELECT * FROM products WHERE id = ?').get(id) as
+      ProductRow | undefined;
+    return row && toProduct(row);
+  }
+
+  bySku(sku: string): LocalProduct | undefined {
+    const row = this.db.prepare('SELECT * FROM products WHERE sku = ?').get(sku) as
+      ProductRow | undefined;
+    return row && toProduct(row);
+  }
+
+  require(id: number): LocalProduct {
+    const product = this.get(id);
+    if (!product) throw new Error(`No product ${id}`);
+    return product;
+  }
+
+  list(): LocalProduct[] {
+    return (this.db.prepare('SELECT * FROM products ORDER BY id').all() as ProductRow[]).map(
+      toProduct,
+    );
+  }
+
+  counts(): Record<ProductStatus, number> {
+    const rows = this.db
+      .prepare('SELECT status, COUNT(*) AS n FROM products GROUP BY status')
+      .all() as {
+      status: ProductStatus;
+      n: number;
+    }[];
+    const counts = { draft: 0, queued: 0, sending: 0, published: 0, failed: 0 };
+    for (const row of rows) counts[row.status] = row.n;
+    return counts;
+  }
+}

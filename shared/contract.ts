@@ -1,0 +1,39 @@
+// The typed contract between the core and its callers (renderer over IPC or HTTP, and the CLI):
+// each operation's input schema, defined once. Pure; runs in every process.
+import { z } from 'zod';
+import { POST_STATUSES } from './domain';
+import { isTimeZone } from './time';
+import { httpUrl, text } from './validation';
+
+const zone = z
+  .string()
+  .refine(isTimeZone, { error: 'must be an IANA time zone such as Europe/Berlin' });
+const itemId = z
+  .number({ error: 'must be a number' })
+  .int()
+  .positive({ error: 'must be a positive id' });
+
+export const POST_MODES = ['draft', 'schedule', 'publish_now', 'hand_off'] as const;
+
+export const operations = {
+  addPost: z.strictObject({
+    text: text(1, 4096),
+    /** ISO 8601; without an offset it is a wall time in `zone`. */
+    at: z.string().min(1).optional(),
+    zone: zone.optional(),
+    botId: z.string().min(1).optional(),
+    mediaUrls: z.array(httpUrl).max(10, { error: 'must have at most 10 URLs' }).default([]),
+    /** draft: keep here; schedule: publish at `at`; publish_now; hand_off: give the platform the time now. */
+    mode: z.enum(POST_MODES).default('schedule'),
+  }),
+  listPosts: z.strictObject({
+    from: z.number().int().optional(),
+    to: z.number().int().optional(),
+    status: z.enum(POST_STATUSES).optional(),
+  }),
+  retryItem: z.strictObject({ id: itemId }),
+  cancelItem: z.strictObject({ id: itemId }),
+} as const;
+
+export type Operations = typeof operations;
+export type OperationInput<K extends keyof Operations> = z.input<Operations[K]>;
