@@ -1,0 +1,87 @@
+// Every migration of the workspace database, from an empty file and from the version before it.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { openEmulatorDb } from '../../main/emulator/db';
+import { SCHEMA_VERSION, openWorkspaceDb } from '../../main/store/db';
+import { MIGRATIONS } from '../../main/store/migrations';
+
+const tempFile = () => join(mkdtempSync(join(tmpdir(), 'pressroom-ws-')), 'workspace.sqlite');
+
+describe('workspace migrations', () => {
+  it('are numbered 1..N in order', () => {
+    expect(MIGRATIONS.map((migration) => migration.version)).toEqual(
+      MIGRATIONS.map((_, index) => index + 1),
+    );
+    expect(SCHEMA_VERSION).toBe(MIGRATIONS.length);
+  });
+
+  it.each(MIGRATIONS.map((migration) => [migration.version, migration.name]))(
+    'migration %i (%s) applies to an empty database and to the version before it, keeping data',
+    (version) => {
+      const fromEmpty = openWorkspaceDb(':memory:', MIGRATIONS.slice(0, version));
+      expect(fromEmpty.pragma('user_version', { simple: true })).toBe(version);
+      expect(fromEmpty.pragma('foreign_keys', { simple: true })).toBe(1);
+      fromEmpty.close();
+
+      const file = tempFile();
+      const previous = openWorkspaceDb(file, MIGRATIONS.slice(0, version - 1));
+      if (version > 1)
+        previous.prepare("INSERT INTO settings (key, value) VALUES ('kept', '1')").run();
+      previous.close();
+      const upgraded = openWorkspaceDb(file, MIGRATIONS.slice(0, version));
+      expect(upgraded.pragma('user_version', { simple: true })).toBe(version);
+      expect(upgraded.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(upgraded.pragma('synchronous', { simple: true })).toBe(2); // FULL
+      if (version > 1)
+        expect(upgraded.prepare("SELECT value FROM settings WHERE key = 'kept'").get()).toEqual({
+          value: '1',
+        });
+      upgraded.close();
+    },
+  );
+
+  it('refuses a database newer than the code, leaving it untouched', () => {
+    const file = tempFile();
+    openWorkspaceDb(file).close();
+    const raw = new Database(file);
+    raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    raw.close();
+    expect(() => openWorkspaceDb(file)).toThrow(/written by a newer Pressroom/);
+    const again = new Database(file);
+    expect(again.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION + 1);
+    again.close();
+  });
+
+  it('refuses another program’s database, and the reference server’s', () => {
+    const foreign = tempFile();
+    const other = new Database(foreign);
+    other.exec('CREATE TABLE notes (id INTEGER PRIMARY KEY)');
+    other.close();
+    expect(() => openWorkspaceDb(foreign)).toThrow(/not a Pressroom workspace database/);
+    const emulator = tempFile();
+    openEmulatorDb(emulator).close();
+    expect(() => openWorkspaceDb(emulator)).toThrow(/not a Pressroom workspace database/);
+  });
+
+  it('rolls back a failing migration as a whole', () => {
+    const file = tempFile();
+    const broken = [
+      ...MIGRATIONS,
+      {
+        version: MIGRATIONS.length + 1,
+        name: 'broken',
+        sql: 'CREATE TABLE extra (id INTEGER); SELECT nonsense FROM nowhere;',
+      },
+    ];
+    expect(() => openWorkspaceDb(file, broken)).toThrow();
+    const db = new Database(file);
+    expect(db.pragma('user_version', { simple: true })).toBe(0);
+    expect(
+      db.prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE name = 'extra'").get(),
+    ).toEqual({ n: 0 });
+    db.close();
+  });
+});

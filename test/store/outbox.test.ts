@@ -1,0 +1,181 @@
+// The outbox's state machine, and how each transition moves its post or product.
+import { describe, expect, it } from 'vitest';
+import { PRIORITY } from '../../shared/domain';
+import { WorkspaceStore } from '../../main/store';
+
+function workspace() {
+  let now = 1_000_000;
+  const store = WorkspaceStore.open(':memory:', () => now);
+  const post = store.posts.create({
+    botId: 'bot_1',
+    text: 'Hi',
+    mediaUrls: [],
+    scheduledAt: 2_000_000,
+    zone: 'UTC',
+  });
+  return { store, post, advance: (ms: number) => (now += ms), now: () => now };
+}
+
+describe('outbox transitions', () => {
+  it('queued → sending → done publishes the post with its remote id', () => {
+    const { store, post } = workspace();
+    const item = store.outbox.enqueue({
+      kind: 'create_post',
+      postId: post.id,
+      priority: PRIORITY.due,
+      dueAt: 2_000_000,
+    });
+    expect(item).toMatchObject({ state: 'queued', attempts: 0, readyAt: 2_000_000 });
+    expect(item.idempotencyKey).toMatch(/^pr-[0-9a-f-]{36}$/);
+    expect(store.posts.require(post.id).status).toBe('scheduled');
+    expect(store.outbox.ready(1_999_999, 10)).toEqual([]);
+    expect(store.outbox.ready(2_000_000, 10).map((i) => i.id)).toEqual([item.id]);
+
+    expect(store.outbox.claim(item.id)).toMatchObject({ state: 'sending', attempts: 1 });
+    expect(store.outbox.claim(item.id)).toBeUndefined(); // claimed once only
+    expect(store.posts.require(post.id).status).toBe('sending');
+
+    store.outbox.markDone(item.id, 'post_9', 2_000_100);
+    expect(store.outbox.require(item.id)).toMatchObject({ state: 'done', remoteId: 'post_9' });
+    expect(store.posts.require(post.id)).toMatchObject({
+      status: 'published',
+      remoteId: 'post_9',
+      publishedAt: 2_000_100,
+    });
+  });
+
+  it('sending → retrying → sending, keeping the key and counting attempts', () => {
+    const { store, post } = workspace();
+    const item = store.outbox.enqueue({
+      kind: 'create_post',
+      postId: post.id,
+      priority: PRIORITY.due,
+      dueAt: 0,
+    });
+    store.outbox.claim(item.id);
+    store.outbox.markRetrying(item.id, 5_000_000, '503 busy', true);
+    expect(store.outbox.require(item.id)).toMatchObject({
+      state: 'retrying',
+      readyAt: 5_000_000,
+      lastError: '503 busy',
+      outcomeUnknown: true,
+    });
+    expect(store.outbox.nextReadyAt()).toBe(5_000_000);
+    const again = store.outbox.claim(item.id);
+    expect(again).toMatchObject({ attempts: 2, idempotencyKey: item.idempotencyKey });
+  });
+
+  it('sending → failed keeps the server’s message and field errors; retry sends it again first', () => {
+    const { store, post } = workspace();
+    const item = store.outbox.enqueue({
+      kind: 'create_post',
+      postId: post.id,
+      priority: PRIORITY.due,
+      dueAt: 0,
+    });
+    store.outbox.claim(item.id);
+    store.outbox.markFailed(item.id, '422 text: must not be empty', [
+      { field: 'text', message: 'must not be empty' },
+    ]);
+    expect(store.outbox.require(item.id)).toMatchObject({
+      state: 'failed',
+      fieldErrors: [{ field: 'text', message: 'must not be empty' }],
+    });
+    expect(store.posts.require(post.id)).toMatchObject({
+      status: 'failed',
+      error: '422 text: must not be empty',
+    });
+    expect(store.outbox.retry(item.id, PRIORITY.user, 1_000_000)).toBe(true);
+    expect(store.outbox.require(item.id)).toMatchObject({
+      state: 'queued',
+      priority: PRIORITY.user,
+      fieldErrors: [],
+    });
+    expect(store.posts.require(post.id).status).toBe('scheduled');
+  });
+
+  it('cancels only what has not been sent, and the post goes back to draft', () => {
+    const { store, post } = workspace();
+    const item = store.outbox.enqueue({
+      kind: 'create_post',
+      postId: post.id,
+      priority: PRIORITY.due,
+      dueAt: 0,
+    });
+    expect(store.outbox.cancel(item.id)).toBe(true);
+    expect(store.outbox.require(item.id).state).toBe('cancelled');
+    expect(store.posts.require(post.id).status).toBe('draft');
+    expect(store.outbox.cancel(item.id)).toBe(false);
+
+    const sent = store.outbox.enqueue({
+      kind: 'create_post',
+      postId: post.id,
+      priority: PRIORITY.due,
+      dueAt: 0,
+    });
+    store.outbox.claim(sent.id);
+    expect(store.outbox.cancel(sent.id)).toBe(false);
+    store.outbox.markDone(sent.id, 'post_1');
+    expect(store.outbox.cancel(sent.id)).toBe(false);
+    expect(store.outbox.retry(sent.id, PRIORITY.user)).toBe(false);
+  });
+
+  it('marks a handed-off post handed_off, not published', () => {
+    const { store, post } = workspace();
+    const item = store.outbox.enqueue({
+      kind: 'create_post',
+      postId: post.id,
+      priority: PRIORITY.handOff,
+      dueAt: 0,
+      payload: { handOff: true },
+    });
+    store.outbox.claim(item.id);
+    store.outbox.markDone(item.id, 'post_3', 1_000_000);
+    expect(store.posts.require(post.id)).toMatchObject({
+      status: 'handed_off',
+      remoteId: 'post_3',
+      publishedAt: null,
+    });
+  });
+
+  it('recovers items left sending as retrying with an unknown outcome', () => {
+    const { store, post } = workspace();
+    const item = store.outbox.enqueue({
+      kind: 'create_post',
+      postId: post.id,
+      priority: PRIORITY.due,
+      dueAt: 0,
+    });
+    store.outbox.claim(item.id);
+    expect(store.outbox.recoverInterrupted()).toBe(1);
+    expect(store.outbox.require(item.id)).toMatchObject({
+      state: 'retrying',
+      outcomeUnknown: true,
+      readyAt: 1_000_000,
+    });
+  });
+
+  it('orders ready items by priority, then time', () => {
+    const { store, post } = workspace();
+    const late = store.outbox.enqueue({
+      kind: 'create_post',
+      postId: post.id,
+      priority: PRIORITY.sync,
+      dueAt: 10,
+    });
+    const user = store.outbox.enqueue({
+      kind: 'send_message',
+      priority: PRIORITY.user,
+      dueAt: 50,
+      payload: { subscriber_id: 'sub_1', text: 'x' },
+    });
+    const due = store.outbox.enqueue({
+      kind: 'create_post',
+      postId: post.id,
+      priority: PRIORITY.due,
+      dueAt: 20,
+    });
+    expect(store.outbox.ready(100, 10).map((item) => item.id)).toEqual([user.id, due.id, late.id]);
+    expect(store.outbox.counts()).toMatchObject({ queued: 3 });
+  });
+});
