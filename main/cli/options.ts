@@ -45,7 +45,11 @@ const optionNames: Record<string, string> = {
 };
 
 export function globalOptions(command: Command): GlobalOptions {
-  const result = globalSchema.safeParse(command.optsWithGlobals());
+  // An empty environment variable means "not set", as in most shells' habits.
+  const given = Object.fromEntries(
+    Object.entries(command.optsWithGlobals()).filter(([, value]) => value !== ''),
+  );
+  const result = globalSchema.safeParse(given);
   if (result.success) return result.data;
   const issues = describeIssues(result.error.issues).map((issue) => ({
     ...issue,

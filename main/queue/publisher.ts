@@ -43,6 +43,7 @@ export interface DrainReport {
 export class Publisher {
   private readonly taken = new Set<number>();
   private draining: Promise<DrainReport> | null = null;
+  private lookAgain = false;
   private pausedReason: string | null = null;
   private readonly now: () => number;
   private readonly random: () => number;
@@ -63,9 +64,24 @@ export class Publisher {
     this.options.governor.resume();
   }
 
-  /** Sends everything ready now; concurrent calls share one pass. */
+  /**
+   * Sends everything ready now. A call during a pass joins it, and makes it look again once done,
+   * so an item queued mid-pass is not left for the next tick.
+   */
   drain(): Promise<DrainReport> {
-    this.draining ??= this.pass().finally(() => (this.draining = null));
+    if (this.draining) {
+      this.lookAgain = true;
+      return this.draining;
+    }
+    this.draining = (async () => {
+      const total: DrainReport = { published: 0, failed: 0, missed: 0, retrying: 0 };
+      do {
+        this.lookAgain = false;
+        const report = await this.pass();
+        for (const key of Object.keys(total) as (keyof DrainReport)[]) total[key] += report[key];
+      } while (this.lookAgain && !this.pausedReason);
+      return total;
+    })().finally(() => (this.draining = null));
     return this.draining;
   }
 

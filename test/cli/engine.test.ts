@@ -1,0 +1,84 @@
+// The engine's CLI commands against a reference server, as a user would run them.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli';
+import { startTestPlatform } from '../support/platform';
+
+describe('cli posts, publish, status, queue', () => {
+  it('adds posts, publishes them, and reports', async () => {
+    const platform = await startTestPlatform({ seed: 'demo' });
+    const env = {
+      PRESSROOM_DB: join(mkdtempSync(join(tmpdir(), 'pressroom-cli-')), 'workspace.sqlite'),
+      PRESSROOM_API_BASE: platform.server.baseUrl,
+      PRESSROOM_API_TOKEN: platform.server.token,
+    };
+    const added = await runCli(
+      [
+        'posts',
+        'add',
+        '--text',
+        'From the CLI',
+        '--bot',
+        'bot_1',
+        '--mode',
+        'publish_now',
+        '--json',
+      ],
+      env,
+    );
+    expect(added.code).toBe(0);
+    expect(JSON.parse(added.stdout)).toMatchObject({
+      id: 1,
+      status: 'scheduled',
+      text: 'From the CLI',
+    });
+    const bad = await runCli(
+      ['posts', 'add', '--text', 'Gap', '--at', '2026-03-29 02:30', '--zone', 'Europe/Berlin'],
+      env,
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim()).toBe(
+      'pressroom: at: 2026-03-29 02:30 does not exist in Europe/Berlin (the clocks skip it for daylight saving time)',
+    );
+
+    const published = await runCli(['publish', '--json'], env);
+    expect(published.code).toBe(0);
+    const summary = JSON.parse(published.stdout) as Record<string, number>;
+    expect(summary).toMatchObject({ published: 1, failed: 0, requests: 1, rate_limited: 0 });
+    expect(summary.duration_ms).toBeGreaterThanOrEqual(0);
+    expect(published.stderr).toContain('published 1');
+
+    const status = JSON.parse((await runCli(['status', '--json'], env)).stdout) as {
+      outbox: Record<string, number>;
+      posts: Record<string, number>;
+    };
+    expect(status.outbox.done).toBe(1);
+    expect(status.posts.published).toBe(1);
+    const list = JSON.parse((await runCli(['posts', 'list', '--json'], env)).stdout) as {
+      status: string;
+      remoteId: string;
+    }[];
+    expect(list).toMatchObject([
+      { status: 'published', remoteId: expect.stringMatching(/^post_/) },
+    ]);
+
+    const retry = await runCli(['queue', 'retry', '1'], env);
+    expect(retry.code).toBe(1);
+    expect(retry.stderr.trim()).toBe(
+      'pressroom: Queue item 1 is done; only items that are failed, cancelled or waiting to retry can be retried',
+    );
+  });
+
+  it('says what is missing when no account is set', async () => {
+    const env = {
+      PRESSROOM_DB: join(mkdtempSync(join(tmpdir(), 'pressroom-cli-')), 'w.sqlite'),
+      PRESSROOM_API_BASE: '',
+      PRESSROOM_API_TOKEN: '',
+    };
+    const result = await runCli(['publish'], env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('No platform account is set');
+  });
+});
