@@ -15,6 +15,7 @@ import { PLANS } from '../platform/wire';
 import { RateGovernor } from '../queue/governor';
 import type { GovernorState } from '../queue/governor';
 import { Publisher } from '../queue/publisher';
+import type { RetryRules } from '../queue/retry';
 import type { DrainReport, PublisherEvent } from '../queue/publisher';
 import { Scheduler } from '../queue/scheduler';
 import { WorkspaceStore } from '../store';
@@ -31,6 +32,7 @@ export interface PressroomConfig {
   now?: () => number;
   fetch?: typeof fetch;
   onEvent?: (event: PublisherEvent) => void;
+  retryRules?: RetryRules;
 }
 
 export interface Status {
@@ -85,6 +87,7 @@ export class Pressroom {
           now: this.now,
           ...(config.graceMs !== undefined ? { graceMs: config.graceMs } : {}),
           ...(config.onEvent ? { onEvent: config.onEvent } : {}),
+          ...(config.retryRules ? { rules: config.retryRules } : {}),
         })
       : null;
     this.scheduler = this.publisher

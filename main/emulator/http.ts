@@ -66,10 +66,16 @@ export async function readBody(request: IncomingMessage): Promise<string> {
   if (declared > MAX_BODY_BYTES) throw tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw tooLarge();
-    chunks.push(chunk);
+  try {
+    for await (const chunk of request as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) throw tooLarge();
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    // The client went away mid-body: nothing was done, and nobody is left to answer.
+    throw new HttpError(400, 'invalid_request', 'The request body was cut off');
   }
   const raw = Buffer.concat(chunks).toString('utf8');
   const type = request.headers['content-type'] ?? '';

@@ -19,7 +19,7 @@ describe('scheduler', () => {
       apiBase: platform.server.baseUrl,
       token: platform.server.token,
     });
-    let stop = () => undefined as void;
+    let stop: () => void = () => undefined;
     const watching = pressroom.watch(new Promise<void>((resolve) => (stop = resolve)));
     try {
       const started = Date.now();
