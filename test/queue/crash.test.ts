@@ -87,8 +87,8 @@ describe('crash safety', () => {
       });
       check.close();
       // The test proves something only if the engine really died mid-work and answers were lost.
-    expect(kills).toBeGreaterThanOrEqual(KILLS / 2);
-    expect(platform.server.stats.droppedAfterCommit).toBeGreaterThan(0);
+      expect(kills).toBeGreaterThanOrEqual(KILLS / 2);
+      expect(platform.server.stats.droppedAfterCommit).toBeGreaterThan(0);
     },
   );
 });
