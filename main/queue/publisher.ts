@@ -89,8 +89,28 @@ export class Publisher {
     const report: DrainReport = { published: 0, failed: 0, missed: 0, retrying: 0 };
     if (this.pausedReason) return report;
     report.missed = this.markMissed();
-    const workers = Array.from({ length: this.options.concurrency ?? 32 }, () => this.work(report));
-    await Promise.all(workers);
+    const concurrency = this.options.concurrency ?? 32;
+    const running = new Set<Promise<void>>();
+    while (!this.pausedReason) {
+      const item = running.size < concurrency ? this.next(this.now()) : undefined;
+      if (item) {
+        const task: Promise<void> = this.process(item, report).finally(() => {
+          running.delete(task);
+          this.taken.delete(item.id);
+        });
+        running.add(task);
+        continue;
+      }
+      if (running.size === 0) break;
+      // Wait for a request to finish, or for the next item to come due while others are in flight.
+      const soon = this.next(this.now() + 1_000, false);
+      const wait = soon ? Math.max(0, soon.readyAt - this.now()) : null;
+      await Promise.race([
+        ...running,
+        ...(wait === null ? [] : [new Promise((resolve) => setTimeout(resolve, wait))]),
+      ]);
+    }
+    await Promise.all(running);
     return report;
   }
 
@@ -117,21 +137,12 @@ export class Publisher {
     return missed;
   }
 
-  private next(): OutboxItem | undefined {
-    const candidates = this.options.store.outbox.ready(this.now(), this.taken.size + 1);
+  /** The most urgent item ready by `at` that no one is working on; `take` marks it as ours. */
+  private next(at: number, take = true): OutboxItem | undefined {
+    const candidates = this.options.store.outbox.ready(at, this.taken.size + 1);
     const item = candidates.find((candidate) => !this.taken.has(candidate.id));
-    if (item) this.taken.add(item.id);
+    if (item && take) this.taken.add(item.id);
     return item;
-  }
-
-  private async work(report: DrainReport): Promise<void> {
-    for (let item = this.next(); item && !this.pausedReason; item = this.next()) {
-      try {
-        await this.process(item, report);
-      } finally {
-        this.taken.delete(item.id);
-      }
-    }
   }
 
   private async process(waiting: OutboxItem, report: DrainReport): Promise<void> {
@@ -148,8 +159,8 @@ export class Publisher {
       report.published++;
       this.options.onEvent?.({ type: 'done', item, remoteId });
     } catch (error) {
+      // Before the claim nothing was sent; the item simply stays ready for the next pass.
       if (item) this.settleFailure(item, error, report);
-      else throw error;
     } finally {
       release();
     }

@@ -25,7 +25,9 @@ export class Scheduler {
 
   start(): void {
     if (this.task) return;
-    this.task = cron.schedule('* * * * * *', () => this.wake(), {
+    // The tick only nudges: passes never overlap because the publisher runs one at a time and a
+    // nudge during a pass makes it look again.
+    this.task = cron.schedule('* * * * * *', () => void this.wake(), {
       noOverlap: true,
       name: 'pressroom-heartbeat',
     });

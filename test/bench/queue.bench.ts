@@ -1,0 +1,183 @@
+// npm run bench:queue — the publishing engine against the reference server (in its own process):
+//  1. Enterprise, 50 ms added latency: 3,000 posts due at once (one window's budget covers them).
+//  2. Pro, 50 ms latency, 2 s window: 3,000 posts due at once, so the limit binds for 10 windows.
+//  3. Enterprise, 50 ms latency: 600 posts due over 10 s, under the limit, for due-time lateness.
+//  4. Free plan, 2 s window: 300 posts due at once.
+// Prints 429s (target 0), duplicates (0), lost (0), the achieved rate as a share of the limit over
+// whole windows (target ≥ 97 %), and lateness p50/p99 under the limit (target p99 < 1 s).
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Pressroom } from '../../main/core/pressroom';
+import { createPlatformClient } from '../../main/platform/client';
+import type { Plan } from '../../main/platform/wire';
+import { PLANS } from '../../main/platform/wire';
+import { startCli } from '../support/cli';
+
+interface Run {
+  label: string;
+  plan: Plan;
+  windowMs: number;
+  latencyMs: number;
+  posts: number;
+  /** Spread of due times; 0: all due at once. */
+  spreadMs: number;
+}
+
+const percentile = (values: number[], share: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))] ?? 0;
+};
+
+async function bench(run: Run) {
+  const { child, firstLine } = await startCli([
+    'platform',
+    '--json',
+    '--port',
+    '0',
+    '--seed',
+    'demo',
+    '--admin',
+    '--plan',
+    run.plan,
+    '--window-ms',
+    String(run.windowMs),
+  ]);
+  const server = JSON.parse(firstLine) as { base_url: string; token: string; admin_token: string };
+  const origin = new URL(server.base_url).origin;
+  const admin = (method: string, path: string, body?: unknown) =>
+    fetch(`${origin}/admin/v1${path}`, {
+      method,
+      headers: {
+        Authorization: `Bearer ${server.admin_token}`,
+        'Content-Type': 'application/json',
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    }).then((response) => response.json() as Promise<Record<string, unknown>>);
+  await admin('PUT', '/faults', { latency_ms: run.latencyMs });
+
+  const sentAt: number[] = [];
+  const pressroom = new Pressroom({
+    dbFile: join(mkdtempSync(join(tmpdir(), 'pressroom-bench-')), 'workspace.sqlite'),
+    apiBase: server.base_url,
+    token: server.token,
+    plan: run.plan,
+    windowMs: run.windowMs,
+    fetch: (input, init) => {
+      sentAt.push(Date.now());
+      return fetch(input, init);
+    },
+  });
+  const start = Date.now() + (run.spreadMs > 0 ? 500 : 0);
+  const due = new Map<number, number>();
+  pressroom.store.transaction(() => {
+    for (let i = 0; i < run.posts; i++) {
+      const at = start + Math.floor((i / run.posts) * run.spreadMs);
+      const post = pressroom.addPost({
+        text: `Bench post ${i}`,
+        botId: 'bot_1',
+        ...(run.spreadMs > 0
+          ? { at: new Date(at).toISOString(), zone: 'UTC' }
+          : { mode: 'publish_now' as const }),
+      });
+      due.set(post.id, run.spreadMs > 0 ? at : Date.now());
+    }
+  });
+  const started = Date.now();
+  if (run.spreadMs > 0) {
+    let stop = () => {};
+    const watching = pressroom.watch(new Promise<void>((resolve) => (stop = resolve)));
+    while (pressroom.status().outbox.done + pressroom.status().outbox.failed < run.posts) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    stop();
+    await watching;
+  } else {
+    await pressroom.publishUntilEmpty();
+  }
+  const elapsed = Date.now() - started;
+
+  const { token } = (await admin('POST', '/accounts/acct_1/tokens')) as { token: string };
+  const reader = createPlatformClient({ baseUrl: server.base_url, token });
+  const texts = new Map<string, number>();
+  for (let page = 1; ; page++) {
+    let result;
+    try {
+      result = await reader.listPosts({ per_page: 200, page });
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, run.windowMs));
+      page--;
+      continue;
+    }
+    for (const post of result.items)
+      if (post.text.startsWith('Bench post')) texts.set(post.text, (texts.get(post.text) ?? 0) + 1);
+    if (result.nextPage === null) break;
+  }
+  const duplicates = [...texts.values()].reduce((sum, count) => sum + count - 1, 0);
+  const lost = run.posts - texts.size;
+
+  // Share of the limit used in every whole window the run spanned (windows align to the epoch).
+  const limit = PLANS[run.plan];
+  const windows = new Map<number, number>();
+  for (const at of sentAt)
+    windows.set(
+      Math.floor(at / run.windowMs),
+      (windows.get(Math.floor(at / run.windowMs)) ?? 0) + 1,
+    );
+  const keys = [...windows.keys()].sort((a, b) => a - b).slice(1, -1);
+  const share =
+    keys.length > 0
+      ? keys.reduce((sum, key) => sum + (windows.get(key) ?? 0), 0) / (keys.length * limit)
+      : NaN;
+
+  const lateness = pressroom
+    .listPosts()
+    .map((post) => (post.publishedAt ?? Infinity) - (due.get(post.id) ?? 0));
+  const status = pressroom.status();
+  pressroom.close();
+  child.kill('SIGTERM');
+  console.log(
+    [
+      `${run.label}`,
+      `  posts ${run.posts} in ${(elapsed / 1000).toFixed(1)} s; requests ${status.requests}; 429s ${status.rateLimited}; duplicates ${duplicates}; lost ${lost}; failed ${status.outbox.failed}`,
+      run.spreadMs > 0
+        ? `  lateness (published − due, including the 50 ms answer): p50 ${percentile(lateness, 0.5)} ms, p99 ${percentile(lateness, 0.99)} ms`
+        : keys.length > 0
+          ? `  achieved rate over ${keys.length} whole windows: ${(share * 100).toFixed(1)} % of ${limit} per ${run.windowMs / 1000} s`
+          : `  throughput ${(run.posts / (elapsed / 1000)).toFixed(0)} posts/s; the limit (${limit} per window) never bound`,
+    ].join('\n'),
+  );
+}
+
+await bench({
+  label: 'Enterprise, 50 ms latency, 3,000 posts due at once',
+  plan: 'enterprise',
+  windowMs: 60_000,
+  latencyMs: 50,
+  posts: 3_000,
+  spreadMs: 0,
+});
+await bench({
+  label: 'Pro, 50 ms latency, 2 s window, 3,000 posts due at once',
+  plan: 'pro',
+  windowMs: 2_000,
+  latencyMs: 50,
+  posts: 3_000,
+  spreadMs: 0,
+});
+await bench({
+  label: 'Enterprise, 50 ms latency, 600 posts due over 10 s (under the limit)',
+  plan: 'enterprise',
+  windowMs: 10_000,
+  latencyMs: 50,
+  posts: 600,
+  spreadMs: 10_000,
+});
+await bench({
+  label: 'Free, 2 s window, 300 posts due at once',
+  plan: 'free',
+  windowMs: 2_000,
+  latencyMs: 0,
+  posts: 300,
+  spreadMs: 0,
+});
