@@ -31,6 +31,12 @@ export const operations = {
     to: z.number().int().optional(),
     status: z.enum(POST_STATUSES).optional(),
   }),
+  sendMessage: z.strictObject({ subscriberId: z.string().min(1), text: text(1, 4096) }),
+  addTag: z.strictObject({
+    subscriberId: z.string().min(1),
+    tag: text(1, 50).refine((tag) => !tag.includes(','), { error: 'must not contain commas' }),
+  }),
+  broadcast: z.strictObject({ tag: text(1, 50), text: text(1, 4096) }),
   retryItem: z.strictObject({ id: itemId }),
   cancelItem: z.strictObject({ id: itemId }),
 } as const;

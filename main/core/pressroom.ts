@@ -8,7 +8,8 @@ import type { LocalPost, OutboxItem } from '../../shared/domain';
 import { PRIORITY } from '../../shared/domain';
 import { systemTimeZone, toInstant } from '../../shared/time';
 import { describeIssues } from '../../shared/validation';
-import { createPlatformClient } from '../platform/client';
+import { randomUUID } from 'node:crypto';
+import { createPlatformClient, paginate } from '../platform/client';
 import type { PlatformClient } from '../platform/client';
 import type { Plan } from '../platform/wire';
 import { PLANS } from '../platform/wire';
@@ -19,6 +20,8 @@ import type { RetryRules } from '../queue/retry';
 import type { DrainReport, PublisherEvent } from '../queue/publisher';
 import { Scheduler } from '../queue/scheduler';
 import { WorkspaceStore } from '../store';
+import { PullSync } from '../sync/pull';
+import type { SyncProgress, SyncReport } from '../sync/pull';
 import { InvalidInput, NotAllowed, NotConnected } from './errors';
 
 export interface PressroomConfig {
@@ -51,6 +54,7 @@ export class Pressroom {
   private readonly client: PlatformClient | null;
   private readonly publisher: Publisher | null;
   private readonly scheduler: Scheduler | null;
+  private readonly puller: PullSync | null;
   private readonly now: () => number;
   readonly stats = { requests: 0, rateLimited: 0 };
 
@@ -90,6 +94,7 @@ export class Pressroom {
           ...(config.retryRules ? { rules: config.retryRules } : {}),
         })
       : null;
+    this.puller = this.client ? new PullSync(this.store, this.client, this.governor) : null;
     this.scheduler = this.publisher
       ? new Scheduler({ publisher: this.publisher, store: this.store, now: this.now })
       : null;
@@ -166,6 +171,87 @@ export class Pressroom {
     });
   }
 
+  /** Queues a message to one subscriber; it goes ahead of routine work. */
+  sendMessage(input: OperationInput<'sendMessage'>): OutboxItem {
+    const { subscriberId, text } = this.validate('sendMessage', input);
+    return this.enqueueUserWrite('send_message', { subscriber_id: subscriberId, text });
+  }
+
+  addTag(input: OperationInput<'addTag'>): OutboxItem {
+    const { subscriberId, tag } = this.validate('addTag', input);
+    return this.enqueueUserWrite('add_tag', { subscriber_id: subscriberId, tag });
+  }
+
+  private enqueueUserWrite(
+    kind: 'send_message' | 'add_tag',
+    payload: Record<string, string>,
+    groupId?: string,
+  ): OutboxItem {
+    const item = this.store.outbox.enqueue({
+      kind,
+      payload,
+      priority: PRIORITY.user,
+      dueAt: this.now(),
+      groupId: groupId ?? null,
+    });
+    void this.scheduler?.wake();
+    return item;
+  }
+
+  /**
+   * Queues the message for every active subscriber with the tag (as the platform lists them now),
+   * one outbox item each, rate-limited like the rest. Progress: `broadcastProgress(group)`.
+   */
+  async broadcast(
+    input: OperationInput<'broadcast'>,
+  ): Promise<{ group: string; recipients: number }> {
+    const { tag, text } = this.validate('broadcast', input);
+    const client = this.requireClient();
+    const recipients: string[] = [];
+    const gated = async (page: number) => {
+      const release = await this.governor.acquire(PRIORITY.user);
+      try {
+        return await client.listSubscribers({ tag, status: 'active', page, per_page: 200 });
+      } finally {
+        release();
+      }
+    };
+    for await (const page of paginate(gated)) {
+      recipients.push(
+        ...page
+          .filter(
+            (s) =>
+              s.status === 'active' && s.tags.some((t) => t.toLowerCase() === tag.toLowerCase()),
+          )
+          .map((s) => s.id),
+      );
+    }
+    const group = `broadcast-${randomUUID()}`;
+    this.store.transaction(() => {
+      for (const subscriberId of recipients) {
+        this.store.outbox.enqueue({
+          kind: 'send_message',
+          payload: { subscriber_id: subscriberId, text },
+          priority: PRIORITY.due,
+          dueAt: this.now(),
+          groupId: group,
+        });
+      }
+    });
+    void this.scheduler?.wake();
+    return { group, recipients: recipients.length };
+  }
+
+  broadcastProgress(group: string): Record<OutboxItem['state'], number> {
+    return this.store.outbox.counts(group);
+  }
+
+  /** Fetches every page of the platform's records into the cache, at the lowest priority. */
+  sync(onProgress?: (progress: SyncProgress) => void): Promise<SyncReport> {
+    this.requireClient();
+    return (this.puller as PullSync).run(onProgress);
+  }
+
   retryItem(input: OperationInput<'retryItem'>): OutboxItem {
     const { id } = this.validate('retryItem', input);
     if (!this.store.outbox.retry(id, PRIORITY.user))
@@ -206,6 +292,11 @@ export class Pressroom {
     return this.publisher;
   }
 
+  private requireClient(): PlatformClient {
+    if (!this.client) throw new NotConnected();
+    return this.client;
+  }
+
   /** One pass: sends everything due now. */
   publishDue(): Promise<DrainReport> {
     return this.requirePublisher().drain();
@@ -227,11 +318,15 @@ export class Pressroom {
     }
   }
 
-  /** Runs the heartbeat until `stop` resolves. */
-  async watch(stop: Promise<unknown>): Promise<void> {
+  /** Runs the heartbeat, and pull sync every `syncEveryMs` (5 minutes), until `stop` resolves. */
+  async watch(stop: Promise<unknown>, syncEveryMs = 5 * 60_000): Promise<void> {
     this.requirePublisher();
     this.scheduler?.start();
+    const syncNow = () => void this.puller?.run().catch(() => undefined);
+    syncNow();
+    const syncing = setInterval(syncNow, syncEveryMs);
     await stop;
+    clearInterval(syncing);
     await this.scheduler?.stop();
   }
 

@@ -1,5 +1,6 @@
 // The workspace store (Node, main process): one object holding every table family's module over
 // one database. Nothing outside main/store/ writes SQL.
+import { CacheStore } from './cache';
 import { openWorkspaceDb } from './db';
 import type { WorkspaceDb } from './db';
 import { OutboxStore } from './outbox';
@@ -12,6 +13,7 @@ export class WorkspaceStore {
   readonly products: ProductsStore;
   readonly outbox: OutboxStore;
   readonly settings: SettingsStore;
+  readonly cache: CacheStore;
 
   constructor(
     readonly db: WorkspaceDb,
@@ -21,6 +23,7 @@ export class WorkspaceStore {
     this.products = new ProductsStore(db, now);
     this.outbox = new OutboxStore(db, now);
     this.settings = new SettingsStore(db);
+    this.cache = new CacheStore(db, now);
   }
 
   static open(file?: string, now?: () => number): WorkspaceStore {

@@ -257,13 +257,15 @@ export class OutboxStore {
       .run(dueAt, dueAt, this.now(), id);
   }
 
-  counts(): Record<OutboxState, number> {
-    const rows = this.db
-      .prepare('SELECT state, COUNT(*) AS n FROM outbox GROUP BY state')
-      .all() as {
-      state: OutboxState;
-      n: number;
-    }[];
+  /** Items by state, of the whole outbox or of one group (a broadcast). */
+  counts(groupId?: string): Record<OutboxState, number> {
+    const rows = (
+      groupId === undefined
+        ? this.db.prepare('SELECT state, COUNT(*) AS n FROM outbox GROUP BY state').all()
+        : this.db
+            .prepare('SELECT state, COUNT(*) AS n FROM outbox WHERE group_id = ? GROUP BY state')
+            .all(groupId)
+    ) as { state: OutboxState; n: number }[];
     const counts = { queued: 0, sending: 0, done: 0, retrying: 0, failed: 0, cancelled: 0 };
     for (const row of rows) counts[row.state] = row.n;
     return counts;

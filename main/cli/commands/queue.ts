@@ -65,6 +65,29 @@ export function registerQueue(program: Command): void {
     });
 
   program
+    .command('sync')
+    .description(
+      'Fetch every page of bots, posts, products, orders and subscribers into the workspace',
+    )
+    .action(async (_options: unknown, command: Command) => {
+      const output = createOutput(globalOptions(command).json);
+      const report = await withWorkspace(command, (pressroom) =>
+        pressroom.sync(({ resource, fetched }) => output.progress(`${resource}: ${fetched}`)),
+      );
+      const failed = Object.entries(report).filter(([, value]) => typeof value !== 'number');
+      output.result(
+        report,
+        Object.entries(report)
+          .map(
+            ([resource, value]) =>
+              `${resource}: ${typeof value === 'number' ? value : `failed (${value.error})`}`,
+          )
+          .join('\n'),
+      );
+      if (failed.length > 0) process.exitCode = 1;
+    });
+
+  program
     .command('status')
     .description('Queue counts by state, posts and products by status, and the rate-limit state')
     .action(async (_options: unknown, command: Command) => {

@@ -1,0 +1,219 @@
+// The platform's records mirrored in the workspace (Node, main process): bots, subscribers,
+// orders, and posts and products that exist only on the platform. Sync writes here in one
+// transaction per resource; what the platform no longer lists is dropped.
+import type { WorkspaceDb } from './db';
+
+export interface RemoteBot {
+  id: string;
+  name: string;
+  raw: unknown;
+}
+
+export interface RemoteSubscriber {
+  id: string;
+  botId: string | null;
+  name: string;
+  tags: string[];
+  status: string;
+  raw: unknown;
+}
+
+export interface RemoteOrder {
+  id: string;
+  status: string;
+  currency: string;
+  totalMinor: number;
+  createdAt: number | null;
+  raw: unknown;
+}
+
+export interface RemotePost {
+  id: string;
+  botId: string | null;
+  text: string;
+  mediaUrls: string[];
+  status: 'scheduled' | 'published';
+  scheduledAt: number | null;
+  publishedAt: number | null;
+  clientReference: string | null;
+}
+
+export interface RemoteProduct {
+  id: string;
+  sku: string;
+  name: string;
+  description: string | null;
+  priceMinor: number;
+  currency: string;
+  stock: number | null;
+  imageUrl: string | null;
+}
+
+export class CacheStore {
+  constructor(
+    private readonly db: WorkspaceDb,
+    private readonly now: () => number,
+  ) {}
+
+  replaceBots(bots: readonly RemoteBot[]): void {
+    const syncedAt = this.now();
+    this.db.transaction(() => {
+      const upsert = this.db.prepare(
+        `INSERT INTO bots (id, name, raw, synced_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET name = excluded.name, raw = excluded.raw, synced_at = excluded.synced_at`,
+      );
+      for (const bot of bots) upsert.run(bot.id, bot.name, JSON.stringify(bot.raw), syncedAt);
+      this.db.prepare('DELETE FROM bots WHERE synced_at < ?').run(syncedAt);
+    })();
+  }
+
+  replaceSubscribers(subscribers: readonly RemoteSubscriber[]): void {
+    const syncedAt = this.now();
+    this.db.transaction(() => {
+      const upsert = this.db.prepare(
+        `INSERT INTO subscribers (id, bot_id, name, tags, status, raw, synced_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET bot_id = excluded.bot_id, name = excluded.name, tags = excluded.tags,
+           status = excluded.status, raw = excluded.raw, synced_at = excluded.synced_at`,
+      );
+      for (const s of subscribers) {
+        upsert.run(
+          s.id,
+          s.botId,
+          s.name,
+          JSON.stringify(s.tags),
+          s.status,
+          JSON.stringify(s.raw),
+          syncedAt,
+        );
+      }
+      this.db.prepare('DELETE FROM subscribers WHERE synced_at < ?').run(syncedAt);
+    })();
+  }
+
+  replaceOrders(orders: readonly RemoteOrder[]): void {
+    const syncedAt = this.now();
+    this.db.transaction(() => {
+      const upsert = this.db.prepare(
+        `INSERT INTO orders (id, status, currency, total_minor, created_at, raw, synced_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET status = excluded.status, currency = excluded.currency,
+           total_minor = excluded.total_minor, created_at = excluded.created_at, raw = excluded.raw,
+           synced_at = excluded.synced_at`,
+      );
+      for (const o of orders)
+        upsert.run(
+          o.id,
+          o.status,
+          o.currency,
+          o.totalMinor,
+          o.createdAt,
+          JSON.stringify(o.raw),
+          syncedAt,
+        );
+      this.db.prepare('DELETE FROM orders WHERE synced_at < ?').run(syncedAt);
+    })();
+  }
+
+  /**
+   * Merges the platform's posts: ours (by remote id, or by the client reference we sent) take
+   * the platform's status; the rest are kept as read-only remote posts.
+   */
+  mergePosts(posts: readonly RemotePost[]): { linked: number; remote: number } {
+    const now = this.now();
+    let linked = 0;
+    this.db.transaction(() => {
+      const byReference = this.db.prepare(
+        "SELECT post_id FROM outbox WHERE idempotency_key = ? AND kind = 'create_post' AND post_id IS NOT NULL",
+      );
+      const published = this.db.prepare(
+        `UPDATE posts SET status = 'published', remote_id = ?, published_at = COALESCE(?, published_at), updated_at = ?
+         WHERE id = ? AND origin = 'local' AND status IN ('sending', 'handed_off', 'published', 'failed')`,
+      );
+      const linkOnly = this.db.prepare(
+        "UPDATE posts SET remote_id = ?, updated_at = ? WHERE id = ? AND origin = 'local' AND remote_id IS NULL",
+      );
+      const upsertRemote = this.db.prepare(
+        `INSERT INTO posts (remote_id, bot_id, text, media_urls, scheduled_at, zone, status, origin, published_at,
+           created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'UTC', ?, 'remote', ?, ?, ?)
+         ON CONFLICT (remote_id) DO UPDATE SET status = excluded.status, published_at = excluded.published_at,
+           updated_at = excluded.updated_at WHERE posts.origin = 'remote'`,
+      );
+      const localByRemote = this.db.prepare(
+        "SELECT id FROM posts WHERE remote_id = ? AND origin = 'local'",
+      );
+      for (const post of posts) {
+        const local =
+          (localByRemote.get(post.id) as { id: number } | undefined)?.id ??
+          (post.clientReference
+            ? (byReference.get(post.clientReference) as { post_id: number } | undefined)?.post_id
+            : undefined);
+        if (local !== undefined) {
+          linked++;
+          if (post.status === 'published') published.run(post.id, post.publishedAt, now, local);
+          else linkOnly.run(post.id, now, local);
+          continue;
+        }
+        upsertRemote.run(
+          post.id,
+          post.botId,
+          post.text,
+          JSON.stringify(post.mediaUrls),
+          post.scheduledAt ?? post.publishedAt,
+          post.status,
+          post.publishedAt,
+          now,
+          now,
+        );
+      }
+    })();
+    return { linked, remote: posts.length - linked };
+  }
+
+  /** Products the platform has: ours are linked and marked published, the rest kept read-only. */
+  mergeProducts(products: readonly RemoteProduct[]): void {
+    const now = this.now();
+    this.db.transaction(() => {
+      const ours = this.db.prepare(
+        `UPDATE products SET remote_id = ?, status = 'published', error = NULL, updated_at = ?
+         WHERE (remote_id = ? OR sku = ?) AND origin = 'local' AND status IN ('sending', 'published', 'failed', 'queued')`,
+      );
+      const remote = this.db.prepare(
+        `INSERT INTO products (remote_id, sku, name, description, price_minor, currency, stock, image_url, status, origin,
+           created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'published', 'remote', ?, ?)
+         ON CONFLICT (sku) DO UPDATE SET name = excluded.name, description = excluded.description,
+           price_minor = excluded.price_minor, currency = excluded.currency, stock = excluded.stock,
+           image_url = excluded.image_url, remote_id = excluded.remote_id, updated_at = excluded.updated_at
+         WHERE products.origin = 'remote'`,
+      );
+      for (const p of products) {
+        if (ours.run(p.id, now, p.id, p.sku).changes > 0) continue;
+        remote.run(
+          p.id,
+          p.sku,
+          p.name,
+          p.description,
+          p.priceMinor,
+          p.currency,
+          p.stock,
+          p.imageUrl,
+          now,
+          now,
+        );
+      }
+    })();
+  }
+
+  recordSync(resource: string, error: string | null): void {
+    this.db
+      .prepare(
+        `INSERT INTO sync_cursors (resource, synced_at, error) VALUES (?, ?, ?)
+         ON CONFLICT (resource) DO UPDATE SET synced_at = COALESCE(excluded.synced_at, synced_at), error = excluded.error`,
+      )
+      .run(resource, error === null ? this.now() : null, error);
+  }
+
+  counts(): Record<'bots' | 'subscribers' | 'orders', number> {
+    const count = (table: string) =>
+      (this.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+    return { bots: count('bots'), subscribers: count('subscribers'), orders: count('orders') };
+  }
+}

@@ -1,0 +1,105 @@
+// Pull sync against the reference server: every page of everything, merged with local records.
+import { describe, expect, it } from 'vitest';
+import { Pressroom } from '../../main/core/pressroom';
+import { startTestPlatform } from '../support/platform';
+
+describe('pull sync', () => {
+  it('fetches every page into the cache, links our posts and keeps platform-only ones read-only', async () => {
+    const platform = await startTestPlatform({ seed: 'demo', plan: 'pro' });
+    const pressroom = new Pressroom({
+      dbFile: ':memory:',
+      apiBase: platform.server.baseUrl,
+      token: platform.server.token,
+      plan: 'pro',
+    });
+    const ours = pressroom.addPost({
+      text: 'Handed off here',
+      botId: 'bot_1',
+      at: new Date(Date.now() + 3_600_000).toISOString(),
+      zone: 'UTC',
+      mode: 'hand_off',
+    });
+    await pressroom.publishDue();
+    expect(pressroom.store.posts.require(ours.id).status).toBe('handed_off');
+
+    const progress: string[] = [];
+    const report = await pressroom.sync(({ resource, fetched }) =>
+      progress.push(`${resource}:${fetched}`),
+    );
+    expect(report).toEqual({ bots: 3, posts: 61, products: 40, orders: 80, subscribers: 300 });
+    expect(progress).toContain('subscribers:300');
+    expect(pressroom.store.cache.counts()).toEqual({ bots: 3, subscribers: 300, orders: 80 });
+
+    const posts = pressroom.listPosts();
+    expect(posts).toHaveLength(61);
+    expect(posts.filter((post) => post.origin === 'remote')).toHaveLength(60);
+    expect(posts.find((post) => post.id === ours.id)).toMatchObject({
+      origin: 'local',
+      status: 'handed_off',
+    });
+    expect(
+      pressroom.store.products
+        .list()
+        .every((product) => product.origin === 'remote' && product.status === 'published'),
+    ).toBe(true);
+
+    // When the platform publishes the handed-off post, the next sync says so; nothing is duplicated.
+    platform.server.clock.offsetMs = 3_600_001;
+    await pressroom.sync();
+    expect(pressroom.store.posts.require(ours.id).status).toBe('published');
+    expect(pressroom.listPosts()).toHaveLength(61);
+
+    // Deleted on the platform: gone from the cache too.
+    await platform.client.deleteBot('bot_3');
+    await pressroom.sync();
+    expect(pressroom.store.cache.counts().bots).toBe(2);
+    pressroom.close();
+  });
+
+  it('reports a failing resource and carries on with the rest', async () => {
+    const platform = await startTestPlatform({ seed: 'demo', plan: 'pro' });
+    const pressroom = new Pressroom({
+      dbFile: ':memory:',
+      apiBase: platform.server.baseUrl,
+      token: platform.server.token,
+      timeoutMs: 500,
+    });
+    await platform.admin('PUT', '/faults', { error_rate: 1 });
+    const report = await pressroom.sync();
+    expect(report.bots).toEqual({ error: expect.stringContaining('503') });
+    pressroom.close();
+  });
+});
+
+describe('messages and broadcasts', () => {
+  it('sends a message and a tag, and broadcasts to every active subscriber with a tag', async () => {
+    const platform = await startTestPlatform({ seed: 'demo', plan: 'enterprise' });
+    const pressroom = new Pressroom({
+      dbFile: ':memory:',
+      apiBase: platform.server.baseUrl,
+      token: platform.server.token,
+      plan: 'enterprise',
+    });
+    pressroom.sendMessage({ subscriberId: 'sub_1', text: 'Your bread is ready' });
+    pressroom.addTag({ subscriberId: 'sub_1', tag: 'pickup' });
+    const expected = (
+      await platform.client.listSubscribers({ tag: 'vip', status: 'active', per_page: 200 })
+    ).items.length;
+    const { group, recipients } = await pressroom.broadcast({
+      tag: 'vip',
+      text: 'VIP tasting on Friday',
+    });
+    expect(recipients).toBe(expected);
+    expect(pressroom.broadcastProgress(group)).toMatchObject({ queued: expected, done: 0 });
+    await pressroom.publishUntilEmpty();
+    expect(pressroom.broadcastProgress(group)).toMatchObject({
+      queued: 0,
+      done: expected,
+      failed: 0,
+    });
+    expect((await platform.client.getSubscriber('sub_1')).tags).toContain('pickup');
+    const bad = () => pressroom.sendMessage({ subscriberId: 'sub_1', text: '' });
+    expect(bad).toThrow('text: must not be empty');
+    pressroom.close();
+  });
+});
