@@ -26,6 +26,16 @@ export const operations = {
     /** draft: keep here; schedule: publish at `at`; publish_now; hand_off: give the platform the time now. */
     mode: z.enum(POST_MODES).default('schedule'),
   }),
+  updatePost: z.strictObject({
+    id: itemId,
+    text: text(1, 4096).optional(),
+    at: z.string().min(1).nullable().optional(),
+    zone: zone.optional(),
+    botId: z.string().min(1).nullable().optional(),
+    mediaUrls: z.array(httpUrl).max(10, { error: 'must have at most 10 URLs' }).optional(),
+  }),
+  /** Moves a draft (or a failed or missed post) into the queue. */
+  queuePost: z.strictObject({ id: itemId, mode: z.enum(['schedule', 'publish_now', 'hand_off']) }),
   listPosts: z.strictObject({
     from: z.number().int().optional(),
     to: z.number().int().optional(),

@@ -162,6 +162,78 @@ export class Pressroom {
     void this.scheduler?.wake();
   }
 
+  /** Why a post cannot be changed any more, or null while it can. */
+  private lockedReason(post: LocalPost): string | null {
+    if (post.origin === 'remote') return 'It was made on the platform; API v1 cannot change it';
+    if (post.status === 'published')
+      return 'It is published; API v1 has no way to change a published post';
+    if (post.status === 'handed_off')
+      return 'It was handed off: the platform publishes it, and API v1 cannot change it';
+    if (post.status === 'sending') return 'It is being sent right now';
+    return null;
+  }
+
+  private editablePost(id: number): LocalPost {
+    const post = this.store.posts.get(id);
+    if (!post) throw new InvalidInput([{ field: 'id', message: `no post ${id}` }]);
+    const locked = this.lockedReason(post);
+    if (locked) throw new NotAllowed(`Post ${id} cannot be changed. ${locked}.`);
+    return post;
+  }
+
+  /** Edits a post that has not gone out; a scheduled one keeps its place, at its new time. */
+  updatePost(input: OperationInput<'updatePost'>): LocalPost {
+    const request = this.validate('updatePost', input);
+    return this.store.transaction(() => {
+      const post = this.editablePost(request.id);
+      const zone = request.zone ?? post.zone ?? systemTimeZone();
+      let scheduledAt = post.scheduledAt;
+      if (request.at === null) scheduledAt = null;
+      else if (request.at !== undefined) {
+        const instant = toInstant(request.at, zone);
+        if (!instant.ok) throw new InvalidInput([{ field: 'at', message: instant.reason }]);
+        scheduledAt = instant.ms;
+      }
+      const open = this.store.outbox.openFor({ postId: post.id });
+      if (open && open.priority === PRIORITY.due) {
+        if (scheduledAt === null)
+          throw new InvalidInput([
+            { field: 'at', message: 'a scheduled post needs a time; unschedule it first' },
+          ]);
+        if (scheduledAt !== post.scheduledAt) this.store.outbox.reschedule(open.id, scheduledAt);
+      }
+      const updated = this.store.posts.update(post.id, {
+        ...(request.text !== undefined ? { text: request.text } : {}),
+        ...(request.botId !== undefined ? { botId: request.botId } : {}),
+        ...(request.mediaUrls !== undefined ? { mediaUrls: request.mediaUrls } : {}),
+        scheduledAt,
+        zone,
+      });
+      void this.scheduler?.wake();
+      return updated;
+    });
+  }
+
+  /** Schedules, publishes now or hands off a draft, or a post that failed or was missed. */
+  queuePost(input: OperationInput<'queuePost'>): LocalPost {
+    const { id, mode } = this.validate('queuePost', input);
+    return this.store.transaction(() => {
+      const post = this.editablePost(id);
+      const open = this.store.outbox.openFor({ postId: id });
+      if (open) throw new NotAllowed(`Post ${id} is queued already (queue item ${open.id})`);
+      if (mode !== 'publish_now' && (post.scheduledAt === null || post.scheduledAt <= this.now())) {
+        throw new InvalidInput([
+          { field: 'at', message: 'pick a time in the future first, or publish now' },
+        ]);
+      }
+      // A failed or missed attempt is superseded, so it can never be retried into a second copy.
+      const latest = this.store.outbox.latestForPost(id);
+      if (latest?.state === 'failed') this.store.outbox.cancel(latest.id);
+      this.enqueuePost(post, mode);
+      return this.store.posts.require(id);
+    });
+  }
+
   listPosts(input: OperationInput<'listPosts'> = {}): LocalPost[] {
     const filter = this.validate('listPosts', input);
     return this.store.posts.list({

@@ -131,6 +131,14 @@ export class OutboxStore {
     return rows.map(toItem);
   }
 
+  /** The newest item of a post, whatever its state. */
+  latestForPost(postId: number): OutboxItem | undefined {
+    const row = this.db
+      .prepare('SELECT * FROM outbox WHERE post_id = ? ORDER BY id DESC LIMIT 1')
+      .get(postId) as OutboxRow | undefined;
+    return row && toItem(row);
+  }
+
   /** The item still open for a post or product, if any. */
   openFor(subject: { postId: number } | { productId: number }): OutboxItem | undefined {
     const [column, id] =
