@@ -1,7 +1,7 @@
 // The core facade (Node, main process): the single object the Electron IPC layer, the web host
 // and the CLI call. It validates every input against the contract in shared/, and owns the store,
 // the platform client, the rate-limit governor, the publisher and the scheduler of one workspace.
-import type { z } from 'zod';
+import { z } from 'zod';
 import { operations } from '../../shared/contract';
 import type { OperationInput, Operations } from '../../shared/contract';
 import type { LocalPost, OutboxItem } from '../../shared/domain';
@@ -23,6 +23,13 @@ import { WorkspaceStore } from '../store';
 import { PullSync } from '../sync/pull';
 import type { SyncProgress, SyncReport } from '../sync/pull';
 import { InvalidInput, NotAllowed, NotConnected } from './errors';
+
+const graceMinutes = z
+  .number()
+  .int()
+  .min(0)
+  .max(24 * 60);
+const defaultBot = z.string().min(1).nullable();
 
 export interface PressroomConfig {
   dbFile: string;
@@ -89,7 +96,8 @@ export class Pressroom {
           client: this.client,
           governor: this.governor,
           now: this.now,
-          ...(config.graceMs !== undefined ? { graceMs: config.graceMs } : {}),
+          graceMs:
+            config.graceMs ?? this.store.settings.get('grace_minutes', graceMinutes, 30) * 60_000,
           ...(config.onEvent ? { onEvent: config.onEvent } : {}),
           ...(config.retryRules ? { rules: config.retryRules } : {}),
         })
@@ -134,7 +142,7 @@ export class Pressroom {
     }
     return this.store.transaction(() => {
       const post = this.store.posts.create({
-        botId: request.botId ?? null,
+        botId: request.botId ?? this.store.settings.get('default_bot_id', defaultBot, null),
         text: request.text,
         mediaUrls: request.mediaUrls,
         scheduledAt,

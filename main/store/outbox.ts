@@ -2,6 +2,7 @@
 // state, attempts and idempotency key. Each transition also moves the post or product it is about,
 // in the same transaction, so the two never disagree.
 import { randomUUID } from 'node:crypto';
+import { OUTBOX_STATES } from '../../shared/domain';
 import type {
   OutboxItem,
   OutboxKind,
@@ -10,6 +11,7 @@ import type {
   Priority,
   ProductStatus,
 } from '../../shared/domain';
+import { countBy } from './count-by';
 import type { WorkspaceDb } from './db';
 
 interface OutboxRow {
@@ -76,6 +78,15 @@ function toItem(row: OutboxRow): OutboxItem {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
+}
+
+/** What a transition also records on its post or product. */
+interface SubjectChange {
+  remoteId?: string | null;
+  publishedAt?: number | null;
+  error?: string;
+  /** Overrides the status the outbox state implies (a missed post). */
+  postStatus?: PostStatus | undefined;
 }
 
 export class OutboxStore {
@@ -267,28 +278,15 @@ export class OutboxStore {
 
   /** Items by state, of the whole outbox or of one group (a broadcast). */
   counts(groupId?: string): Record<OutboxState, number> {
-    const rows = (
-      groupId === undefined
-        ? this.db.prepare('SELECT state, COUNT(*) AS n FROM outbox GROUP BY state').all()
-        : this.db
-            .prepare('SELECT state, COUNT(*) AS n FROM outbox WHERE group_id = ? GROUP BY state')
-            .all(groupId)
-    ) as { state: OutboxState; n: number }[];
-    const counts = { queued: 0, sending: 0, done: 0, retrying: 0, failed: 0, cancelled: 0 };
-    for (const row of rows) counts[row.state] = row.n;
-    return counts;
+    const filter = groupId === undefined ? undefined : { sql: 'group_id = ?', params: [groupId] };
+    return countBy(this.db, 'outbox', 'state', OUTBOX_STATES, filter);
   }
 
   private transition(
     id: number,
     state: OutboxState,
     columns: Record<string, string | number | null>,
-    subject: {
-      remoteId?: string | null;
-      publishedAt?: number | null;
-      error?: string;
-      postStatus?: PostStatus | undefined;
-    } = {},
+    subject: SubjectChange = {},
   ): void {
     this.db.transaction(() => {
       const names = Object.keys(columns);
@@ -302,16 +300,7 @@ export class OutboxStore {
     })();
   }
 
-  private moveSubject(
-    item: OutboxItem,
-    state: OutboxState,
-    subject: {
-      remoteId?: string | null;
-      publishedAt?: number | null;
-      error?: string;
-      postStatus?: PostStatus | undefined;
-    } = {},
-  ): void {
+  private moveSubject(item: OutboxItem, state: OutboxState, subject: SubjectChange = {}): void {
     const now = this.now();
     if (item.postId !== null) {
       const handedOff = state === 'done' && item.payload.handOff === true;

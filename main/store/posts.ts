@@ -1,5 +1,7 @@
 // Posts in the workspace database (Node, main process).
+import { POST_STATUSES } from '../../shared/domain';
 import type { LocalPost, Origin, PostStatus } from '../../shared/domain';
+import { countBy } from './count-by';
 import type { WorkspaceDb } from './db';
 
 interface PostRow {
@@ -135,47 +137,7 @@ export class PostsStore {
     return this.require(id);
   }
 
-  setStatus(
-    id: number,
-    status: PostStatus,
-    extra: { remoteId?: string; publishedAt?: number | null; error?: string | null } = {},
-  ): void {
-    this.db
-      .prepare(
-        `UPDATE posts SET status = ?, remote_id = COALESCE(?, remote_id), published_at = COALESCE(?, published_at),
-           error = ?, updated_at = ? WHERE id = ?`,
-      )
-      .run(
-        status,
-        extra.remoteId ?? null,
-        extra.publishedAt ?? null,
-        extra.error ?? null,
-        this.now(),
-        id,
-      );
-  }
-
-  delete(id: number): boolean {
-    return this.db.prepare('DELETE FROM posts WHERE id = ?').run(id).changes > 0;
-  }
-
   counts(): Record<PostStatus, number> {
-    const rows = this.db
-      .prepare('SELECT status, COUNT(*) AS n FROM posts GROUP BY status')
-      .all() as {
-      status: PostStatus;
-      n: number;
-    }[];
-    const counts = {
-      draft: 0,
-      scheduled: 0,
-      sending: 0,
-      published: 0,
-      failed: 0,
-      missed: 0,
-      handed_off: 0,
-    };
-    for (const row of rows) counts[row.status] = row.n;
-    return counts;
+    return countBy(this.db, 'posts', 'status', POST_STATUSES);
   }
 }

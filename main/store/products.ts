@@ -1,5 +1,7 @@
 // Products in the workspace database (Node, main process).
+import { PRODUCT_STATUSES } from '../../shared/domain';
 import type { LocalProduct, Origin, ProductStatus } from '../../shared/domain';
+import { countBy } from './count-by';
 import type { WorkspaceDb } from './db';
 
 interface ProductRow {
@@ -81,12 +83,6 @@ export class ProductsStore {
     return row && toProduct(row);
   }
 
-  bySku(sku: string): LocalProduct | undefined {
-    const row = this.db.prepare('SELECT * FROM products WHERE sku = ?').get(sku) as
-      ProductRow | undefined;
-    return row && toProduct(row);
-  }
-
   require(id: number): LocalProduct {
     const product = this.get(id);
     if (!product) throw new Error(`No product ${id}`);
@@ -100,14 +96,6 @@ export class ProductsStore {
   }
 
   counts(): Record<ProductStatus, number> {
-    const rows = this.db
-      .prepare('SELECT status, COUNT(*) AS n FROM products GROUP BY status')
-      .all() as {
-      status: ProductStatus;
-      n: number;
-    }[];
-    const counts = { draft: 0, queued: 0, sending: 0, published: 0, failed: 0 };
-    for (const row of rows) counts[row.status] = row.n;
-    return counts;
+    return countBy(this.db, 'products', 'status', PRODUCT_STATUSES);
   }
 }
