@@ -47,6 +47,16 @@ export const operations = {
     tag: text(1, 50).refine((tag) => !tag.includes(','), { error: 'must not contain commas' }),
   }),
   broadcast: z.strictObject({ tag: text(1, 50), text: text(1, 4096) }),
+  createBot: z.strictObject({
+    name: text(1, 64),
+    description: text(0, 500).nullable().optional(),
+    channel: z.enum(['telegram', 'whatsapp', 'messenger', 'instagram', 'web']).default('web'),
+  }),
+  renameBot: z.strictObject({ botId: z.string().min(1), name: text(1, 64) }),
+  deleteBot: z.strictObject({ botId: z.string().min(1) }),
+  queueProducts: z.strictObject({
+    ids: z.array(itemId).min(1, { error: 'choose at least one product' }),
+  }),
   retryItem: z.strictObject({ id: itemId }),
   cancelItem: z.strictObject({ id: itemId }),
 } as const;

@@ -262,8 +262,52 @@ export class Pressroom {
     return this.enqueueUserWrite('add_tag', { subscriber_id: subscriberId, tag });
   }
 
+  /** Bot changes the user makes go through the outbox like every other write. */
+  createBot(input: OperationInput<'createBot'>): OutboxItem {
+    const bot = this.validate('createBot', input);
+    return this.enqueueUserWrite('create_bot', {
+      name: bot.name,
+      channel: bot.channel,
+      ...(bot.description ? { description: bot.description } : {}),
+    });
+  }
+
+  renameBot(input: OperationInput<'renameBot'>): OutboxItem {
+    const { botId, name } = this.validate('renameBot', input);
+    return this.enqueueUserWrite('update_bot', { id: botId, name });
+  }
+
+  deleteBot(input: OperationInput<'deleteBot'>): OutboxItem {
+    const { botId } = this.validate('deleteBot', input);
+    return this.enqueueUserWrite('delete_bot', { id: botId });
+  }
+
+  /** Queues draft (or failed) products for publishing now; published ones are refused by name. */
+  queueProducts(input: OperationInput<'queueProducts'>): OutboxItem[] {
+    const { ids } = this.validate('queueProducts', input);
+    return this.store.transaction(() => {
+      const items = ids.map((id) => {
+        const product = this.store.products.get(id);
+        if (!product) throw new InvalidInput([{ field: 'ids', message: `no product ${id}` }]);
+        if (product.origin === 'remote' || !['draft', 'failed'].includes(product.status)) {
+          throw new NotAllowed(
+            `Product ${product.sku} is ${product.origin === 'remote' ? 'on the platform already' : product.status}; only drafts and failed products can be queued`,
+          );
+        }
+        return this.store.outbox.enqueue({
+          kind: 'create_product',
+          productId: id,
+          priority: PRIORITY.due,
+          dueAt: this.now(),
+        });
+      });
+      void this.scheduler?.wake();
+      return items;
+    });
+  }
+
   private enqueueUserWrite(
-    kind: 'send_message' | 'add_tag',
+    kind: 'send_message' | 'add_tag' | 'create_bot' | 'update_bot' | 'delete_bot',
     payload: Record<string, string>,
     groupId?: string,
   ): OutboxItem {
