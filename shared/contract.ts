@@ -2,6 +2,7 @@
 // each operation's input schema, defined once. Pure; runs in every process.
 import { z } from 'zod';
 import { POST_STATUSES } from './domain';
+import type { OutboxItem } from './domain';
 import { isTimeZone } from './time';
 import { httpUrl, text } from './validation';
 
@@ -63,3 +64,11 @@ export const operations = {
 
 export type Operations = typeof operations;
 export type OperationInput<K extends keyof Operations> = z.input<Operations[K]>;
+
+/** What the queue tells its watchers (the UI's queue screen, notifications, the CLI's stderr). */
+export type QueueEvent =
+  | { type: 'done'; item: OutboxItem; remoteId: string | null }
+  | { type: 'retrying'; item: OutboxItem; reason: string; readyAt: number }
+  | { type: 'failed'; item: OutboxItem; reason: string }
+  | { type: 'missed'; item: OutboxItem }
+  | { type: 'paused'; reason: string };

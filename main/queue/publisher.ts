@@ -2,6 +2,7 @@
 // governor, and settles each item by the retry rules. An item whose last attempt had no answer
 // is looked up on the platform before it is sent again, so nothing is published twice even on a
 // platform that ignores Idempotency-Key.
+import type { QueueEvent as PublisherEvent } from '../../shared/contract';
 import type { OutboxItem } from '../../shared/domain';
 import { PRIORITY } from '../../shared/domain';
 import { minorToDecimal } from '../../shared/money';
@@ -12,12 +13,7 @@ import type { RateGovernor } from './governor';
 import { DEFAULT_RETRY_RULES, decide } from './retry';
 import type { RetryRules } from './retry';
 
-export type PublisherEvent =
-  | { type: 'done'; item: OutboxItem; remoteId: string | null }
-  | { type: 'retrying'; item: OutboxItem; reason: string; readyAt: number }
-  | { type: 'failed'; item: OutboxItem; reason: string }
-  | { type: 'missed'; item: OutboxItem }
-  | { type: 'paused'; reason: string };
+export type { QueueEvent as PublisherEvent } from '../../shared/contract';
 
 export interface PublisherOptions {
   store: WorkspaceStore;

@@ -3,7 +3,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { CLI_ENTRY, runCli } from '../support/cli';
 import { startTestPlatform } from '../support/platform';
 
 describe('cli posts, publish, status, queue', () => {
@@ -80,5 +82,34 @@ describe('cli posts, publish, status, queue', () => {
     const result = await runCli(['publish'], env);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('No platform account is set');
+  });
+
+  it('publishes as a daemon with --watch, and reports what it did when stopped', async () => {
+    const platform = await startTestPlatform({ seed: 'demo' });
+    const env = {
+      PRESSROOM_DB: join(mkdtempSync(join(tmpdir(), 'pressroom-cli-')), 'workspace.sqlite'),
+      PRESSROOM_API_BASE: platform.server.baseUrl,
+      PRESSROOM_API_TOKEN: platform.server.token,
+    };
+    await runCli(
+      ['posts', 'add', '--text', 'Watched', '--bot', 'bot_1', '--mode', 'publish_now'],
+      env,
+    );
+    const child = spawn(process.execPath, [...CLI_ENTRY, 'publish', '--watch', '--json'], {
+      env: { ...process.env, ...env },
+    });
+    let stderr = '';
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    await new Promise<void>((resolve) =>
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (stderr.includes('published 1')) resolve();
+      }),
+    );
+    child.kill('SIGTERM');
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ published: 1, failed: 0 });
   });
 });

@@ -24,6 +24,8 @@ export function registerQueue(program: Command): void {
         output.progress(
           `published ${report.published}, failed ${report.failed}, missed ${report.missed}`,
         );
+      // What happened while watching, told by the queue's own events.
+      const watched: DrainReport = { published: 0, failed: 0, missed: 0, retrying: 0 };
       const result = await withWorkspace(
         command,
         async (pressroom) => {
@@ -31,12 +33,7 @@ export function registerQueue(program: Command): void {
           if (options.watch) {
             output.progress('Publishing as posts come due; stop with Ctrl+C.');
             await pressroom.watch(waitForStopSignal());
-            report = {
-              published: pressroom.store.outbox.counts().done,
-              failed: 0,
-              missed: 0,
-              retrying: 0,
-            };
+            report = watched;
           } else if (options.untilEmpty) {
             report = await pressroom.publishUntilEmpty(progress);
           } else {
@@ -54,8 +51,15 @@ export function registerQueue(program: Command): void {
           };
         },
         {
-          onEvent: (event) =>
-            event.type === 'failed' && output.progress(`failed #${event.item.id}: ${event.reason}`),
+          onEvent: (event) => {
+            if (event.type === 'done') watched.published++;
+            if (event.type === 'missed') watched.missed++;
+            if (event.type === 'failed') {
+              watched.failed++;
+              output.progress(`failed #${event.item.id}: ${event.reason}`);
+            }
+            if (options.watch && event.type === 'done') progress(watched);
+          },
         },
       );
       output.result(
