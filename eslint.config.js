@@ -81,9 +81,9 @@ export default tseslint.config(
     'the reference server stands alone; it shares only main/platform/wire.ts and main/sqlite/.',
   ),
   boundary(
-    ['main/store/**', 'main/queue/**', 'main/sync/**'],
+    ['main/store/**', 'main/queue/**', 'main/sync/**', 'main/csv/**'],
     ['**/core/**', '**/app/**', '**/cli/**', '**/host/**'],
-    'store, queue and sync sit below the core.',
+    'store, queue, sync and csv sit below the core.',
   ),
   boundary(
     ['main/core/**'],

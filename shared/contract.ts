@@ -58,6 +58,17 @@ export const operations = {
   queueProducts: z.strictObject({
     ids: z.array(itemId).min(1, { error: 'choose at least one product' }),
   }),
+  importFile: z.strictObject({
+    kind: z.enum(['posts', 'products']),
+    path: z.string().min(1, { error: 'name a file' }),
+    dryRun: z.boolean().default(false),
+    onError: z.enum(['abort', 'skip']).default('abort'),
+    queue: z.boolean().default(false),
+    past: z.enum(['error', 'publish-now']).default('error'),
+    timezone: zone.optional(),
+    dateFormat: z.enum(['DD/MM/YYYY', 'MM/DD/YYYY']).optional(),
+  }),
+  undoImport: z.strictObject({ batch: z.string().min(1) }),
   retryItem: z.strictObject({ id: itemId }),
   cancelItem: z.strictObject({ id: itemId }),
 } as const;

@@ -1,5 +1,6 @@
 // The CLI's command tree (Node, CLI). Each command lives in commands/ and registers itself here.
 import { Command } from 'commander';
+import { registerImport } from './commands/import';
 import { registerPlatform } from './commands/platform';
 import { registerPosts } from './commands/posts';
 import { registerQueue } from './commands/queue';
@@ -18,5 +19,6 @@ export function buildProgram(): Command {
   registerPlatform(program);
   registerPosts(program);
   registerQueue(program);
+  registerImport(program);
   return program;
 }

@@ -6,7 +6,10 @@ import { operations } from '../../shared/contract';
 import type { OperationInput, Operations } from '../../shared/contract';
 import type { LocalPost, OutboxItem } from '../../shared/domain';
 import { PRIORITY } from '../../shared/domain';
+import { isCurrency } from '../../shared/money';
 import { systemTimeZone, toInstant } from '../../shared/time';
+import { importCsv } from '../csv/import';
+import type { ImportProgress, ImportResult } from '../csv/import';
 import { describeIssues } from '../../shared/validation';
 import { randomUUID } from 'node:crypto';
 import { createPlatformClient, paginate } from '../platform/client';
@@ -30,6 +33,7 @@ const graceMinutes = z
   .min(0)
   .max(24 * 60);
 const defaultBot = z.string().min(1).nullable();
+const currencyCode = z.string().refine(isCurrency);
 
 export interface PressroomConfig {
   dbFile: string;
@@ -374,6 +378,34 @@ export class Pressroom {
   sync(onProgress?: (progress: SyncProgress) => void): Promise<SyncReport> {
     this.requireClient();
     return (this.puller as PullSync).run(onProgress);
+  }
+
+  /** Imports a CSV file of posts or products as one undoable batch (see main/csv/import.ts). */
+  async importFile(
+    input: OperationInput<'importFile'>,
+    onProgress?: (progress: ImportProgress) => void,
+  ): Promise<ImportResult> {
+    const request = this.validate('importFile', input);
+    const result = await importCsv(this.store, request.kind, request.path, {
+      dryRun: request.dryRun,
+      onError: request.onError,
+      queue: request.queue,
+      past: request.past,
+      timezone: request.timezone ?? systemTimeZone(),
+      ...(request.dateFormat ? { dateFormat: request.dateFormat } : {}),
+      defaultCurrency: this.store.settings.get('default_currency', currencyCode, 'USD'),
+      now: this.now(),
+      ...(onProgress ? { onProgress } : {}),
+    });
+    if (result.written && request.queue) void this.scheduler?.wake();
+    return result;
+  }
+
+  undoImport(input: OperationInput<'undoImport'>): { removed: number } {
+    const { batch } = this.validate('undoImport', input);
+    const undone = this.store.imports.undoBatch(batch);
+    if (!undone.ok) throw new NotAllowed(undone.reason);
+    return { removed: undone.removed };
   }
 
   retryItem(input: OperationInput<'retryItem'>): OutboxItem {

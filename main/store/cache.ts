@@ -202,6 +202,16 @@ export class CacheStore {
     })();
   }
 
+  /** A bot by its id or, ignoring letter case, its name. */
+  findBot(idOrName: string): string | undefined {
+    const row = this.db
+      .prepare(
+        'SELECT id FROM bots WHERE id = ? OR lower(name) = lower(?) ORDER BY id = ? DESC LIMIT 1',
+      )
+      .get(idOrName, idOrName, idOrName) as { id: string } | undefined;
+    return row?.id;
+  }
+
   recordSync(resource: string, error: string | null): void {
     this.db
       .prepare(

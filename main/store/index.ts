@@ -2,6 +2,7 @@
 // one database. Nothing outside main/store/ writes SQL.
 import { CacheStore } from './cache';
 import { openWorkspaceDb } from './db';
+import { ImportsStore } from './imports';
 import type { WorkspaceDb } from './db';
 import { OutboxStore } from './outbox';
 import { PostsStore } from './posts';
@@ -14,6 +15,7 @@ export class WorkspaceStore {
   readonly outbox: OutboxStore;
   readonly settings: SettingsStore;
   readonly cache: CacheStore;
+  readonly imports: ImportsStore;
 
   constructor(
     readonly db: WorkspaceDb,
@@ -24,6 +26,7 @@ export class WorkspaceStore {
     this.outbox = new OutboxStore(db, now);
     this.settings = new SettingsStore(db);
     this.cache = new CacheStore(db, now);
+    this.imports = new ImportsStore(db, now);
   }
 
   static open(file?: string, now?: () => number): WorkspaceStore {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePrice } from '../../main/csv/values';
+import { normaliseDateTime, parsePrice } from '../../main/csv/values';
 
 describe('parsePrice', () => {
   it.each([
@@ -37,5 +37,30 @@ describe('parsePrice', () => {
       ok: false,
       reason: 'must be a whole number for JPY',
     });
+  });
+});
+
+describe('normaliseDateTime', () => {
+  it.each([
+    ['2026-11-23 09:00', undefined, '2026-11-23T09:00:00'],
+    ['2026-11-23T09:00:30', undefined, '2026-11-23T09:00:30'],
+    ['2026-11-23 9:05 PM', undefined, '2026-11-23T21:05:00'],
+    ['2026-11-23 12:00 am', undefined, '2026-11-23T00:00:00'],
+    ['2026-11-23T08:00:00Z', undefined, '2026-11-23T08:00:00Z'],
+    ['03/04/2026 10:00', 'DD/MM/YYYY', '2026-04-03T10:00:00'],
+    ['03/04/2026 10:00', 'MM/DD/YYYY', '2026-03-04T10:00:00'],
+  ] as const)('reads %s (%s) as %s', (text, format, iso) => {
+    expect(normaliseDateTime(text, format)).toEqual({ ok: true, value: iso });
+  });
+
+  it('refuses ambiguous dates without a format, and nonsense', () => {
+    expect(normaliseDateTime('03/04/2026 10:00')).toEqual({
+      ok: false,
+      reason:
+        '"03/04/2026" could be day-first or month-first; give the date format (DD/MM/YYYY or MM/DD/YYYY)',
+    });
+    expect(normaliseDateTime('next friday').ok).toBe(false);
+    expect(normaliseDateTime('2026-11-23').ok).toBe(false);
+    expect(normaliseDateTime('2026-11-23 13:00 PM').ok).toBe(false);
   });
 });

@@ -1,0 +1,121 @@
+// `import posts|products FILE` and `import undo BATCH` (Node, CLI).
+import { Option } from 'commander';
+import type { Command } from 'commander';
+import { UnusableFile } from '../../csv/import';
+import { CliError, createOutput } from '../output';
+import { globalOptions } from '../options';
+import { withWorkspace } from '../workspace';
+
+interface ImportOptions {
+  dryRun: boolean;
+  onError: 'abort' | 'skip';
+  queue: boolean;
+  past?: 'publish-now';
+  timezone?: string;
+  dateFormat?: 'DD/MM/YYYY' | 'MM/DD/YYYY';
+}
+
+export function registerImport(program: Command): void {
+  const command = program
+    .command('import')
+    .description('Import posts or products from a CSV file (or undo an import)')
+    .argument('<kind>', 'posts | products, or undo')
+    .argument('<file>', 'the CSV file, or the batch id to undo')
+    .option('--dry-run', 'validate and report; write nothing', false)
+    .addOption(
+      new Option(
+        '--on-error <mode>',
+        'abort: write nothing if any row is invalid; skip: write the valid rows',
+      )
+        .choices(['abort', 'skip'])
+        .default('abort'),
+    )
+    .option('--queue', 'schedule posts that have a time, and queue products for publishing', false)
+    .addOption(
+      new Option(
+        '--past <mode>',
+        'a scheduled time in the past: publish now instead of an error',
+      ).choices(['publish-now']),
+    )
+    .option('--timezone <zone>', 'IANA zone of times without one (default: this computer’s)')
+    .addOption(
+      new Option('--date-format <format>', 'for day-first or month-first dates').choices([
+        'DD/MM/YYYY',
+        'MM/DD/YYYY',
+      ]),
+    )
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 written (or a clean dry run), 1 refused for invalid rows, 2 unusable file.',
+    );
+
+  command.action(async (kind: string, file: string, options: ImportOptions, self: Command) => {
+    const output = createOutput(globalOptions(self).json);
+    if (kind === 'undo') {
+      const undone = await withWorkspace(self, (pressroom) =>
+        pressroom.undoImport({ batch: file }),
+      );
+      output.result(
+        { batch: file, ...undone },
+        `Undid import ${file}: removed ${undone.removed} item(s)`,
+      );
+      return;
+    }
+    if (kind !== 'posts' && kind !== 'products')
+      throw new CliError(`kind must be posts, products or undo, not "${kind}"`, 2);
+    const result = await withWorkspace(self, (pressroom) =>
+      pressroom
+        .importFile(
+          {
+            kind,
+            path: file,
+            dryRun: options.dryRun,
+            onError: options.onError,
+            queue: options.queue,
+            past: options.past ?? 'error',
+            ...(options.timezone ? { timezone: options.timezone } : {}),
+            ...(options.dateFormat ? { dateFormat: options.dateFormat } : {}),
+          },
+          (p) =>
+            output.progress(
+              `rows read ${p.rowsRead}, valid ${p.rowsValid}, written ${p.rowsWritten}`,
+            ),
+        )
+        .catch((error: unknown) => {
+          throw error instanceof UnusableFile ? new CliError(error.message, 2) : error;
+        }),
+    );
+    const json = {
+      kind: result.kind,
+      rows: result.rows,
+      inserted: result.inserted,
+      updated: result.updated,
+      unchanged: result.unchanged,
+      invalid: result.invalid,
+      errors: result.errors,
+      warnings: result.warnings,
+      unknown_columns: result.unknownColumns,
+      encoding: result.encoding,
+      delimiter: result.delimiter,
+      batch: result.batch,
+    };
+    const lines = [
+      `${result.rows} rows (${result.encoding}, "${result.delimiter === '\t' ? 'tab' : result.delimiter}"-separated): ${result.inserted} new, ${result.updated} updated, ${result.unchanged} unchanged, ${result.invalid} invalid`,
+      ...(result.unknownColumns.length
+        ? [`Ignored columns: ${result.unknownColumns.join(', ')}`]
+        : []),
+      ...result.errors
+        .slice(0, 50)
+        .map((e) => `row ${e.row}, ${e.column} "${e.value}": ${e.message}`),
+      ...(result.errors.length > 50 ? [`… and ${result.errors.length - 50} more`] : []),
+      ...result.warnings.slice(0, 20).map((w) => `row ${w.row}: ${w.message}`),
+      result.written
+        ? `Written as batch ${result.batch} (undo: import undo ${result.batch})`
+        : options.dryRun
+          ? 'Dry run: nothing written'
+          : 'Nothing written: fix the rows above, or import with --on-error skip',
+    ];
+    output.result(json, lines.join('\n'));
+    if (!result.written && !(options.dryRun && result.invalid === 0)) process.exitCode = 1;
+  });
+}

@@ -1,0 +1,186 @@
+// CSV import end to end through the core: encodings, delimiters, row errors, abort and skip,
+// re-import, queueing, undo.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Pressroom } from '../../main/core/pressroom';
+import { UnusableFile } from '../../main/csv/import';
+
+const folder = mkdtempSync(join(tmpdir(), 'pressroom-import-'));
+let files = 0;
+const fixture = (content: string | Buffer) => {
+  const path = join(folder, `f${files++}.csv`);
+  writeFileSync(path, content);
+  return path;
+};
+const workspace = () =>
+  new Pressroom({ dbFile: ':memory:', now: () => Date.UTC(2026, 10, 22, 12) });
+
+describe('product import', () => {
+  it('refuses a file with any bad row, naming row, column, value and why; writes nothing', async () => {
+    const pressroom = workspace();
+    const path = fixture(
+      'sku,name,price,stock\nA,Loaf,3.50,4\nB,,x,-1\n"C","Cake, large","1,299.00",\nA,Again,1,1\n',
+    );
+    const result = await pressroom.importFile({ kind: 'products', path });
+    expect(result).toMatchObject({ rows: 4, invalid: 2, inserted: 0, batch: null, written: false });
+    expect(result.errors).toEqual([
+      { row: 3, column: 'name', value: '', message: 'Name is required' },
+      {
+        row: 3,
+        column: 'price',
+        value: 'x',
+        message: 'Price "x" is not a price such as 19.99 or 1.299,00',
+      },
+      { row: 3, column: 'stock', value: '-1', message: 'Stock must be a whole number, 0 or more' },
+      { row: 5, column: 'sku', value: 'A', message: 'SKU "A" appears already in row 2' },
+    ]);
+    expect(pressroom.store.products.list()).toEqual([]);
+    pressroom.close();
+  });
+
+  it('writes the valid rows with --on-error skip, exactly, as an undoable batch', async () => {
+    const pressroom = workspace();
+    const path = fixture(
+      'sku,name,price,currency\nA,Loaf,3.50,EUR\nB,Bad,-2,EUR\nC,Cake,"1.299,00",EUR\n',
+    );
+    const result = await pressroom.importFile({ kind: 'products', path, onError: 'skip' });
+    expect(result).toMatchObject({ rows: 3, inserted: 2, invalid: 1, written: true });
+    expect(
+      pressroom.store.products.list().map((p) => [p.sku, p.priceMinor, p.currency, p.status]),
+    ).toEqual([
+      ['A', 350, 'EUR', 'draft'],
+      ['C', 129900, 'EUR', 'draft'],
+    ]);
+    expect(pressroom.undoImport({ batch: result.batch ?? '' })).toEqual({ removed: 2 });
+    expect(pressroom.store.products.list()).toEqual([]);
+    expect(() => pressroom.undoImport({ batch: result.batch ?? '' })).toThrow('was undone already');
+    pressroom.close();
+  });
+
+  it('re-imports safely: unchanged rows are unchanged, changed drafts updated', async () => {
+    const pressroom = workspace();
+    const first = fixture('sku,name,price\nA,Loaf,3.50\nB,Bun,1\n');
+    await pressroom.importFile({ kind: 'products', path: first });
+    const again = await pressroom.importFile({
+      kind: 'products',
+      path: fixture('sku,name,price\nA,Loaf,3.50\nB,Bun,1.20\n'),
+    });
+    expect(again).toMatchObject({ inserted: 0, updated: 1, unchanged: 1 });
+    expect(pressroom.store.products.list().map((p) => p.priceMinor)).toEqual([350, 120]);
+    pressroom.close();
+  });
+
+  it.each([
+    [
+      'UTF-8 with BOM, semicolons, CRLF',
+      Buffer.from('\ufeffSKU;Title;Variant Price\r\nX-1;Crème brûlée;4,50\r\n', 'utf8'),
+    ],
+    [
+      'UTF-16 LE with BOM, tabs',
+      Buffer.concat([
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from('sku\tname\tprice\nX-1\tCrème brûlée\t4.50\n', 'utf16le'),
+      ]),
+    ],
+    [
+      'Windows-1252',
+      Buffer.from([
+        ...Buffer.from('sku,name,price\nX-1,Cr'),
+        0xe8,
+        ...Buffer.from('me br'),
+        0xfb,
+        ...Buffer.from('l'),
+        0xe9,
+        ...Buffer.from('e,4.50\n'),
+      ]),
+    ],
+  ])('reads %s without mojibake', async (_name, bytes) => {
+    const pressroom = workspace();
+    const result = await pressroom.importFile({ kind: 'products', path: fixture(bytes) });
+    expect(result.inserted).toBe(1);
+    expect(pressroom.store.products.list()[0]).toMatchObject({
+      name: 'Crème brûlée',
+      priceMinor: 450,
+    });
+    pressroom.close();
+  });
+
+  it('stops before any row when a required column is missing, or the file is unusable', async () => {
+    const pressroom = workspace();
+    await expect(
+      pressroom.importFile({ kind: 'products', path: fixture('sku,title\nA,B\n') }),
+    ).rejects.toThrow(/has no "price" column/);
+    await expect(
+      pressroom.importFile({ kind: 'products', path: fixture('') }),
+    ).rejects.toBeInstanceOf(UnusableFile);
+    await expect(
+      pressroom.importFile({ kind: 'products', path: join(folder, 'nope.csv') }),
+    ).rejects.toThrow('does not exist');
+    pressroom.close();
+  });
+});
+
+describe('post import', () => {
+  it('reads times in the row’s zone, refuses DST gaps, and queues with --queue', async () => {
+    const pressroom = workspace();
+    const path = fixture(
+      [
+        'caption,date,time,timezone,channel,media',
+        'Morning,2026-12-01,9:00 AM,Europe/Berlin,bot_1,https://example.com/a.jpg|https://example.com/b.jpg',
+        'Gap,2026-03-29,02:30,Europe/Berlin,bot_1,',
+        'No time,,,,bot_1,',
+        'Past,2026-11-01,10:00,UTC,bot_1,',
+      ].join('\n'),
+    );
+    const refused = await pressroom.importFile({ kind: 'posts', path, queue: true });
+    expect(refused.errors.map((e) => [e.row, e.message])).toEqual([
+      [
+        3,
+        '2026-03-29 02:30 does not exist in Europe/Berlin (the clocks skip it for daylight saving time)',
+      ],
+      [5, 'This time is in the past; fix it, or import with --past publish-now'],
+    ]);
+    const result = await pressroom.importFile({
+      kind: 'posts',
+      path,
+      queue: true,
+      onError: 'skip',
+      past: 'publish-now',
+    });
+    expect(result).toMatchObject({ inserted: 3, invalid: 1 });
+    const posts = Object.fromEntries(pressroom.listPosts().map((post) => [post.text, post]));
+    expect(posts.Morning).toMatchObject({
+      scheduledAt: Date.UTC(2026, 11, 1, 8),
+      zone: 'Europe/Berlin',
+      status: 'scheduled',
+      mediaUrls: ['https://example.com/a.jpg', 'https://example.com/b.jpg'],
+    });
+    expect(posts['No time']?.status).toBe('draft');
+    expect(posts.Past?.status).toBe('scheduled');
+    const again = await pressroom.importFile({
+      kind: 'posts',
+      path,
+      onError: 'skip',
+      past: 'publish-now',
+      queue: true,
+    });
+    expect(again).toMatchObject({ inserted: 0, unchanged: 3 });
+    pressroom.close();
+  });
+
+  it('reports progress while it reads', async () => {
+    const pressroom = workspace();
+    const rows = Array.from({ length: 12_000 }, (_, i) => `SKU-${i},Item ${i},${i}.99`).join('\n');
+    const seen: number[] = [];
+    const result = await pressroom.importFile(
+      { kind: 'products', path: fixture(`sku,name,price\n${rows}\n`) },
+      (p) => seen.push(p.rowsRead),
+    );
+    expect(result.inserted).toBe(12_000);
+    expect(seen).toContain(5_000);
+    expect(seen.at(-1)).toBe(12_000);
+    pressroom.close();
+  });
+});
