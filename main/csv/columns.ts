@@ -26,6 +26,8 @@ export const FIELDS = {
     description: { aliases: ['description', 'body (html)'], required: false },
     stock: { aliases: ['stock', 'variant inventory qty'], required: false },
     image_url: { aliases: ['image_url', 'image src'], required: false },
+    // Shopify: variant and image rows of one product share its handle; only the first has a title.
+    handle: { aliases: ['handle'], required: false },
   },
 } as const satisfies Record<ImportKind, Record<string, FieldSpec>>;
 

@@ -238,10 +238,38 @@ export async function importCsv(
   };
 
   const seenSkus = new Map<string, number>();
+  /** Shopify's product-level cells, carried from a handle's first row to its variant rows. */
+  const handles = new Map<string, { name: string; description: string }>();
+  const productMapping = mapping as ColumnMapping<'products'>;
+  const inheritFromHandle = (row: CsvRow): CsvRow | null => {
+    const at = (field: 'handle' | 'name' | 'description' | 'sku' | 'price') => {
+      const index = productMapping.columns[field];
+      return index === undefined ? '' : (row.cells[index] ?? '').trim();
+    };
+    const handle = at('handle');
+    if (handle === '') return row;
+    // An image-only row adds a picture to the product above: nothing to import.
+    if (at('sku') === '' && at('price') === '' && at('name') === '') return null;
+    if (at('name') !== '') {
+      handles.set(handle, { name: at('name'), description: at('description') });
+      return row;
+    }
+    const parent = handles.get(handle);
+    if (!parent) return row;
+    const cells = [...row.cells];
+    const nameIndex = productMapping.columns.name;
+    const descriptionIndex = productMapping.columns.description;
+    if (nameIndex !== undefined) cells[nameIndex] = parent.name;
+    if (descriptionIndex !== undefined && at('description') === '')
+      cells[descriptionIndex] = parent.description;
+    return { row: row.row, cells };
+  };
   /** Validates one row; the same rules on both reads of the file. */
-  const validate = (row: CsvRow): Valid | RowError[] => {
+  const validate = (raw: CsvRow): Valid | RowError[] | null => {
     if (kind === 'products') {
-      const check = new RowChecker(mapping as ColumnMapping<'products'>, first.header, row);
+      const row = inheritFromHandle(raw);
+      if (!row) return null;
+      const check = new RowChecker(productMapping, first.header, row);
       const valid = checkProduct(check, row.row, options);
       if (valid) {
         const earlier = seenSkus.get(valid.sku);
@@ -253,8 +281,8 @@ export async function importCsv(
       }
       return valid ?? check.errors;
     }
-    const check = new RowChecker(mapping as ColumnMapping<'posts'>, first.header, row);
-    return checkPost(check, row.row, options, store) ?? check.errors;
+    const check = new RowChecker(mapping as ColumnMapping<'posts'>, first.header, raw);
+    return checkPost(check, raw.row, options, store) ?? check.errors;
   };
 
   const writeAll = onError === 'skip' && !options.dryRun;
@@ -269,9 +297,10 @@ export async function importCsv(
   if (writeAll) result.batch = store.imports.createBatch(kind, path);
 
   for await (const row of first.rows) {
+    const checked = validate(row);
+    if (checked === null) continue;
     result.rows++;
     progress.rowsRead++;
-    const checked = validate(row);
     if (Array.isArray(checked)) {
       result.invalid++;
       result.errors.push(...checked);
@@ -291,11 +320,12 @@ export async function importCsv(
     // Second read: validation passed, so every row is written (in short transactions).
     const second = await openCsv(path);
     seenSkus.clear();
+    handles.clear();
     result.batch = store.imports.createBatch(kind, path);
     let reread = 0;
     for await (const row of second.rows) {
       const checked = validate(row);
-      if (!Array.isArray(checked)) {
+      if (checked !== null && !Array.isArray(checked)) {
         pending.push(checked);
         if (pending.length >= WRITE_BATCH) flush();
       }

@@ -184,3 +184,33 @@ describe('post import', () => {
     pressroom.close();
   });
 });
+
+describe('Shopify product export', () => {
+  it('imports as is: variants take the product’s title, image rows are skipped', async () => {
+    const pressroom = workspace();
+    const header =
+      'Handle,Title,Body (HTML),Vendor,Option1 Name,Option1 Value,Variant SKU,Variant Inventory Qty,Variant Price,Image Src,Status';
+    const rows = [
+      'sourdough,Sourdough loaf,<p>Slow rise</p>,Bakery,Size,Small,SD-S,12,4.50,https://cdn.example.com/sd.jpg,active',
+      'sourdough,,,,,Large,SD-L,5,7.90,,active',
+      'sourdough,,,,,,,,,https://cdn.example.com/sd-2.jpg,',
+      'babka,Chocolate babka,,Bakery,Title,Default Title,BB-1,,12.50,https://cdn.example.com/bb.jpg,active',
+    ];
+    const result = await pressroom.importFile({
+      kind: 'products',
+      path: fixture([header, ...rows].join('\n')),
+    });
+    expect(result).toMatchObject({ rows: 3, inserted: 3, invalid: 0 });
+    expect(result.unknownColumns).toEqual(['Vendor', 'Option1 Name', 'Option1 Value', 'Status']);
+    expect(
+      pressroom.store.products
+        .list()
+        .map((p) => [p.sku, p.name, p.priceMinor, p.stock, p.description]),
+    ).toEqual([
+      ['SD-S', 'Sourdough loaf', 450, 12, '<p>Slow rise</p>'],
+      ['SD-L', 'Sourdough loaf', 790, 5, '<p>Slow rise</p>'],
+      ['BB-1', 'Chocolate babka', 1250, null, null],
+    ]);
+    pressroom.close();
+  });
+});
