@@ -25,6 +25,7 @@ describe('mapColumns', () => {
     expect(mapping.missing).toEqual([]);
     expect(Object.keys(mapping.columns).sort()).toEqual([
       'description',
+      'handle',
       'image_url',
       'name',
       'price',
