@@ -69,6 +69,11 @@ export const operations = {
     dateFormat: z.enum(['DD/MM/YYYY', 'MM/DD/YYYY']).optional(),
   }),
   undoImport: z.strictObject({ batch: z.string().min(1) }),
+  exportFile: z.strictObject({
+    kind: z.enum(['posts', 'products']),
+    path: z.string().min(1, { error: 'name a file' }),
+    bom: z.boolean().default(false),
+  }),
   retryItem: z.strictObject({ id: itemId }),
   cancelItem: z.strictObject({ id: itemId }),
 } as const;

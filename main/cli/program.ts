@@ -1,6 +1,6 @@
 // The CLI's command tree (Node, CLI). Each command lives in commands/ and registers itself here.
 import { Command } from 'commander';
-import { registerImport } from './commands/import';
+import { registerExport, registerImport } from './commands/import';
 import { registerPlatform } from './commands/platform';
 import { registerPosts } from './commands/posts';
 import { registerQueue } from './commands/queue';
@@ -20,5 +20,6 @@ export function buildProgram(): Command {
   registerPosts(program);
   registerQueue(program);
   registerImport(program);
+  registerExport(program);
   return program;
 }

@@ -8,6 +8,7 @@ import type { LocalPost, OutboxItem } from '../../shared/domain';
 import { PRIORITY } from '../../shared/domain';
 import { isCurrency } from '../../shared/money';
 import { systemTimeZone, toInstant } from '../../shared/time';
+import { exportCsv } from '../csv/export';
 import { importCsv } from '../csv/import';
 import type { ImportProgress, ImportResult } from '../csv/import';
 import { describeIssues } from '../../shared/validation';
@@ -399,6 +400,12 @@ export class Pressroom {
     });
     if (result.written && request.queue) void this.scheduler?.wake();
     return result;
+  }
+
+  /** Writes posts or products in the columns import reads; returns how many rows. */
+  exportFile(input: OperationInput<'exportFile'>): Promise<number> {
+    const { kind, path, bom } = this.validate('exportFile', input);
+    return exportCsv(this.store, kind, path, bom);
   }
 
   undoImport(input: OperationInput<'undoImport'>): { removed: number } {

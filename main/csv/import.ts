@@ -54,6 +54,8 @@ export interface ImportResult {
   invalid: number;
   errors: RowError[];
   warnings: RowError[];
+  /** The header and every invalid row as read, for a file of bad rows to fix and import again. */
+  badRows: { header: string[]; rows: { cells: string[]; message: string }[] };
   unknownColumns: string[];
   encoding: string;
   delimiter: string;
@@ -219,6 +221,7 @@ export async function importCsv(
     invalid: 0,
     errors: [],
     warnings: [],
+    badRows: { header: first.header, rows: [] },
     unknownColumns: mapping.unknown,
     encoding: first.encoding,
     delimiter: first.delimiter,
@@ -304,6 +307,10 @@ export async function importCsv(
     if (Array.isArray(checked)) {
       result.invalid++;
       result.errors.push(...checked);
+      result.badRows.rows.push({
+        cells: row.cells,
+        message: checked.map((e) => `${e.column}: ${e.message}`).join('; '),
+      });
     } else {
       progress.rowsValid++;
       if (writeAll) {

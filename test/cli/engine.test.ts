@@ -1,5 +1,5 @@
 // The engine's CLI commands against a reference server, as a user would run them.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -111,5 +111,52 @@ describe('cli posts, publish, status, queue', () => {
     const [code] = (await once(child, 'exit')) as [number | null];
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({ published: 1, failed: 0 });
+  });
+});
+
+describe('cli import and export', () => {
+  it('exits 1 with the bad rows written to --errors, 2 for an unusable file, 0 once fixed', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'pressroom-cli-import-'));
+    const env = {
+      PRESSROOM_DB: join(folder, 'w.sqlite'),
+      PRESSROOM_API_BASE: '',
+      PRESSROOM_API_TOKEN: '',
+    };
+    const bad = join(folder, 'products.csv');
+    writeFileSync(bad, 'sku,name,price\nA,Loaf,3.50\nB,Bun,abc\n');
+    const refused = await runCli(
+      ['import', 'products', bad, '--json', '--errors', join(folder, 'bad.csv')],
+      env,
+    );
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout)).toMatchObject({
+      kind: 'products',
+      rows: 2,
+      inserted: 0,
+      invalid: 1,
+      errors: [
+        {
+          row: 3,
+          column: 'price',
+          value: 'abc',
+          message: 'Price "abc" is not a price such as 19.99 or 1.299,00',
+        },
+      ],
+      batch: null,
+    });
+    expect(readFileSync(join(folder, 'bad.csv'), 'utf8')).toBe(
+      'sku,name,price,error\r\nB,Bun,abc,"price: Price ""abc"" is not a price such as 19.99 or 1.299,00"\r\n',
+    );
+    expect((await runCli(['import', 'products', join(folder, 'missing.csv')], env)).code).toBe(2);
+
+    writeFileSync(bad, 'sku,name,price\nA,Loaf,3.50\nB,Bun,1.20\n');
+    const written = await runCli(['import', 'products', bad, '--json'], env);
+    expect(written.code).toBe(0);
+    const { batch } = JSON.parse(written.stdout) as { batch: string };
+    expect((await runCli(['export', 'products', join(folder, 'out.csv')], env)).stdout).toContain(
+      'Wrote 2 products',
+    );
+    const undone = await runCli(['import', 'undo', batch, '--json'], env);
+    expect(JSON.parse(undone.stdout)).toEqual({ batch, removed: 2 });
   });
 });

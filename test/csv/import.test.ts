@@ -214,3 +214,28 @@ describe('Shopify product export', () => {
     pressroom.close();
   });
 });
+
+describe('export', () => {
+  it('round-trips: export, then import again, changes nothing', async () => {
+    const pressroom = workspace();
+    await pressroom.importFile({
+      kind: 'products',
+      path: fixture(
+        'sku,name,price,currency,description,stock,image_url\nA,"Loaf, rye","3.50",EUR,"Line one\nline two",4,https://example.com/a.jpg\nB,Yen bun,1299,JPY,,,\n',
+      ),
+    });
+    await pressroom.importFile({
+      kind: 'posts',
+      path: fixture(
+        'text,scheduled_at,timezone,bot,media_urls\n"Hello, ""world""",2026-12-01 09:00,Europe/Berlin,bot_1,https://example.com/a.jpg|https://example.com/b.jpg\nDraft,,,,\n',
+      ),
+    });
+    for (const kind of ['products', 'posts'] as const) {
+      const path = join(folder, `export-${kind}.csv`);
+      expect(await pressroom.exportFile({ kind, path, bom: kind === 'posts' })).toBe(2);
+      const again = await pressroom.importFile({ kind, path });
+      expect(again).toMatchObject({ rows: 2, inserted: 0, updated: 0, unchanged: 2, invalid: 0 });
+    }
+    pressroom.close();
+  });
+});

@@ -1,6 +1,7 @@
 // `import posts|products FILE` and `import undo BATCH` (Node, CLI).
 import { Option } from 'commander';
 import type { Command } from 'commander';
+import { writeCsv } from '../../csv/export';
 import { UnusableFile } from '../../csv/import';
 import { CliError, createOutput } from '../output';
 import { globalOptions } from '../options';
@@ -13,6 +14,7 @@ interface ImportOptions {
   past?: 'publish-now';
   timezone?: string;
   dateFormat?: 'DD/MM/YYYY' | 'MM/DD/YYYY';
+  errors?: string;
 }
 
 export function registerImport(program: Command): void {
@@ -44,6 +46,7 @@ export function registerImport(program: Command): void {
         'MM/DD/YYYY',
       ]),
     )
+    .option('--errors <file>', 'write the invalid rows, with an error column, to this CSV file')
     .addHelpText(
       'after',
       '\nExit codes: 0 written (or a clean dry run), 1 refused for invalid rows, 2 unusable file.',
@@ -85,6 +88,15 @@ export function registerImport(program: Command): void {
           throw error instanceof UnusableFile ? new CliError(error.message, 2) : error;
         }),
     );
+    if (options.errors && result.badRows.rows.length > 0) {
+      await writeCsv(
+        options.errors,
+        [...result.badRows.header, 'error'],
+        result.badRows.rows.map((bad) => [...bad.cells, bad.message]),
+        false,
+      );
+      output.progress(`Invalid rows written to ${options.errors}`);
+    }
     const json = {
       kind: result.kind,
       rows: result.rows,
@@ -118,4 +130,22 @@ export function registerImport(program: Command): void {
     output.result(json, lines.join('\n'));
     if (!result.written && !(options.dryRun && result.invalid === 0)) process.exitCode = 1;
   });
+}
+
+export function registerExport(program: Command): void {
+  program
+    .command('export')
+    .description('Export posts or products to a CSV file that import reads back unchanged')
+    .argument('<kind>', 'posts | products')
+    .argument('<file>', 'the CSV file to write')
+    .option('--bom', 'start with a byte-order mark, for Excel', false)
+    .action(async (kind: string, file: string, options: { bom: boolean }, self: Command) => {
+      const output = createOutput(globalOptions(self).json);
+      if (kind !== 'posts' && kind !== 'products')
+        throw new CliError(`kind must be posts or products, not "${kind}"`, 2);
+      const rows = await withWorkspace(self, (pressroom) =>
+        pressroom.exportFile({ kind, path: file, bom: options.bom }),
+      );
+      output.result({ kind, file, rows }, `Wrote ${rows} ${kind} to ${file}`);
+    });
 }

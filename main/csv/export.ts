@@ -1,0 +1,77 @@
+// CSV export of posts and products (Node, main process), in the columns import reads, so that
+// exporting and importing again changes nothing. UTF-8, with a byte-order mark on request (Excel
+// needs one to read UTF-8).
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import Papa from 'papaparse';
+import { Temporal } from 'temporal-polyfill';
+import { minorToDecimal } from '../../shared/money';
+import type { WorkspaceStore } from '../store';
+import type { ImportKind } from './columns';
+
+const HEADERS: Record<ImportKind, string[]> = {
+  posts: ['text', 'scheduled_at', 'timezone', 'bot', 'media_urls'],
+  products: ['sku', 'name', 'price', 'currency', 'description', 'stock', 'image_url'],
+};
+
+/** An instant as ISO 8601 with the zone's offset: exact on re-import, and readable. */
+function isoWithOffset(ms: number, zone: string): string {
+  return Temporal.Instant.fromEpochMilliseconds(ms)
+    .toZonedDateTimeISO(zone)
+    .toString({ timeZoneName: 'never', smallestUnit: 'second' });
+}
+
+function rowsOf(store: WorkspaceStore, kind: ImportKind): string[][] {
+  if (kind === 'products') {
+    return store.products
+      .list()
+      .map((p) => [
+        p.sku,
+        p.name,
+        minorToDecimal(p.priceMinor, p.currency),
+        p.currency,
+        p.description ?? '',
+        p.stock === null ? '' : String(p.stock),
+        p.imageUrl ?? '',
+      ]);
+  }
+  // Posts made on the platform are not ours to import again.
+  return store.posts
+    .list()
+    .filter((post) => post.origin === 'local')
+    .map((post) => [
+      post.text,
+      post.scheduledAt === null ? '' : isoWithOffset(post.scheduledAt, post.zone ?? 'UTC'),
+      post.zone ?? '',
+      post.botId ?? '',
+      post.mediaUrls.join('|'),
+    ]);
+}
+
+export async function writeCsv(
+  path: string,
+  header: string[],
+  rows: string[][],
+  bom: boolean,
+): Promise<void> {
+  const out = createWriteStream(path);
+  if (bom) out.write('\ufeff');
+  out.write(`${Papa.unparse([header], { newline: '\r\n' })}\r\n`);
+  for (let start = 0; start < rows.length; start += 1_000) {
+    const chunk = Papa.unparse(rows.slice(start, start + 1_000), { newline: '\r\n' });
+    if (!out.write(`${chunk}\r\n`)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+}
+
+export async function exportCsv(
+  store: WorkspaceStore,
+  kind: ImportKind,
+  path: string,
+  bom = false,
+): Promise<number> {
+  const rows = rowsOf(store, kind);
+  await writeCsv(path, HEADERS[kind], rows, bom);
+  return rows.length;
+}
