@@ -8,12 +8,19 @@ export function isCurrency(code: string): boolean {
   return /^[A-Z]{3}$/.test(code) && knownCurrencies.has(code);
 }
 
+const digitsByCurrency = new Map<string, number>();
+
 /** How many fraction digits the currency's minor unit has: USD 2, JPY 0, KWD 3. */
 export function minorDigits(currency: string): number {
-  return (
-    new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions()
-      .maximumFractionDigits ?? 2
-  );
+  let digits = digitsByCurrency.get(currency);
+  if (digits === undefined) {
+    // Building a NumberFormat is slow; an import asks this for every row.
+    digits =
+      new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions()
+        .maximumFractionDigits ?? 2;
+    digitsByCurrency.set(currency, digits);
+  }
+  return digits;
 }
 
 export type MinorResult = { ok: true; minor: number } | { ok: false; reason: string };

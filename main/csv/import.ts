@@ -372,12 +372,12 @@ function writeOne(
       imageUrl: item.imageUrl,
     };
     if (!existing) {
-      const product = store.products.create({ sku: item.sku, ...fields, batchId });
+      const productId = store.products.insert({ sku: item.sku, ...fields, batchId });
       result.inserted++;
       if (options.queue)
         store.outbox.enqueue({
           kind: 'create_product',
-          productId: product.id,
+          productId,
           priority: PRIORITY.due,
           dueAt: options.now,
         });

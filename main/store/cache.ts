@@ -2,6 +2,7 @@
 // orders, and posts and products that exist only on the platform. Sync writes here in one
 // transaction per resource; what the platform no longer lists is dropped.
 import type { WorkspaceDb } from './db';
+import { statement } from './statements';
 
 export interface RemoteBot {
   id: string;
@@ -58,19 +59,21 @@ export class CacheStore {
   replaceBots(bots: readonly RemoteBot[]): void {
     const syncedAt = this.now();
     this.db.transaction(() => {
-      const upsert = this.db.prepare(
+      const upsert = statement(
+        this.db,
         `INSERT INTO bots (id, name, raw, synced_at) VALUES (?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET name = excluded.name, raw = excluded.raw, synced_at = excluded.synced_at`,
       );
       for (const bot of bots) upsert.run(bot.id, bot.name, JSON.stringify(bot.raw), syncedAt);
-      this.db.prepare('DELETE FROM bots WHERE synced_at < ?').run(syncedAt);
+      statement(this.db, 'DELETE FROM bots WHERE synced_at < ?').run(syncedAt);
     })();
   }
 
   replaceSubscribers(subscribers: readonly RemoteSubscriber[]): void {
     const syncedAt = this.now();
     this.db.transaction(() => {
-      const upsert = this.db.prepare(
+      const upsert = statement(
+        this.db,
         `INSERT INTO subscribers (id, bot_id, name, tags, status, raw, synced_at) VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET bot_id = excluded.bot_id, name = excluded.name, tags = excluded.tags,
            status = excluded.status, raw = excluded.raw, synced_at = excluded.synced_at`,
@@ -86,14 +89,15 @@ export class CacheStore {
           syncedAt,
         );
       }
-      this.db.prepare('DELETE FROM subscribers WHERE synced_at < ?').run(syncedAt);
+      statement(this.db, 'DELETE FROM subscribers WHERE synced_at < ?').run(syncedAt);
     })();
   }
 
   replaceOrders(orders: readonly RemoteOrder[]): void {
     const syncedAt = this.now();
     this.db.transaction(() => {
-      const upsert = this.db.prepare(
+      const upsert = statement(
+        this.db,
         `INSERT INTO orders (id, status, currency, total_minor, created_at, raw, synced_at) VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET status = excluded.status, currency = excluded.currency,
            total_minor = excluded.total_minor, created_at = excluded.created_at, raw = excluded.raw,
@@ -109,7 +113,7 @@ export class CacheStore {
           JSON.stringify(o.raw),
           syncedAt,
         );
-      this.db.prepare('DELETE FROM orders WHERE synced_at < ?').run(syncedAt);
+      statement(this.db, 'DELETE FROM orders WHERE synced_at < ?').run(syncedAt);
     })();
   }
 
@@ -121,23 +125,28 @@ export class CacheStore {
     const now = this.now();
     let linked = 0;
     this.db.transaction(() => {
-      const byReference = this.db.prepare(
+      const byReference = statement(
+        this.db,
         "SELECT post_id FROM outbox WHERE idempotency_key = ? AND kind = 'create_post' AND post_id IS NOT NULL",
       );
-      const published = this.db.prepare(
+      const published = statement(
+        this.db,
         `UPDATE posts SET status = 'published', remote_id = ?, published_at = COALESCE(?, published_at), updated_at = ?
          WHERE id = ? AND origin = 'local' AND status IN ('sending', 'handed_off', 'published', 'failed')`,
       );
-      const linkOnly = this.db.prepare(
+      const linkOnly = statement(
+        this.db,
         "UPDATE posts SET remote_id = ?, updated_at = ? WHERE id = ? AND origin = 'local' AND remote_id IS NULL",
       );
-      const upsertRemote = this.db.prepare(
+      const upsertRemote = statement(
+        this.db,
         `INSERT INTO posts (remote_id, bot_id, text, media_urls, scheduled_at, zone, status, origin, published_at,
            created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'UTC', ?, 'remote', ?, ?, ?)
          ON CONFLICT (remote_id) DO UPDATE SET status = excluded.status, published_at = excluded.published_at,
            updated_at = excluded.updated_at WHERE posts.origin = 'remote'`,
       );
-      const localByRemote = this.db.prepare(
+      const localByRemote = statement(
+        this.db,
         "SELECT id FROM posts WHERE remote_id = ? AND origin = 'local'",
       );
       for (const post of posts) {
@@ -172,11 +181,13 @@ export class CacheStore {
   mergeProducts(products: readonly RemoteProduct[]): void {
     const now = this.now();
     this.db.transaction(() => {
-      const ours = this.db.prepare(
+      const ours = statement(
+        this.db,
         `UPDATE products SET remote_id = ?, status = 'published', error = NULL, updated_at = ?
          WHERE (remote_id = ? OR sku = ?) AND origin = 'local' AND status IN ('sending', 'published', 'failed', 'queued')`,
       );
-      const remote = this.db.prepare(
+      const remote = statement(
+        this.db,
         `INSERT INTO products (remote_id, sku, name, description, price_minor, currency, stock, image_url, status, origin,
            created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'published', 'remote', ?, ?)
          ON CONFLICT (sku) DO UPDATE SET name = excluded.name, description = excluded.description,
@@ -204,26 +215,24 @@ export class CacheStore {
 
   /** A bot by its id or, ignoring letter case, its name. */
   findBot(idOrName: string): string | undefined {
-    const row = this.db
-      .prepare(
-        'SELECT id FROM bots WHERE id = ? OR lower(name) = lower(?) ORDER BY id = ? DESC LIMIT 1',
-      )
-      .get(idOrName, idOrName, idOrName) as { id: string } | undefined;
+    const row = statement(
+      this.db,
+      'SELECT id FROM bots WHERE id = ? OR lower(name) = lower(?) ORDER BY id = ? DESC LIMIT 1',
+    ).get(idOrName, idOrName, idOrName) as { id: string } | undefined;
     return row?.id;
   }
 
   recordSync(resource: string, error: string | null): void {
-    this.db
-      .prepare(
-        `INSERT INTO sync_cursors (resource, synced_at, error) VALUES (?, ?, ?)
+    statement(
+      this.db,
+      `INSERT INTO sync_cursors (resource, synced_at, error) VALUES (?, ?, ?)
          ON CONFLICT (resource) DO UPDATE SET synced_at = COALESCE(excluded.synced_at, synced_at), error = excluded.error`,
-      )
-      .run(resource, error === null ? this.now() : null, error);
+    ).run(resource, error === null ? this.now() : null, error);
   }
 
   counts(): Record<'bots' | 'subscribers' | 'orders', number> {
     const count = (table: string) =>
-      (this.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+      (statement(this.db, `SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
     return { bots: count('bots'), subscribers: count('subscribers'), orders: count('orders') };
   }
 }

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LocalPost, LocalProduct } from '../../shared/domain';
 import type { WorkspaceDb } from './db';
+import { statement } from './statements';
 
 export interface BatchSummary {
   rows: number;
@@ -20,32 +21,36 @@ export class ImportsStore {
 
   createBatch(kind: 'posts' | 'products', source: string): string {
     const id = `batch-${randomUUID().slice(0, 8)}`;
-    this.db
-      .prepare('INSERT INTO import_batches (id, kind, source, created_at) VALUES (?, ?, ?, ?)')
-      .run(id, kind, source, this.now());
+    statement(
+      this.db,
+      'INSERT INTO import_batches (id, kind, source, created_at) VALUES (?, ?, ?, ?)',
+    ).run(id, kind, source, this.now());
     return id;
   }
 
   finishBatch(id: string, summary: BatchSummary): void {
-    this.db
-      .prepare('UPDATE import_batches SET summary = ? WHERE id = ?')
-      .run(JSON.stringify(summary), id);
+    statement(this.db, 'UPDATE import_batches SET summary = ? WHERE id = ?').run(
+      JSON.stringify(summary),
+      id,
+    );
   }
 
   batch(
     id: string,
   ): { id: string; kind: 'posts' | 'products'; undoneAt: number | null } | undefined {
-    const row = this.db
-      .prepare('SELECT id, kind, undone_at FROM import_batches WHERE id = ?')
-      .get(id) as { id: string; kind: 'posts' | 'products'; undone_at: number | null } | undefined;
+    const row = statement(
+      this.db,
+      'SELECT id, kind, undone_at FROM import_batches WHERE id = ?',
+    ).get(id) as { id: string; kind: 'posts' | 'products'; undone_at: number | null } | undefined;
     return row && { id: row.id, kind: row.kind, undoneAt: row.undone_at };
   }
 
   /** The same post already here: same text, bot and time. */
   identicalPost(post: Pick<LocalPost, 'text' | 'botId' | 'scheduledAt'>): number | undefined {
-    const row = this.db
-      .prepare('SELECT id FROM posts WHERE text = ? AND bot_id IS ? AND scheduled_at IS ? LIMIT 1')
-      .get(post.text, post.botId, post.scheduledAt) as { id: number } | undefined;
+    const row = statement(
+      this.db,
+      'SELECT id FROM posts WHERE text = ? AND bot_id IS ? AND scheduled_at IS ? LIMIT 1',
+    ).get(post.text, post.botId, post.scheduledAt) as { id: number } | undefined;
     return row?.id;
   }
 
@@ -65,12 +70,11 @@ export class ImportsStore {
         | 'imageUrl'
       >
     | undefined {
-    const row = this.db
-      .prepare(
-        `SELECT id, status, origin, name, description, price_minor AS priceMinor, currency, stock, image_url AS imageUrl
+    const row = statement(
+      this.db,
+      `SELECT id, status, origin, name, description, price_minor AS priceMinor, currency, stock, image_url AS imageUrl
          FROM products WHERE sku = ?`,
-      )
-      .get(sku) as ReturnType<ImportsStore['productBySku']>;
+    ).get(sku) as ReturnType<ImportsStore['productBySku']>;
     return row;
   }
 
@@ -82,22 +86,21 @@ export class ImportsStore {
     >,
     batchId: string,
   ): void {
-    this.db
-      .prepare(
-        `UPDATE products SET name = ?, description = ?, price_minor = ?, currency = ?, stock = ?, image_url = ?,
+    statement(
+      this.db,
+      `UPDATE products SET name = ?, description = ?, price_minor = ?, currency = ?, stock = ?, image_url = ?,
            batch_id = ?, updated_at = ? WHERE id = ? AND status = 'draft'`,
-      )
-      .run(
-        fields.name,
-        fields.description,
-        fields.priceMinor,
-        fields.currency,
-        fields.stock,
-        fields.imageUrl,
-        batchId,
-        this.now(),
-        id,
-      );
+    ).run(
+      fields.name,
+      fields.description,
+      fields.priceMinor,
+      fields.currency,
+      fields.stock,
+      fields.imageUrl,
+      batchId,
+      this.now(),
+      id,
+    );
   }
 
   /**
@@ -112,11 +115,10 @@ export class ImportsStore {
         return { ok: false as const, reason: `import batch ${id} was undone already` };
       const table = batch.kind;
       const gone = (
-        this.db
-          .prepare(
-            `SELECT COUNT(*) AS n FROM ${table} WHERE batch_id = ? AND status IN ('sending', 'published', 'handed_off')`,
-          )
-          .get(id) as { n: number }
+        statement(
+          this.db,
+          `SELECT COUNT(*) AS n FROM ${table} WHERE batch_id = ? AND status IN ('sending', 'published', 'handed_off')`,
+        ).get(id) as { n: number }
       ).n;
       if (gone > 0)
         return {
@@ -124,14 +126,16 @@ export class ImportsStore {
           reason: `${gone} item(s) of batch ${id} have gone to the platform already; undo refused`,
         };
       const column = table === 'posts' ? 'post_id' : 'product_id';
-      this.db
-        .prepare(
-          `UPDATE outbox SET state = 'cancelled', updated_at = ? WHERE ${column} IN (SELECT id FROM ${table} WHERE batch_id = ?)
+      statement(
+        this.db,
+        `UPDATE outbox SET state = 'cancelled', updated_at = ? WHERE ${column} IN (SELECT id FROM ${table} WHERE batch_id = ?)
            AND state IN ('queued', 'retrying', 'failed')`,
-        )
-        .run(this.now(), id);
-      const removed = this.db.prepare(`DELETE FROM ${table} WHERE batch_id = ?`).run(id).changes;
-      this.db.prepare('UPDATE import_batches SET undone_at = ? WHERE id = ?').run(this.now(), id);
+      ).run(this.now(), id);
+      const removed = statement(this.db, `DELETE FROM ${table} WHERE batch_id = ?`).run(id).changes;
+      statement(this.db, 'UPDATE import_batches SET undone_at = ? WHERE id = ?').run(
+        this.now(),
+        id,
+      );
       return { ok: true as const, removed };
     })();
   }

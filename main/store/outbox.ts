@@ -13,6 +13,7 @@ import type {
 } from '../../shared/domain';
 import { countBy } from './count-by';
 import type { WorkspaceDb } from './db';
+import { statement } from './statements';
 
 interface OutboxRow {
   id: number;
@@ -97,32 +98,31 @@ export class OutboxStore {
 
   enqueue(item: NewOutboxItem): OutboxItem {
     const now = this.now();
-    const id = this.db
-      .prepare(
-        `INSERT INTO outbox (kind, post_id, product_id, payload, state, priority, due_at, ready_at, idempotency_key,
+    const id = statement(
+      this.db,
+      `INSERT INTO outbox (kind, post_id, product_id, payload, state, priority, due_at, ready_at, idempotency_key,
            group_id, created_at, updated_at)
          VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        item.kind,
-        item.postId ?? null,
-        item.productId ?? null,
-        JSON.stringify(item.payload ?? {}),
-        item.priority,
-        item.dueAt,
-        item.dueAt,
-        `pr-${randomUUID()}`,
-        item.groupId ?? null,
-        now,
-        now,
-      ).lastInsertRowid;
+    ).run(
+      item.kind,
+      item.postId ?? null,
+      item.productId ?? null,
+      JSON.stringify(item.payload ?? {}),
+      item.priority,
+      item.dueAt,
+      item.dueAt,
+      `pr-${randomUUID()}`,
+      item.groupId ?? null,
+      now,
+      now,
+    ).lastInsertRowid;
     const created = this.require(Number(id));
     this.moveSubject(created, 'queued');
     return created;
   }
 
   get(id: number): OutboxItem | undefined {
-    const row = this.db.prepare('SELECT * FROM outbox WHERE id = ?').get(id) as
+    const row = statement(this.db, 'SELECT * FROM outbox WHERE id = ?').get(id) as
       OutboxRow | undefined;
     return row && toItem(row);
   }
@@ -136,17 +136,20 @@ export class OutboxStore {
   list(state?: OutboxState): OutboxItem[] {
     const rows = (
       state
-        ? this.db.prepare('SELECT * FROM outbox WHERE state = ? ORDER BY ready_at, id').all(state)
-        : this.db.prepare('SELECT * FROM outbox ORDER BY id').all()
+        ? statement(this.db, 'SELECT * FROM outbox WHERE state = ? ORDER BY ready_at, id').all(
+            state,
+          )
+        : statement(this.db, 'SELECT * FROM outbox ORDER BY id').all()
     ) as OutboxRow[];
     return rows.map(toItem);
   }
 
   /** The newest item of a post, whatever its state. */
   latestForPost(postId: number): OutboxItem | undefined {
-    const row = this.db
-      .prepare('SELECT * FROM outbox WHERE post_id = ? ORDER BY id DESC LIMIT 1')
-      .get(postId) as OutboxRow | undefined;
+    const row = statement(
+      this.db,
+      'SELECT * FROM outbox WHERE post_id = ? ORDER BY id DESC LIMIT 1',
+    ).get(postId) as OutboxRow | undefined;
     return row && toItem(row);
   }
 
@@ -154,30 +157,29 @@ export class OutboxStore {
   openFor(subject: { postId: number } | { productId: number }): OutboxItem | undefined {
     const [column, id] =
       'postId' in subject ? ['post_id', subject.postId] : ['product_id', subject.productId];
-    const row = this.db
-      .prepare(
-        `SELECT * FROM outbox WHERE ${column} = ? AND state IN ${OPEN_STATES} ORDER BY id DESC LIMIT 1`,
-      )
-      .get(id) as OutboxRow | undefined;
+    const row = statement(
+      this.db,
+      `SELECT * FROM outbox WHERE ${column} = ? AND state IN ${OPEN_STATES} ORDER BY id DESC LIMIT 1`,
+    ).get(id) as OutboxRow | undefined;
     return row && toItem(row);
   }
 
   /** Items that may be attempted now, most urgent first. */
   ready(now: number, limit: number): OutboxItem[] {
-    const rows = this.db
-      .prepare(
-        `SELECT * FROM outbox WHERE state IN ('queued', 'retrying') AND ready_at <= ?
+    const rows = statement(
+      this.db,
+      `SELECT * FROM outbox WHERE state IN ('queued', 'retrying') AND ready_at <= ?
          ORDER BY priority, ready_at, id LIMIT ?`,
-      )
-      .all(now, limit) as OutboxRow[];
+    ).all(now, limit) as OutboxRow[];
     return rows.map(toItem);
   }
 
   /** When the next waiting item becomes ready; null when nothing waits. */
   nextReadyAt(): number | null {
-    const row = this.db
-      .prepare("SELECT MIN(ready_at) AS at FROM outbox WHERE state IN ('queued', 'retrying')")
-      .get() as { at: number | null };
+    const row = statement(
+      this.db,
+      "SELECT MIN(ready_at) AS at FROM outbox WHERE state IN ('queued', 'retrying')",
+    ).get() as { at: number | null };
     return row.at;
   }
 
@@ -187,12 +189,11 @@ export class OutboxStore {
    */
   claim(id: number): OutboxItem | undefined {
     return this.db.transaction(() => {
-      const changed = this.db
-        .prepare(
-          `UPDATE outbox SET state = 'sending', attempts = attempts + 1, updated_at = ?
+      const changed = statement(
+        this.db,
+        `UPDATE outbox SET state = 'sending', attempts = attempts + 1, updated_at = ?
            WHERE id = ? AND state IN ('queued', 'retrying')`,
-        )
-        .run(this.now(), id).changes;
+      ).run(this.now(), id).changes;
       if (changed === 0) return undefined;
       const item = this.require(id);
       this.moveSubject(item, 'sending');
@@ -237,13 +238,12 @@ export class OutboxStore {
    */
   recoverInterrupted(): number {
     const now = this.now();
-    return this.db
-      .prepare(
-        `UPDATE outbox SET state = 'retrying', outcome_unknown = 1, ready_at = ?, updated_at = ?,
+    return statement(
+      this.db,
+      `UPDATE outbox SET state = 'retrying', outcome_unknown = 1, ready_at = ?, updated_at = ?,
            last_error = 'Interrupted while sending; checking the platform before sending again'
          WHERE state = 'sending'`,
-      )
-      .run(now, now).changes;
+    ).run(now, now).changes;
   }
 
   /** Gives up on an item that has not been sent; the user's post or product goes back to draft. */
@@ -269,11 +269,10 @@ export class OutboxStore {
 
   /** Moves a waiting item to another time (a rescheduled post). */
   reschedule(id: number, dueAt: number): void {
-    this.db
-      .prepare(
-        `UPDATE outbox SET due_at = ?, ready_at = ?, updated_at = ? WHERE id = ? AND state IN ('queued', 'retrying')`,
-      )
-      .run(dueAt, dueAt, this.now(), id);
+    statement(
+      this.db,
+      `UPDATE outbox SET due_at = ?, ready_at = ?, updated_at = ? WHERE id = ? AND state IN ('queued', 'retrying')`,
+    ).run(dueAt, dueAt, this.now(), id);
   }
 
   /** Items by state, of the whole outbox or of one group (a broadcast). */
@@ -291,11 +290,10 @@ export class OutboxStore {
     this.db.transaction(() => {
       const names = Object.keys(columns);
       const sets = names.map((name) => `${name} = ?`).join(', ');
-      this.db
-        .prepare(
-          `UPDATE outbox SET state = ?, ${sets}${sets ? ', ' : ''}updated_at = ? WHERE id = ?`,
-        )
-        .run(state, ...names.map((name) => columns[name]), this.now(), id);
+      statement(
+        this.db,
+        `UPDATE outbox SET state = ?, ${sets}${sets ? ', ' : ''}updated_at = ? WHERE id = ?`,
+      ).run(state, ...names.map((name) => columns[name]), this.now(), id);
       this.moveSubject(this.require(id), state, subject);
     })();
   }
@@ -305,32 +303,30 @@ export class OutboxStore {
     if (item.postId !== null) {
       const handedOff = state === 'done' && item.payload.handOff === true;
       const status = subject.postStatus ?? (handedOff ? 'handed_off' : SUBJECT_STATUS[state].post);
-      this.db
-        .prepare(
-          `UPDATE posts SET status = ?, remote_id = COALESCE(?, remote_id), published_at = COALESCE(?, published_at),
+      statement(
+        this.db,
+        `UPDATE posts SET status = ?, remote_id = COALESCE(?, remote_id), published_at = COALESCE(?, published_at),
              error = ?, updated_at = ? WHERE id = ?`,
-        )
-        .run(
-          status,
-          subject.remoteId ?? null,
-          handedOff ? null : (subject.publishedAt ?? null),
-          subject.error ?? null,
-          now,
-          item.postId,
-        );
+      ).run(
+        status,
+        subject.remoteId ?? null,
+        handedOff ? null : (subject.publishedAt ?? null),
+        subject.error ?? null,
+        now,
+        item.postId,
+      );
     }
     if (item.productId !== null) {
-      this.db
-        .prepare(
-          'UPDATE products SET status = ?, remote_id = COALESCE(?, remote_id), error = ?, updated_at = ? WHERE id = ?',
-        )
-        .run(
-          SUBJECT_STATUS[state].product,
-          subject.remoteId ?? null,
-          subject.error ?? null,
-          now,
-          item.productId,
-        );
+      statement(
+        this.db,
+        'UPDATE products SET status = ?, remote_id = COALESCE(?, remote_id), error = ?, updated_at = ? WHERE id = ?',
+      ).run(
+        SUBJECT_STATUS[state].product,
+        subject.remoteId ?? null,
+        subject.error ?? null,
+        now,
+        item.productId,
+      );
     }
   }
 }

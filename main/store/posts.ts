@@ -3,6 +3,7 @@ import { POST_STATUSES } from '../../shared/domain';
 import type { LocalPost, Origin, PostStatus } from '../../shared/domain';
 import { countBy } from './count-by';
 import type { WorkspaceDb } from './db';
+import { statement } from './statements';
 
 interface PostRow {
   id: number;
@@ -65,27 +66,27 @@ export class PostsStore {
 
   create(draft: PostDraft): LocalPost {
     const now = this.now();
-    const id = this.db
-      .prepare(
-        `INSERT INTO posts (bot_id, text, media_urls, scheduled_at, zone, status, batch_id, created_at, updated_at)
+    const id = statement(
+      this.db,
+      `INSERT INTO posts (bot_id, text, media_urls, scheduled_at, zone, status, batch_id, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        draft.botId,
-        draft.text,
-        JSON.stringify(draft.mediaUrls),
-        draft.scheduledAt,
-        draft.zone,
-        draft.status ?? 'draft',
-        draft.batchId ?? null,
-        now,
-        now,
-      ).lastInsertRowid;
+    ).run(
+      draft.botId,
+      draft.text,
+      JSON.stringify(draft.mediaUrls),
+      draft.scheduledAt,
+      draft.zone,
+      draft.status ?? 'draft',
+      draft.batchId ?? null,
+      now,
+      now,
+    ).lastInsertRowid;
     return this.require(Number(id));
   }
 
   get(id: number): LocalPost | undefined {
-    const row = this.db.prepare('SELECT * FROM posts WHERE id = ?').get(id) as PostRow | undefined;
+    const row = statement(this.db, 'SELECT * FROM posts WHERE id = ?').get(id) as
+      PostRow | undefined;
     return row && toPost(row);
   }
 
@@ -104,9 +105,10 @@ export class PostsStore {
     const clause =
       conditions.length > 0 ? `WHERE ${conditions.map(([sql]) => sql).join(' AND ')}` : '';
     const params = conditions.map(([, value]) => value);
-    const rows = this.db
-      .prepare(`SELECT * FROM posts ${clause} ORDER BY scheduled_at IS NULL, scheduled_at, id`)
-      .all(...params) as PostRow[];
+    const rows = statement(
+      this.db,
+      `SELECT * FROM posts ${clause} ORDER BY scheduled_at IS NULL, scheduled_at, id`,
+    ).all(...params) as PostRow[];
     return rows.map(toPost);
   }
 
@@ -119,21 +121,20 @@ export class PostsStore {
   ): LocalPost {
     const current = this.require(id);
     const next = { ...current, ...patch };
-    this.db
-      .prepare(
-        `UPDATE posts SET bot_id = ?, text = ?, media_urls = ?, scheduled_at = ?, zone = ?, status = ?, error = NULL,
+    statement(
+      this.db,
+      `UPDATE posts SET bot_id = ?, text = ?, media_urls = ?, scheduled_at = ?, zone = ?, status = ?, error = NULL,
            updated_at = ? WHERE id = ?`,
-      )
-      .run(
-        next.botId,
-        next.text,
-        JSON.stringify(next.mediaUrls),
-        next.scheduledAt,
-        next.zone,
-        next.status,
-        this.now(),
-        id,
-      );
+    ).run(
+      next.botId,
+      next.text,
+      JSON.stringify(next.mediaUrls),
+      next.scheduledAt,
+      next.zone,
+      next.status,
+      this.now(),
+      id,
+    );
     return this.require(id);
   }
 

@@ -3,6 +3,7 @@ import { PRODUCT_STATUSES } from '../../shared/domain';
 import type { LocalProduct, Origin, ProductStatus } from '../../shared/domain';
 import { countBy } from './count-by';
 import type { WorkspaceDb } from './db';
+import { statement } from './statements';
 
 interface ProductRow {
   id: number;
@@ -56,29 +57,33 @@ export class ProductsStore {
   ) {}
 
   create(draft: ProductDraft): LocalProduct {
+    return this.require(this.insert(draft));
+  }
+
+  /** Adds a draft and returns its id only: imports add many and read none back. */
+  insert(draft: ProductDraft): number {
     const now = this.now();
-    const id = this.db
-      .prepare(
-        `INSERT INTO products (sku, name, description, price_minor, currency, stock, image_url, status, batch_id,
+    const id = statement(
+      this.db,
+      `INSERT INTO products (sku, name, description, price_minor, currency, stock, image_url, status, batch_id,
            created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'draft', ?, ?, ?)`,
-      )
-      .run(
-        draft.sku,
-        draft.name,
-        draft.description,
-        draft.priceMinor,
-        draft.currency,
-        draft.stock,
-        draft.imageUrl,
-        draft.batchId ?? null,
-        now,
-        now,
-      ).lastInsertRowid;
-    return this.require(Number(id));
+    ).run(
+      draft.sku,
+      draft.name,
+      draft.description,
+      draft.priceMinor,
+      draft.currency,
+      draft.stock,
+      draft.imageUrl,
+      draft.batchId ?? null,
+      now,
+      now,
+    ).lastInsertRowid;
+    return Number(id);
   }
 
   get(id: number): LocalProduct | undefined {
-    const row = this.db.prepare('SELECT * FROM products WHERE id = ?').get(id) as
+    const row = statement(this.db, 'SELECT * FROM products WHERE id = ?').get(id) as
       ProductRow | undefined;
     return row && toProduct(row);
   }
@@ -90,7 +95,7 @@ export class ProductsStore {
   }
 
   list(): LocalProduct[] {
-    return (this.db.prepare('SELECT * FROM products ORDER BY id').all() as ProductRow[]).map(
+    return (statement(this.db, 'SELECT * FROM products ORDER BY id').all() as ProductRow[]).map(
       toProduct,
     );
   }

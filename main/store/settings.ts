@@ -2,12 +2,13 @@
 // or old value falls back to its default instead of crashing.
 import type { z } from 'zod';
 import type { WorkspaceDb } from './db';
+import { statement } from './statements';
 
 export class SettingsStore {
   constructor(private readonly db: WorkspaceDb) {}
 
   get<S extends z.ZodType>(key: string, schema: S, fallback: z.output<S>): z.output<S> {
-    const row = this.db.prepare('SELECT value FROM settings WHERE key = ?').get(key) as
+    const row = statement(this.db, 'SELECT value FROM settings WHERE key = ?').get(key) as
       { value: string } | undefined;
     if (!row) return fallback;
     try {
@@ -19,10 +20,9 @@ export class SettingsStore {
   }
 
   set(key: string, value: unknown): void {
-    this.db
-      .prepare(
-        'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-      )
-      .run(key, JSON.stringify(value));
+    statement(
+      this.db,
+      'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    ).run(key, JSON.stringify(value));
   }
 }

@@ -1,0 +1,76 @@
+// npm run bench:import — CSV import speed and memory.
+//  1. A generated 100,000-row products file (~14 MB): Pressroom's whole import (validation
+//     included) beside sqlite3's own `.import` of the same file into a plain table; prints both
+//     times and the ratio (target at most 2×).
+//  2. A 1,000,000-row products file, imported in a child process: peak memory (target < 300 MB).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createWriteStream, mkdtempSync, statSync } from 'node:fs';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Pressroom } from '../../main/core/pressroom';
+
+const folder = mkdtempSync(join(tmpdir(), 'pressroom-bench-import-'));
+
+async function generate(path: string, rows: number): Promise<void> {
+  const out = createWriteStream(path);
+  out.write('sku,name,price,currency,description,stock,image_url\n');
+  for (let i = 0; i < rows; i++) {
+    const line = `SKU-${String(i).padStart(7, '0')},"Product ${i}, handmade",${(i % 5000) + 1}.${String(i % 100).padStart(2, '0')},EUR,"A fine product number ${i} from our bakery",${i % 250},https://cdn.example.com/p/${i}.jpg\n`;
+    if (!out.write(line)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+}
+
+const small = join(folder, 'products-100k.csv');
+await generate(small, 100_000);
+const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+console.log(`100,000-row file: ${mb(statSync(small).size)} MB`);
+
+const sqliteStart = performance.now();
+execFileSync('sqlite3', [join(folder, 'plain.sqlite')], {
+  input: `.mode csv\n.import ${small} products\n`,
+});
+const sqliteMs = performance.now() - sqliteStart;
+
+const pressroom = new Pressroom({ dbFile: join(folder, 'workspace.sqlite') });
+const importStart = performance.now();
+const result = await pressroom.importFile({ kind: 'products', path: small });
+const importMs = performance.now() - importStart;
+pressroom.close();
+console.log(`sqlite3 .import: ${sqliteMs.toFixed(0)} ms`);
+console.log(
+  `pressroom import: ${importMs.toFixed(0)} ms (${result.inserted} inserted, ${result.invalid} invalid)`,
+);
+console.log(`ratio: ${(importMs / sqliteMs).toFixed(2)}× (target ≤ 2×)`);
+
+if (process.env.BENCH_SKIP_MILLION !== '1') {
+  const big = join(folder, 'products-1m.csv');
+  await generate(big, 1_000_000);
+  console.log(`1,000,000-row file: ${mb(statSync(big).size)} MB`);
+  const child = spawnSync(
+    '/usr/bin/time',
+    [
+      '-f',
+      '%M',
+      process.execPath,
+      '--import',
+      'tsx',
+      '-e',
+      `
+    const { Pressroom } = await import(${JSON.stringify(join(process.cwd(), 'main/core/pressroom.ts'))});
+    const p = new Pressroom({ dbFile: ${JSON.stringify(join(folder, 'million.sqlite'))} });
+    const started = Date.now();
+    const r = await p.importFile({ kind: 'products', path: ${JSON.stringify(big)} });
+    console.log(JSON.stringify({ inserted: r.inserted, ms: Date.now() - started }));
+    p.close();
+  `,
+    ],
+    { encoding: 'utf8' },
+  );
+  const peakKb = Number(child.stderr.trim().split('\n').at(-1));
+  console.log(
+    `1,000,000 rows: ${child.stdout.trim()}; peak memory ${(peakKb / 1024).toFixed(0)} MB (target < 300 MB)`,
+  );
+}
