@@ -7,6 +7,7 @@ import { isCurrency } from '../../shared/money';
 import { toInstant, isTimeZone } from '../../shared/time';
 import { isHttpUrl } from '../../shared/validation';
 import type { WorkspaceStore } from '../store';
+import type { CatalogFields } from '../store/products';
 import { mapColumns } from './columns';
 import type { ColumnMapping, FieldName, ImportKind } from './columns';
 import { openCsv, UnusableFile } from './read';
@@ -73,17 +74,7 @@ type ValidPost = {
   mediaUrls: string[];
   publishNow: boolean;
 };
-type ValidProduct = {
-  kind: 'products';
-  row: number;
-  sku: string;
-  name: string;
-  description: string | null;
-  priceMinor: number;
-  currency: string;
-  stock: number | null;
-  imageUrl: string | null;
-};
+type ValidProduct = CatalogFields & { kind: 'products'; row: number };
 type Valid = ValidPost | ValidProduct;
 
 const WRITE_BATCH = 2_000;

@@ -2,6 +2,7 @@
 // orders, and posts and products that exist only on the platform. Sync writes here in one
 // transaction per resource; what the platform no longer lists is dropped.
 import type { WorkspaceDb } from './db';
+import type { CatalogFields } from './products';
 import { statement } from './statements';
 
 export interface RemoteBot {
@@ -39,16 +40,7 @@ export interface RemotePost {
   clientReference: string | null;
 }
 
-export interface RemoteProduct {
-  id: string;
-  sku: string;
-  name: string;
-  description: string | null;
-  priceMinor: number;
-  currency: string;
-  stock: number | null;
-  imageUrl: string | null;
-}
+export type RemoteProduct = CatalogFields & { id: string };
 
 export class CacheStore {
   constructor(

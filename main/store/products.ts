@@ -23,10 +23,13 @@ interface ProductRow {
   updated_at: number;
 }
 
-export type ProductDraft = Pick<
+/** What a product is in the catalog, wherever it was made. */
+export type CatalogFields = Pick<
   LocalProduct,
   'sku' | 'name' | 'description' | 'priceMinor' | 'currency' | 'stock' | 'imageUrl'
-> & {
+>;
+
+export type ProductDraft = CatalogFields & {
   batchId?: string | null;
 };
 

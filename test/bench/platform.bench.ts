@@ -2,31 +2,17 @@
 // The server runs in its own process (as `cli platform`), the load comes from this one over
 // keep-alive connections, so the figures are the server's, not the load generator's.
 import { Agent, request } from 'node:http';
-import { startCli } from '../support/cli';
+import { startPlatformCli } from '../support/cli';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 
-const { child, firstLine } = await startCli([
-  'platform',
-  '--json',
-  '--port',
-  '0',
-  '--seed',
-  'demo',
-  '--plan',
-  'enterprise',
-  '--admin',
-]);
 const {
+  child,
   base_url: baseUrl,
   token,
-  admin_token: adminToken,
-} = JSON.parse(firstLine) as {
-  base_url: string;
-  token: string;
-  admin_token: string;
-};
+  admin_token: adminToken = '',
+} = await startPlatformCli(['--seed', 'demo', '--plan', 'enterprise', '--admin']);
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 
 function send(method: string, url: string, bearer: string, body?: unknown): Promise<number> {

@@ -12,7 +12,7 @@ import { Pressroom } from '../../main/core/pressroom';
 import { createPlatformClient } from '../../main/platform/client';
 import type { Plan } from '../../main/platform/wire';
 import { PLANS } from '../../main/platform/wire';
-import { startCli } from '../support/cli';
+import { startPlatformCli } from '../support/cli';
 
 interface Run {
   label: string;
@@ -30,11 +30,7 @@ const percentile = (values: number[], share: number) => {
 };
 
 async function bench(run: Run) {
-  const { child, firstLine } = await startCli([
-    'platform',
-    '--json',
-    '--port',
-    '0',
+  const { child, ...server } = await startPlatformCli([
     '--seed',
     'demo',
     '--admin',
@@ -43,13 +39,12 @@ async function bench(run: Run) {
     '--window-ms',
     String(run.windowMs),
   ]);
-  const server = JSON.parse(firstLine) as { base_url: string; token: string; admin_token: string };
   const origin = new URL(server.base_url).origin;
   const admin = (method: string, path: string, body?: unknown) =>
     fetch(`${origin}/admin/v1${path}`, {
       method,
       headers: {
-        Authorization: `Bearer ${server.admin_token}`,
+        Authorization: `Bearer ${server.admin_token ?? ''}`,
         'Content-Type': 'application/json',
       },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),

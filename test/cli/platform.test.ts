@@ -1,15 +1,11 @@
 // `platform`: the reference server from the command line.
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { runCli, startCli } from '../support/cli';
+import { runCli, startPlatformCli } from '../support/cli';
 
 describe('cli platform', () => {
   it('prints base URL and token as the first JSON line, serves, and stops cleanly on SIGTERM', async () => {
-    const { child, firstLine } = await startCli([
-      'platform',
-      '--json',
-      '--port',
-      '0',
+    const { child, ...started } = await startPlatformCli([
       '--seed',
       'demo',
       '--plan',
@@ -17,11 +13,6 @@ describe('cli platform', () => {
       '--admin',
     ]);
     try {
-      const started = JSON.parse(firstLine) as {
-        base_url: string;
-        token: string;
-        admin_token: string;
-      };
       expect(started.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
       const response = await fetch(`${started.base_url}/products?per_page=1`, {
         headers: { Authorization: `Bearer ${started.token}` },

@@ -36,3 +36,16 @@ export function startCli(
     child.once('exit', (code) => reject(new Error(`exited with ${code} before printing`)));
   });
 }
+
+export interface PlatformCli {
+  child: ChildProcessWithoutNullStreams;
+  base_url: string;
+  token: string;
+  admin_token?: string;
+}
+
+/** Runs `platform --json --port 0` with more arguments, and reads its first line. */
+export async function startPlatformCli(args: string[]): Promise<PlatformCli> {
+  const { child, firstLine } = await startCli(['platform', '--json', '--port', '0', ...args]);
+  return { child, ...(JSON.parse(firstLine) as Omit<PlatformCli, 'child'>) };
+}
