@@ -39,6 +39,7 @@ const faultsPatch = z.strictObject({
   latency_ms: z.number().int().min(0).max(60_000).optional(),
   error_rate: share.optional(),
   drop_after_commit_rate: share.optional(),
+  ignore_idempotency: z.boolean().optional(),
 });
 const providerPatch = z.strictObject({
   failure_rate: share.optional(),
@@ -57,6 +58,7 @@ function faultsView({ faults }: PlatformServer) {
     latency_ms: faults.latencyMs,
     error_rate: faults.errorRate,
     drop_after_commit_rate: faults.dropAfterCommitRate,
+    ignore_idempotency: faults.ignoreIdempotency,
   };
 }
 
@@ -139,6 +141,8 @@ export const adminRoutes: readonly Route<AdminContext>[] = [
     if (input.error_rate !== undefined) server.faults.errorRate = input.error_rate;
     if (input.drop_after_commit_rate !== undefined)
       server.faults.dropAfterCommitRate = input.drop_after_commit_rate;
+    if (input.ignore_idempotency !== undefined)
+      server.faults.ignoreIdempotency = input.ignore_idempotency;
     return { status: 200, body: faultsView(server) };
   }),
   route('PUT', '/ai/providers/:name', ({ server, body }, { name }) => {

@@ -54,6 +54,8 @@ export interface Faults {
   errorRate: number;
   /** Share of successful writes whose connection is dropped after the write committed. */
   dropAfterCommitRate: number;
+  /** Acts like a platform that ignores Idempotency-Key, so clients must not count on it. */
+  ignoreIdempotency: boolean;
 }
 
 export interface ServerStats {
@@ -121,7 +123,12 @@ export async function startPlatformServer(
   });
   const events = new EventSource(store, webhooks, random, now);
   const limiter = new FixedWindowLimiter(options.windowMs ?? 60_000, now);
-  const faults: Faults = { latencyMs: 0, errorRate: 0, dropAfterCommitRate: 0 };
+  const faults: Faults = {
+    latencyMs: 0,
+    errorRate: 0,
+    dropAfterCommitRate: 0,
+    ignoreIdempotency: false,
+  };
   const stats: ServerStats = {
     requests: 0,
     byStatus: {},
@@ -249,7 +256,8 @@ export async function startPlatformServer(
       return match.route.handler(context, match.params);
     };
     const key = request.headers['idempotency-key'];
-    if (typeof key !== 'string' || !WRITE_METHODS.has(method)) return run();
+    if (typeof key !== 'string' || !WRITE_METHODS.has(method) || faults.ignoreIdempotency)
+      return run();
     return idempotent(
       account.id,
       key,

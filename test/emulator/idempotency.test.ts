@@ -25,6 +25,17 @@ describe('Idempotency-Key', () => {
     expect(raw.headers.get('idempotent-replayed')).toBe('true');
   });
 
+  it('can act like a platform that ignores the key (admin fault), so clients are tested without it', async () => {
+    const { client, admin } = await startTestPlatform({ seed: 'demo' });
+    await admin('PUT', '/faults', { ignore_idempotency: true });
+    const bot = (await client.listBots()).items[0]?.id ?? '';
+    await client.createPost({ bot_id: bot, text: 'Twice' }, { idempotencyKey: 'same' });
+    await client.createPost({ bot_id: bot, text: 'Twice' }, { idempotencyKey: 'same' });
+    expect(
+      (await client.listPosts({ per_page: 200 })).items.filter((p) => p.text === 'Twice'),
+    ).toHaveLength(2);
+  });
+
   it('refuses the same key with another body', async () => {
     const { client } = await startTestPlatform({ seed: 'demo' });
     const bot = (await client.listBots()).items[0];

@@ -40,7 +40,11 @@ describe('crash safety', () => {
     { timeout: 120_000 },
     async () => {
       const platform = await startTestPlatform({ seed: 'demo', plan: 'enterprise' });
-      await platform.admin('PUT', '/faults', { drop_after_commit_rate: 0.2, latency_ms: 60 });
+      await platform.admin('PUT', '/faults', {
+        drop_after_commit_rate: 0.2,
+        latency_ms: 60,
+        ignore_idempotency: true,
+      });
       const dbFile = join(mkdtempSync(join(tmpdir(), 'pressroom-crash-')), 'workspace.sqlite');
       const setup = new Pressroom({ dbFile });
       for (let i = 0; i < POSTS; i++)

@@ -131,7 +131,11 @@ describe('publisher', () => {
 
   it('publishes exactly once when answers are lost after the write committed', async () => {
     const platform = await startTestPlatform({ seed: 'demo', plan: 'enterprise' });
-    await platform.admin('PUT', '/faults', { drop_after_commit_rate: 0.5 });
+    // A platform that ignores Idempotency-Key: only the lookup before resending prevents copies.
+    await platform.admin('PUT', '/faults', {
+      drop_after_commit_rate: 0.5,
+      ignore_idempotency: true,
+    });
     const { pressroom } = pressroomOn(platform, { plan: 'enterprise' });
     for (let i = 0; i < 30; i++)
       pressroom.addPost({ text: `Exactly once ${i}`, botId: 'bot_1', mode: 'publish_now' });
