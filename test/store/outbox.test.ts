@@ -16,6 +16,11 @@ function workspace() {
   return { store, post, advance: (ms: number) => (now += ms), now: () => now };
 }
 
+/** Queues the post for publishing (due at 0 unless given), as scheduling it does. */
+function queue(store: WorkspaceStore, postId: number, dueAt = 0) {
+  return store.outbox.enqueue({ kind: 'create_post', postId, priority: PRIORITY.due, dueAt });
+}
+
 describe('outbox transitions', () => {
   it('queued → sending → done publishes the post with its remote id', () => {
     const { store, post } = workspace();
@@ -46,12 +51,7 @@ describe('outbox transitions', () => {
 
   it('sending → retrying → sending, keeping the key and counting attempts', () => {
     const { store, post } = workspace();
-    const item = store.outbox.enqueue({
-      kind: 'create_post',
-      postId: post.id,
-      priority: PRIORITY.due,
-      dueAt: 0,
-    });
+    const item = queue(store, post.id);
     store.outbox.claim(item.id);
     store.outbox.markRetrying(item.id, 5_000_000, '503 busy', true);
     expect(store.outbox.require(item.id)).toMatchObject({
@@ -67,12 +67,7 @@ describe('outbox transitions', () => {
 
   it('sending → failed keeps the server’s message and field errors; retry sends it again first', () => {
     const { store, post } = workspace();
-    const item = store.outbox.enqueue({
-      kind: 'create_post',
-      postId: post.id,
-      priority: PRIORITY.due,
-      dueAt: 0,
-    });
+    const item = queue(store, post.id);
     store.outbox.claim(item.id);
     store.outbox.markFailed(item.id, '422 text: must not be empty', [
       { field: 'text', message: 'must not be empty' },
@@ -96,23 +91,13 @@ describe('outbox transitions', () => {
 
   it('cancels only what has not been sent, and the post goes back to draft', () => {
     const { store, post } = workspace();
-    const item = store.outbox.enqueue({
-      kind: 'create_post',
-      postId: post.id,
-      priority: PRIORITY.due,
-      dueAt: 0,
-    });
+    const item = queue(store, post.id);
     expect(store.outbox.cancel(item.id)).toBe(true);
     expect(store.outbox.require(item.id).state).toBe('cancelled');
     expect(store.posts.require(post.id).status).toBe('draft');
     expect(store.outbox.cancel(item.id)).toBe(false);
 
-    const sent = store.outbox.enqueue({
-      kind: 'create_post',
-      postId: post.id,
-      priority: PRIORITY.due,
-      dueAt: 0,
-    });
+    const sent = queue(store, post.id);
     store.outbox.claim(sent.id);
     expect(store.outbox.cancel(sent.id)).toBe(false);
     store.outbox.markDone(sent.id, 'post_1');
@@ -140,12 +125,7 @@ describe('outbox transitions', () => {
 
   it('recovers items left sending as retrying with an unknown outcome', () => {
     const { store, post } = workspace();
-    const item = store.outbox.enqueue({
-      kind: 'create_post',
-      postId: post.id,
-      priority: PRIORITY.due,
-      dueAt: 0,
-    });
+    const item = queue(store, post.id);
     store.outbox.claim(item.id);
     expect(store.outbox.recoverInterrupted()).toBe(1);
     expect(store.outbox.require(item.id)).toMatchObject({
