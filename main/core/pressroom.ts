@@ -377,8 +377,8 @@ export class Pressroom {
 
   /** Fetches every page of the platform's records into the cache, at the lowest priority. */
   sync(onProgress?: (progress: SyncProgress) => void): Promise<SyncReport> {
-    this.requireClient();
-    return (this.puller as PullSync).run(onProgress);
+    if (!this.puller) throw new NotConnected();
+    return this.puller.run(onProgress);
   }
 
   /** Imports a CSV file of posts or products as one undoable batch (see main/csv/import.ts). */

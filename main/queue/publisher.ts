@@ -114,23 +114,18 @@ export class Publisher {
   private markMissed(): number {
     const graceMs = this.options.graceMs ?? 30 * 60_000;
     const now = this.now();
-    let missed = 0;
-    for (const item of this.options.store.outbox.ready(now, 10_000)) {
-      const late =
-        item.kind === 'create_post' && item.priority !== PRIORITY.user && item.attempts === 0;
-      if (late && now - item.dueAt > graceMs) {
-        const minutes = Math.round((now - item.dueAt) / 60_000);
-        this.options.store.outbox.markFailed(
-          item.id,
-          `Missed: found ${minutes} min after its time (the computer was asleep or off). Publish now or reschedule.`,
-          [],
-          'missed',
-        );
-        this.options.onEvent?.({ type: 'missed', item });
-        missed++;
-      }
+    const overdue = this.options.store.outbox.overduePosts(now - graceMs, PRIORITY.user);
+    for (const item of overdue) {
+      const minutes = Math.round((now - item.dueAt) / 60_000);
+      this.options.store.outbox.markFailed(
+        item.id,
+        `Missed: found ${minutes} min after its time (the computer was asleep or off). Publish now or reschedule.`,
+        [],
+        'missed',
+      );
+      this.options.onEvent?.({ type: 'missed', item });
     }
-    return missed;
+    return overdue.length;
   }
 
   /** The most urgent item ready by `at` that no one is working on; `take` marks it as ours. */

@@ -174,6 +174,16 @@ export class OutboxStore {
     return rows.map(toItem);
   }
 
+  /** Routine post items never attempted whose due time is before `before`: candidates for "missed". */
+  overduePosts(before: number, userPriority: number): OutboxItem[] {
+    const rows = statement(
+      this.db,
+      `SELECT * FROM outbox WHERE state = 'queued' AND kind = 'create_post' AND attempts = 0
+         AND priority != ? AND due_at < ? ORDER BY due_at`,
+    ).all(userPriority, before) as OutboxRow[];
+    return rows.map(toItem);
+  }
+
   /** When the next waiting item becomes ready; null when nothing waits. */
   nextReadyAt(): number | null {
     const row = statement(
