@@ -438,6 +438,17 @@ export class Pressroom {
     );
   }
 
+  /** The user's pause: nothing new is sent until resumed. */
+  pauseQueue(): void {
+    this.requirePublisher().pause('Paused by you');
+  }
+
+  /** Resumes after the user's pause, or after a refused token was fixed, and sends what is due. */
+  resumeQueue(): void {
+    this.requirePublisher().resume();
+    void this.scheduler?.wake();
+  }
+
   status(): Status {
     return {
       outbox: this.store.outbox.counts(),

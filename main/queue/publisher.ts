@@ -55,6 +55,13 @@ export class Publisher {
     return this.pausedReason;
   }
 
+  /** Holds every item where it is until `resume`; requests already sent finish. */
+  pause(reason: string): void {
+    this.pausedReason = reason;
+    this.options.governor.pause(reason);
+    this.options.onEvent?.({ type: 'paused', reason });
+  }
+
   resume(): void {
     this.pausedReason = null;
     this.options.governor.resume();
@@ -186,9 +193,7 @@ export class Publisher {
       case 'pause':
         // Not the item's fault: it goes back to wait, untouched, until the token is fixed.
         outbox.markRetrying(item.id, this.now(), decision.reason, item.outcomeUnknown);
-        this.pausedReason = decision.reason;
-        this.options.governor.pause(decision.reason);
-        this.options.onEvent?.({ type: 'paused', reason: decision.reason });
+        this.pause(decision.reason);
         return;
     }
   }

@@ -100,6 +100,11 @@ describe('publisher', () => {
     expect(status.requests).toBeLessThanOrEqual(3);
     await pressroom.publishDue();
     expect(pressroom.status().requests).toBe(status.requests);
+    // The user's own pause and resume.
+    pressroom.pauseQueue();
+    expect(pressroom.status().paused).toBe('Paused by you');
+    pressroom.resumeQueue();
+    expect(pressroom.status().paused).toBeNull();
     pressroom.close();
   });
 
