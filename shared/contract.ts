@@ -76,6 +76,11 @@ export const operations = {
   }),
   retryItem: z.strictObject({ id: itemId }),
   cancelItem: z.strictObject({ id: itemId }),
+  status: z.strictObject({}),
+  sync: z.strictObject({}),
+  publishDue: z.strictObject({}),
+  pauseQueue: z.strictObject({}),
+  resumeQueue: z.strictObject({}),
 } as const;
 
 export type Operations = typeof operations;
@@ -88,3 +93,23 @@ export type QueueEvent =
   | { type: 'failed'; item: OutboxItem; reason: string }
   | { type: 'missed'; item: OutboxItem }
   | { type: 'paused'; reason: string };
+
+/** A field-by-field problem with an input, as every boundary reports it. */
+export interface Issue {
+  field: string;
+  message: string;
+}
+
+export type CallErrorKind =
+  | 'invalid_input'
+  | 'not_allowed'
+  | 'not_connected'
+  | 'platform'
+  | 'unusable_file'
+  | 'unknown_operation'
+  | 'internal';
+
+/** What crosses IPC or HTTP for every call: a value, or an error the UI can show as it is. */
+export type CallResult<T = unknown> =
+  | { ok: true; value: T }
+  | { ok: false; error: { kind: CallErrorKind; message: string; issues?: Issue[] } };

@@ -4,6 +4,7 @@ import { registerExport, registerImport } from './commands/import';
 import { registerPlatform } from './commands/platform';
 import { registerPosts } from './commands/posts';
 import { registerQueue } from './commands/queue';
+import { registerServe } from './commands/serve';
 import { addGlobalOptions } from './options';
 
 export function buildProgram(): Command {
@@ -21,5 +22,6 @@ export function buildProgram(): Command {
   registerQueue(program);
   registerImport(program);
   registerExport(program);
+  registerServe(program);
   return program;
 }

@@ -69,6 +69,7 @@ export class Pressroom {
   private readonly puller: PullSync | null;
   private readonly now: () => number;
   readonly stats = { requests: 0, rateLimited: 0 };
+  private readonly listeners = new Set<(event: PublisherEvent) => void>();
 
   constructor(private readonly config: PressroomConfig) {
     this.now = config.now ?? Date.now;
@@ -103,7 +104,10 @@ export class Pressroom {
           now: this.now,
           graceMs:
             config.graceMs ?? this.store.settings.get('grace_minutes', graceMinutes, 30) * 60_000,
-          ...(config.onEvent ? { onEvent: config.onEvent } : {}),
+          onEvent: (event) => {
+            config.onEvent?.(event);
+            for (const listener of this.listeners) listener(event);
+          },
           ...(config.retryRules ? { rules: config.retryRules } : {}),
         })
       : null;
@@ -436,6 +440,12 @@ export class Pressroom {
     return new NotAllowed(
       `Queue item ${id} is ${item.state}; only items that are ${allowed} can be ${verb}`,
     );
+  }
+
+  /** Follows the queue's events (the UI's live view); returns the way to stop. */
+  subscribe(listener: (event: PublisherEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** The user's pause: nothing new is sent until resumed. */

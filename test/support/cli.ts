@@ -28,8 +28,11 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Cli
 /** Starts a long-running CLI command and resolves with its first stdout line. */
 export function startCli(
   args: string[],
+  env: NodeJS.ProcessEnv = {},
 ): Promise<{ child: ChildProcessWithoutNullStreams; firstLine: string }> {
-  const child = spawn(process.execPath, [...CLI_ENTRY, ...args]);
+  const child = spawn(process.execPath, [...CLI_ENTRY, ...args], {
+    env: { ...process.env, ...env },
+  });
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout });
     lines.once('line', (firstLine) => resolve({ child, firstLine }));

@@ -1,0 +1,208 @@
+// The web host (Node): the renderer and the core's contract over HTTP, on 127.0.0.1 only. Calls
+// need the session token handed over in the printed URL's fragment (never sent in a request line,
+// so never in a log); requests from another origin or for another host name are refused, which
+// also stops DNS-rebinding pages.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, resolve } from 'node:path';
+import type { Pressroom } from '../core/pressroom';
+import { invoke } from '../core/service';
+
+export interface WebHostOptions {
+  pressroom: Pressroom;
+  port?: number;
+  /** The built renderer; when it is missing, the page says how to build it. */
+  staticDir?: string;
+}
+
+export interface WebHost {
+  /** Open this: it carries the session token in its fragment. */
+  url: string;
+  origin: string;
+  token: string;
+  close(): Promise<void>;
+}
+
+const MAX_BODY = 1024 * 1024;
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+};
+/** The renderer runs under the same policy in Electron. */
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' https: data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+
+function json(response: ServerResponse, status: number, body: unknown): void {
+  const payload = JSON.stringify(body);
+  response
+    .writeHead(status, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'Content-Length': Buffer.byteLength(payload),
+    })
+    .end(payload);
+}
+
+function sameSecret(given: string | null | undefined, token: string): boolean {
+  if (!given) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+async function readJson(request: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY) throw new Error('The request is over 1 MiB');
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  return text.trim() === '' ? {} : (JSON.parse(text) as unknown);
+}
+
+export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
+  const token = randomBytes(24).toString('base64url');
+  const staticDir = options.staticDir ? resolve(options.staticDir) : null;
+  let origin = '';
+  const streams = new Set<ServerResponse>();
+  const unsubscribe = options.pressroom.subscribe((event) => {
+    const line = `data: ${JSON.stringify(event)}\n\n`;
+    for (const stream of streams) stream.write(line);
+  });
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      if (!response.headersSent)
+        json(response, 400, {
+          ok: false,
+          error: { kind: 'invalid_input', message: (error as Error).message },
+        });
+    });
+  });
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', origin);
+    // Only our own host name and origin: a page elsewhere cannot drive the core.
+    const allowedHosts = [new URL(origin).host, `localhost:${new URL(origin).port}`];
+    if (!allowedHosts.includes(request.headers.host ?? ''))
+      return json(response, 403, {
+        ok: false,
+        error: { kind: 'not_allowed', message: 'Unknown host' },
+      });
+    const from = request.headers.origin;
+    if (from !== undefined && !allowedHosts.map((host) => `http://${host}`).includes(from)) {
+      return json(response, 403, {
+        ok: false,
+        error: { kind: 'not_allowed', message: 'Requests from other sites are refused' },
+      });
+    }
+
+    if (url.pathname.startsWith('/api/')) {
+      const bearer =
+        /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ??
+        url.searchParams.get('token');
+      if (!sameSecret(bearer, token))
+        return json(response, 401, {
+          ok: false,
+          error: {
+            kind: 'not_allowed',
+            message: 'Open Pressroom from the link the server printed',
+          },
+        });
+      const call = /^\/api\/call\/([A-Za-z]+)$/.exec(url.pathname);
+      if (call?.[1] && request.method === 'POST') {
+        if (!/^application\/json\b/.test(request.headers['content-type'] ?? '')) {
+          return json(response, 415, {
+            ok: false,
+            error: { kind: 'invalid_input', message: 'Send JSON' },
+          });
+        }
+        return json(
+          response,
+          200,
+          await invoke(options.pressroom, call[1], await readJson(request)),
+        );
+      }
+      if (url.pathname === '/api/events' && request.method === 'GET') {
+        response.writeHead(200, {
+          'Content-Type': 'text/event-stream',
+          'Cache-Control': 'no-store',
+          Connection: 'keep-alive',
+        });
+        response.write(': connected\n\n');
+        streams.add(response);
+        request.on('close', () => streams.delete(response));
+        return;
+      }
+      return json(response, 404, {
+        ok: false,
+        error: { kind: 'unknown_operation', message: `Nothing at ${url.pathname}` },
+      });
+    }
+
+    if (request.method !== 'GET')
+      return json(response, 405, {
+        ok: false,
+        error: { kind: 'not_allowed', message: 'Only GET here' },
+      });
+    const path = url.pathname === '/' ? '/index.html' : url.pathname;
+    const file = staticDir ? normalize(join(staticDir, path)) : null;
+    if (
+      !staticDir ||
+      !file?.startsWith(staticDir) ||
+      !existsSync(file) ||
+      !statSync(file).isFile()
+    ) {
+      if (path === '/index.html') {
+        response
+          .writeHead(200, {
+            'Content-Type': 'text/html; charset=utf-8',
+            'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+          })
+          .end(
+            '<!doctype html><title>Pressroom</title><p>The interface is not built yet. The core answers at <code>/api/call/…</code>.</p>',
+          );
+        return;
+      }
+      return json(response, 404, {
+        ok: false,
+        error: { kind: 'unknown_operation', message: `Nothing at ${url.pathname}` },
+      });
+    }
+    response.writeHead(200, {
+      'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+      'X-Content-Type-Options': 'nosniff',
+    });
+    createReadStream(file).pipe(response);
+  }
+
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolveListen());
+  });
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: `${origin}/#token=${token}`,
+    origin,
+    token,
+    close: async () => {
+      unsubscribe();
+      for (const stream of streams) stream.end();
+      await new Promise<void>((done) => {
+        server.close(() => done());
+        server.closeAllConnections();
+      });
+    },
+  };
+}

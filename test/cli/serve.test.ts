@@ -1,0 +1,33 @@
+// `serve` from the command line: the URL with its token, a working call, a clean stop.
+import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startCli } from '../support/cli';
+
+describe('cli serve', () => {
+  it('prints {"url"} first, serves the contract, and stops on SIGTERM', async () => {
+    const { child, firstLine } = await startCli(['serve', '--json', '--port', '0'], {
+      PRESSROOM_DB: join(mkdtempSync(join(tmpdir(), 'pressroom-serve-')), 'w.sqlite'),
+      PRESSROOM_API_BASE: '',
+      PRESSROOM_API_TOKEN: '',
+    });
+    try {
+      const { url } = JSON.parse(firstLine) as { url: string };
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]+$/);
+      const target = new URL(url);
+      const token = target.hash.slice('#token='.length);
+      const response = await fetch(`${target.origin}/api/call/listPosts`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: '{}',
+      });
+      expect(await response.json()).toEqual({ ok: true, value: [] });
+    } finally {
+      child.kill('SIGTERM');
+    }
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(0);
+  });
+});
