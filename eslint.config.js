@@ -90,4 +90,9 @@ export default tseslint.config(
     ['**/app/**', '**/cli/**', '**/host/**'],
     'the core sits below app, host and CLI.',
   ),
+  boundary(
+    ['main/host/**', 'main/app/**'],
+    ['**/cli/**'],
+    'entry points do not import each other.',
+  ),
 );
