@@ -442,6 +442,11 @@ export class Pressroom {
     );
   }
 
+  /** True when a platform account (base URL and token) is set. */
+  get connected(): boolean {
+    return this.client !== null;
+  }
+
   /** Follows the queue's events (the UI's live view); returns the way to stop. */
   subscribe(listener: (event: PublisherEvent) => void): () => void {
     this.listeners.add(listener);
