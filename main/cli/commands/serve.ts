@@ -40,9 +40,7 @@ export function registerServe(program: Command): void {
         output.result({ url: host.url }, `Pressroom is at ${host.url}`);
         if (options.open) openInBrowser(host.url);
         const stop = waitForStopSignal();
-        const connected =
-          pressroom.status().paused === null && globalOptions(command).apiBase !== undefined;
-        if (connected) await pressroom.watch(stop);
+        if (pressroom.connected) await pressroom.watch(stop);
         else {
           output.progress('No platform account is set: the queue waits until one is (see README).');
           await stop;
