@@ -642,10 +642,16 @@ export class EmulatorStore {
 
   /** The platform publishes scheduled posts when due; doing it before every read is equivalent. */
   publishDuePosts(accountId: number): number {
+    const now = this.now();
+    // A read first: most reads find nothing due, and a write transaction per GET would cost more.
+    const due = this.stmt(
+      "SELECT 1 FROM posts WHERE status = 'scheduled' AND scheduled_at <= ? AND account_id = ? LIMIT 1",
+    ).get(now, accountId);
+    if (!due) return 0;
     return this.stmt(
       `UPDATE posts SET status = 'published', published_at = scheduled_at
        WHERE account_id = ? AND status = 'scheduled' AND scheduled_at <= ?`,
-    ).run(accountId, this.now()).changes;
+    ).run(accountId, now).changes;
   }
 
   listPosts(
