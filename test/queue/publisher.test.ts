@@ -167,8 +167,13 @@ describe('publisher', () => {
     // Another client spends most of each window, so the platform answers 429 now and then.
     const { pressroom } = pressroomOn(platform, { windowMs: 1_000 });
     const noisy = platform.clientWith(platform.server.token);
+    // Bursts of 40 at once, so the platform's count jumps between the engine's observations.
     const storm = (async () => {
-      for (let i = 0; i < 80; i++) await noisy.listBots().catch(() => undefined);
+      for (let burst = 0; burst < 3; burst++) {
+        await Promise.all(
+          Array.from({ length: 40 }, () => noisy.listBots().catch(() => undefined)),
+        );
+      }
     })();
     for (let i = 0; i < 90; i++)
       pressroom.addPost({ text: `Storm ${i}`, botId: 'bot_1', mode: 'publish_now' });
