@@ -103,3 +103,185 @@ export interface OutboxItem {
   createdAt: number;
   updatedAt: number;
 }
+
+export const THEMES = ['system', 'light', 'dark'] as const;
+export type Theme = (typeof THEMES)[number];
+
+/** One window of a long list, and how many there are in all. */
+export interface Page<T> {
+  total: number;
+  rows: T[];
+}
+
+/** A queue item with a line saying what it is ("Post: Fresh rye…", "Product BK-001"). */
+export interface QueueRow extends OutboxItem {
+  summary: string;
+}
+
+export interface BotSummary {
+  id: string;
+  name: string;
+  channel: string | null;
+  status: string | null;
+  description: string | null;
+  /** Writes to this bot still waiting in the outbox (create, rename, delete). */
+  pending: number;
+}
+
+export interface SubscriberSummary {
+  id: string;
+  botId: string | null;
+  name: string;
+  tags: string[];
+  status: string;
+}
+
+export interface SubscriberDetail extends SubscriberSummary {
+  /** Everything the platform said about the subscriber, as it said it. */
+  raw: Record<string, unknown>;
+}
+
+export interface OrderSummary {
+  id: string;
+  status: string;
+  currency: string;
+  totalMinor: number;
+  createdAt: number | null;
+  customer: string | null;
+  items: { name: string; quantity: number }[];
+}
+
+export interface AiAssistReply {
+  text: string;
+  provider: string;
+  model: string;
+  tokens: { prompt: number; completion: number; total: number };
+  /** Providers tried before the one that answered, and why they did not. */
+  attempts: { provider: string; error: string | null }[];
+}
+
+export interface AiUsageDay {
+  date: string;
+  totalTokens: number;
+  providers: { provider: string; totalTokens: number; requests: number }[];
+}
+
+export interface WebhookInfo {
+  id: string;
+  url: string;
+  events: string[];
+  createdAt: number;
+}
+
+export interface ReceivedEvent {
+  id: string;
+  type: string;
+  payload: unknown;
+  receivedAt: number;
+}
+
+export interface WorkspaceSettings {
+  timezone: string;
+  graceMinutes: number;
+  theme: Theme;
+  defaultCurrency: string;
+  defaultBotId: string | null;
+}
+
+/** Which platform the workspace talks to; the token itself never leaves the main side. */
+export interface AccountSettings {
+  mode: 'demo' | 'account' | 'offline';
+  apiBase: string | null;
+  /** The token's last four characters after a mask, e.g. "••••••••3f9a". */
+  tokenHint: string | null;
+  plan: 'free' | 'pro' | 'enterprise';
+}
+
+/** The rate-limit governor as the queue screen's gauge shows it. */
+export interface RateGauge {
+  limit: number;
+  remaining: number;
+  resetAtMs: number;
+  inFlight: number;
+  waiting: number;
+  paused: string | null;
+}
+
+export interface Status {
+  outbox: Record<OutboxState, number>;
+  posts: Record<PostStatus, number>;
+  products: Record<ProductStatus, number>;
+  rateLimit: RateGauge;
+  paused: string | null;
+  /** True after a successful answer, false after a network failure, null before any request. */
+  online: boolean | null;
+  requests: number;
+  rateLimited: number;
+}
+
+export interface DrainReport {
+  published: number;
+  failed: number;
+  missed: number;
+  retrying: number;
+}
+
+export type SyncReport = Record<string, number | { error: string }>;
+
+export interface RowError {
+  row: number;
+  column: string;
+  value: string;
+  message: string;
+}
+
+export interface ImportProgress {
+  rowsRead: number;
+  rowsValid: number;
+  rowsWritten: number;
+  bytesRead: number;
+  bytes: number;
+}
+
+export interface ImportResult {
+  kind: 'posts' | 'products';
+  rows: number;
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  invalid: number;
+  errors: RowError[];
+  warnings: RowError[];
+  /** The header and every invalid row as read, for a file of bad rows to fix and import again. */
+  badRows: { header: string[]; rows: { cells: string[]; message: string }[] };
+  /** The same bad rows as CSV text with an `error` column (null when none), for the UI to offer. */
+  badRowsCsv: string | null;
+  unknownColumns: string[];
+  encoding: string;
+  delimiter: string;
+  batch: string | null;
+  written: boolean;
+}
+
+/** One field an import can fill, as the wizard's mapping offers it. */
+export interface ImportField {
+  name: string;
+  required: boolean;
+  /** Other header names matched to it automatically ("title", "Variant Price", ...). */
+  aliases: string[];
+}
+
+export interface ImportPreview {
+  encoding: string;
+  delimiter: string;
+  headers: string[];
+  fields: ImportField[];
+  /** Header → field (null: ignored), as matched or as the user set it. */
+  mapping: Record<string, string | null>;
+  /** The first rows as read, each with its row number as a spreadsheet shows it. */
+  sample: { row: number; cells: string[] }[];
+  /** A dry run of the whole file with this mapping: counts, and every error by row and column. */
+  result: ImportResult | null;
+  /** Why the file cannot be imported as mapped (a required field has no column), else null. */
+  problem: string | null;
+}

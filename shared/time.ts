@@ -78,3 +78,38 @@ export function formatInZone(ms: number, zone: string): string {
   const zoned = Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO(zone);
   return `${zoned.toPlainDateTime().toString({ smallestUnit: 'minute' }).replace('T', ' ')} (${zone})`;
 }
+
+/**
+ * Reads many instants as wall times of one zone, fast: the zone's offset is looked up once per
+ * stretch between two of its transitions, so a month of 5,000 posts costs a handful of Temporal
+ * calls instead of thousands (the calendar's budget is 100 ms).
+ */
+export class WallClock {
+  private readonly stretches: { from: number; to: number; offsetMs: number }[] = [];
+
+  constructor(readonly zone: string) {}
+
+  /** The zone's offset from UTC at an instant, in milliseconds. */
+  offsetAt(ms: number): number {
+    for (const stretch of this.stretches)
+      if (ms >= stretch.from && ms < stretch.to) return stretch.offsetMs;
+    const zoned = Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO(this.zone);
+    // From one millisecond later, "previous" also finds a transition at exactly `ms`.
+    const previous = Temporal.Instant.fromEpochMilliseconds(ms + 1)
+      .toZonedDateTimeISO(this.zone)
+      .getTimeZoneTransition('previous');
+    const next = zoned.getTimeZoneTransition('next');
+    const offsetMs = zoned.offsetNanoseconds / 1e6;
+    this.stretches.push({
+      from: previous?.epochMilliseconds ?? -Infinity,
+      to: next?.epochMilliseconds ?? Infinity,
+      offsetMs,
+    });
+    return offsetMs;
+  }
+
+  /** The wall time ("2026-11-22T16:00:00") the zone's clocks show, plus `minutes` of wall time. */
+  wall(ms: number, minutes = 0): string {
+    return new Date(ms + this.offsetAt(ms) + minutes * 60_000).toISOString().slice(0, 19);
+  }
+}

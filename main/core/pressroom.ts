@@ -2,15 +2,39 @@
 // and the CLI call. It validates every input against the contract in shared/, and owns the store,
 // the platform client, the rate-limit governor, the publisher and the scheduler of one workspace.
 import { z } from 'zod';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { operations } from '../../shared/contract';
-import type { OperationInput, Operations } from '../../shared/contract';
-import type { LocalPost, OutboxItem } from '../../shared/domain';
-import { PRIORITY } from '../../shared/domain';
-import { isCurrency } from '../../shared/money';
-import { systemTimeZone, toInstant } from '../../shared/time';
+import type { AI_TASKS, CoreEvent, Issue, OperationInput, Operations } from '../../shared/contract';
+import type {
+  AiAssistReply,
+  AiUsageDay,
+  BotSummary,
+  ImportPreview,
+  ImportProgress,
+  ImportResult,
+  LocalPost,
+  LocalProduct,
+  OrderSummary,
+  OutboxItem,
+  Page,
+  Priority,
+  QueueRow,
+  ReceivedEvent,
+  Status,
+  SubscriberDetail,
+  SubscriberSummary,
+  WebhookInfo,
+  WorkspaceSettings,
+} from '../../shared/domain';
+import { PRIORITY, THEMES } from '../../shared/domain';
+import { decimalToMinor, isCurrency } from '../../shared/money';
+import { isTimeZone, systemTimeZone, toInstant } from '../../shared/time';
 import { exportCsv } from '../csv/export';
 import { importCsv } from '../csv/import';
-import type { ImportProgress, ImportResult } from '../csv/import';
+import { FIELDS, MappingError, mapColumns } from '../csv/columns';
+import { UnusableFile, openCsv } from '../csv/read';
 import { describeIssues } from '../../shared/validation';
 import { randomUUID } from 'node:crypto';
 import { createPlatformClient, paginate } from '../platform/client';
@@ -18,7 +42,6 @@ import type { PlatformClient } from '../platform/client';
 import type { Plan } from '../platform/wire';
 import { PLANS } from '../platform/wire';
 import { RateGovernor } from '../queue/governor';
-import type { GovernorState } from '../queue/governor';
 import { Publisher } from '../queue/publisher';
 import type { RetryRules } from '../queue/retry';
 import type { DrainReport, PublisherEvent } from '../queue/publisher';
@@ -35,6 +58,63 @@ const graceMinutes = z
   .max(24 * 60);
 const defaultBot = z.string().min(1).nullable();
 const currencyCode = z.string().refine(isCurrency);
+const timeZone = z.string().refine(isTimeZone);
+const theme = z.enum(THEMES);
+
+const AI_INSTRUCTIONS: Record<(typeof AI_TASKS)[number], string> = {
+  draft:
+    'Write one social media post from the brief the user gives. Answer with the post text only.',
+  shorten:
+    'Shorten the user’s social media post, keeping its meaning and tone. Answer with the post only.',
+  rephrase:
+    'Rephrase the user’s social media post with fresh wording, same meaning and length. Answer with the post only.',
+  hashtags:
+    'Suggest three to five relevant hashtags for the user’s social media post. Answer with the hashtags only, separated by spaces.',
+};
+
+/** Why a product cannot be edited any more. */
+function productLock(product: LocalProduct): string {
+  if (product.origin === 'remote') return 'It was made on the platform; API v1 cannot change it';
+  if (product.status === 'published')
+    return 'It is published; API v1 has no way to change a published product';
+  return `It is ${product.status}; cancel it in the queue first`;
+}
+
+async function withTemporaryFolder<T>(work: (folder: string) => Promise<T>): Promise<T> {
+  const folder = await mkdtemp(join(tmpdir(), 'pressroom-'));
+  try {
+    return await work(folder);
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Runs `work` on a private copy of an uploaded file, under the user's own file name; problems
+ * with the file are told by that name, not the temporary path.
+ */
+function withUpload<T>(
+  fileName: string,
+  contentBase64: string,
+  work: (path: string) => Promise<T>,
+): Promise<T> {
+  return withTemporaryFolder(async (folder) => {
+    const name = basename(fileName) || 'upload.csv';
+    const path = join(folder, name);
+    await writeFile(path, Buffer.from(contentBase64, 'base64'), { mode: 0o600 });
+    try {
+      return await work(path);
+    } catch (error) {
+      if (error instanceof UnusableFile) throw new UnusableFile(error.message.replace(path, name));
+      throw error;
+    }
+  });
+}
+
+/** A column choice the file cannot satisfy is the caller's input at fault, field by field. */
+function mappingAsInput(error: unknown): never {
+  throw error instanceof MappingError ? new InvalidInput(error.issues) : error;
+}
 
 export interface PressroomConfig {
   dbFile: string;
@@ -48,16 +128,8 @@ export interface PressroomConfig {
   fetch?: typeof fetch;
   onEvent?: (event: PublisherEvent) => void;
   retryRules?: RetryRules;
-}
-
-export interface Status {
-  outbox: Record<OutboxItem['state'], number>;
-  posts: Record<LocalPost['status'], number>;
-  products: ReturnType<WorkspaceStore['products']['counts']>;
-  rateLimit: GovernorState;
-  paused: string | null;
-  requests: number;
-  rateLimited: number;
+  /** This workspace's own webhook receiver (the demo workspace has one). */
+  receiver?: { url: string; secret: string };
 }
 
 export class Pressroom {
@@ -69,10 +141,14 @@ export class Pressroom {
   private readonly puller: PullSync | null;
   private readonly now: () => number;
   readonly stats = { requests: 0, rateLimited: 0 };
-  private readonly listeners = new Set<(event: PublisherEvent) => void>();
+  private readonly listeners = new Set<(event: CoreEvent) => void>();
+  /** True after the platform answered, false after a request got no answer, null before any. */
+  private online: boolean | null = null;
+  private readonly receiver: { url: string; secret: string } | null;
 
   constructor(private readonly config: PressroomConfig) {
     this.now = config.now ?? Date.now;
+    this.receiver = config.receiver ?? null;
     this.store = WorkspaceStore.open(config.dbFile, this.now);
     this.store.outbox.recoverInterrupted();
     const plan = config.plan ?? 'free';
@@ -88,7 +164,7 @@ export class Pressroom {
             token: config.token,
             now: this.now,
             ...(config.timeoutMs ? { timeoutMs: config.timeoutMs } : {}),
-            ...(config.fetch ? { fetch: config.fetch } : {}),
+            fetch: this.watchReachability(config.fetch ?? fetch),
             onResponse: (info) => {
               this.stats.requests++;
               if (info.status === 429) this.stats.rateLimited++;
@@ -106,7 +182,7 @@ export class Pressroom {
             config.graceMs ?? this.store.settings.get('grace_minutes', graceMinutes, 30) * 60_000,
           onEvent: (event) => {
             config.onEvent?.(event);
-            for (const listener of this.listeners) listener(event);
+            this.emit(event);
           },
           ...(config.retryRules ? { rules: config.retryRules } : {}),
         })
@@ -115,6 +191,20 @@ export class Pressroom {
     this.scheduler = this.publisher
       ? new Scheduler({ publisher: this.publisher, store: this.store, now: this.now })
       : null;
+  }
+
+  /** The platform's fetch, noting whether requests get answers (the UI's online/offline). */
+  private watchReachability(base: typeof fetch): typeof fetch {
+    return async (...args) => {
+      try {
+        const response = await base(...args);
+        this.online = true;
+        return response;
+      } catch (error) {
+        this.online = false;
+        throw error;
+      }
+    };
   }
 
   private validate<K extends keyof Operations>(
@@ -341,15 +431,11 @@ export class Pressroom {
     const { tag, text } = this.validate('broadcast', input);
     const client = this.requireClient();
     const recipients: string[] = [];
-    const gated = async (page: number) => {
-      const release = await this.governor.acquire(PRIORITY.user);
-      try {
-        return await client.listSubscribers({ tag, status: 'active', page, per_page: 200 });
-      } finally {
-        release();
-      }
-    };
-    for await (const page of paginate(gated)) {
+    const listPage = (page: number) =>
+      this.gated(PRIORITY.user, () =>
+        client.listSubscribers({ tag, status: 'active', page, per_page: 200 }),
+      );
+    for await (const page of paginate(listPage)) {
       recipients.push(
         ...page
           .filter(
@@ -375,14 +461,26 @@ export class Pressroom {
     return { group, recipients: recipients.length };
   }
 
-  broadcastProgress(group: string): Record<OutboxItem['state'], number> {
-    return this.store.outbox.counts(group);
+  broadcastProgress(
+    input: OperationInput<'broadcastProgress'>,
+  ): Record<OutboxItem['state'], number> {
+    return this.store.outbox.counts(this.validate('broadcastProgress', input).group);
   }
 
   /** Fetches every page of the platform's records into the cache, at the lowest priority. */
   sync(onProgress?: (progress: SyncProgress) => void): Promise<SyncReport> {
     if (!this.puller) throw new NotConnected();
-    return this.puller.run(onProgress);
+    return this.pull(this.puller, onProgress);
+  }
+
+  /** One pull sync; screens showing cached records (orders, bots, ...) hear of it and reload. */
+  private async pull(
+    puller: PullSync,
+    onProgress?: (progress: SyncProgress) => void,
+  ): Promise<SyncReport> {
+    const report = await puller.run(onProgress);
+    this.emit({ type: 'changed', what: 'cache' });
+    return report;
   }
 
   /** Imports a CSV file of posts or products as one undoable batch (see main/csv/import.ts). */
@@ -393,6 +491,7 @@ export class Pressroom {
     const request = this.validate('importFile', input);
     const result = await importCsv(this.store, request.kind, request.path, {
       dryRun: request.dryRun,
+      ...(request.mapping ? { mapping: request.mapping } : {}),
       onError: request.onError,
       queue: request.queue,
       past: request.past,
@@ -401,7 +500,7 @@ export class Pressroom {
       defaultCurrency: this.store.settings.get('default_currency', currencyCode, 'USD'),
       now: this.now(),
       ...(onProgress ? { onProgress } : {}),
-    });
+    }).catch(mappingAsInput);
     if (result.written && request.queue) void this.scheduler?.wake();
     return result;
   }
@@ -442,13 +541,309 @@ export class Pressroom {
     );
   }
 
+  /** Deletes a post that never went out: a draft, or one that failed or was missed. */
+  deletePost(input: OperationInput<'deletePost'>): { removed: number } {
+    const { id } = this.validate('deletePost', input);
+    const post = this.store.posts.get(id);
+    if (!post) throw new InvalidInput([{ field: 'id', message: `no post ${id}` }]);
+    if (this.store.outbox.openFor({ postId: id }))
+      throw new NotAllowed(`Post ${id} is queued; unschedule or cancel it first`);
+    if (!this.store.posts.remove(id))
+      throw new NotAllowed(
+        `Post ${id} cannot be deleted. ${this.lockedReason(post) ?? `It is ${post.status}`}.`,
+      );
+    this.emit({ type: 'changed', what: 'posts' });
+    return { removed: 1 };
+  }
+
+  listProducts(input: OperationInput<'listProducts'> = {}): Page<LocalProduct> {
+    return this.store.catalog.page(this.validate('listProducts', input));
+  }
+
+  /** Creates a draft product, or edits a draft or failed one (which becomes a draft again). */
+  saveProduct(input: OperationInput<'saveProduct'>): LocalProduct {
+    const request = this.validate('saveProduct', input);
+    const currency =
+      request.currency ?? this.store.settings.get('default_currency', currencyCode, 'USD');
+    const issues: Issue[] = [];
+    if (!isCurrency(currency))
+      issues.push({ field: 'currency', message: 'must be an ISO 4217 code such as EUR' });
+    const price = isCurrency(currency) ? decimalToMinor(request.price, currency) : null;
+    if (price && !price.ok) issues.push({ field: 'price', message: price.reason });
+    const owner = this.store.catalog.skuOwner(request.sku);
+    if (owner !== undefined && owner !== request.id)
+      issues.push({ field: 'sku', message: `is taken by another product (${request.sku})` });
+    if (issues.length > 0 || !price?.ok) throw new InvalidInput(issues);
+    const fields = {
+      sku: request.sku,
+      name: request.name,
+      description: request.description || null,
+      priceMinor: price.minor,
+      currency,
+      stock: request.stock,
+      imageUrl: request.imageUrl,
+    };
+    const saved = this.store.transaction(() => {
+      if (request.id === undefined) return this.store.products.create(fields);
+      const current = this.store.catalog.get(request.id);
+      if (!current) throw new InvalidInput([{ field: 'id', message: `no product ${request.id}` }]);
+      if (!this.store.catalog.update(request.id, fields))
+        throw new NotAllowed(`Product ${current.sku} cannot be changed. ${productLock(current)}.`);
+      return this.store.products.require(request.id);
+    });
+    this.emit({ type: 'changed', what: 'products' });
+    return saved;
+  }
+
+  duplicateProduct(input: OperationInput<'duplicateProduct'>): LocalProduct {
+    const { id } = this.validate('duplicateProduct', input);
+    const original = this.store.catalog.get(id);
+    if (!original) throw new InvalidInput([{ field: 'id', message: `no product ${id}` }]);
+    const copy = this.store.transaction(() =>
+      this.store.products.create({
+        sku: this.store.catalog.freeSku(original.sku),
+        name: original.name,
+        description: original.description,
+        priceMinor: original.priceMinor,
+        currency: original.currency,
+        stock: original.stock,
+        imageUrl: original.imageUrl,
+      }),
+    );
+    this.emit({ type: 'changed', what: 'products' });
+    return copy;
+  }
+
+  /** Deletes the drafts (and failed products) among `ids`; published ones stay, and say so. */
+  deleteProducts(input: OperationInput<'deleteProducts'>): { removed: number } {
+    const { ids } = this.validate('deleteProducts', input);
+    const removed = this.store.catalog.remove(ids);
+    if (removed === 0)
+      throw new NotAllowed(
+        'None of these products can be deleted: only drafts and failed products can',
+      );
+    this.emit({ type: 'changed', what: 'products' });
+    return { removed };
+  }
+
+  listQueue(input: OperationInput<'listQueue'> = {}): QueueRow[] {
+    const { states, limit } = this.validate('listQueue', input);
+    return this.store.outbox.rows(states, limit);
+  }
+
+  listBots(): BotSummary[] {
+    return this.store.cache.bots();
+  }
+
+  listSubscribers(input: OperationInput<'listSubscribers'> = {}): Page<SubscriberSummary> {
+    return this.store.cache.subscribers(this.validate('listSubscribers', input));
+  }
+
+  getSubscriber(input: OperationInput<'getSubscriber'>): SubscriberDetail {
+    const { id } = this.validate('getSubscriber', input);
+    const subscriber = this.store.cache.subscriber(id);
+    if (!subscriber) throw new InvalidInput([{ field: 'id', message: `no subscriber ${id}` }]);
+    return subscriber;
+  }
+
+  listOrders(input: OperationInput<'listOrders'> = {}): Page<OrderSummary> {
+    return this.store.cache.orders(this.validate('listOrders', input));
+  }
+
+  /** Asks the platform's AI for a draft, a shorter or reworded text, or hashtags. */
+  async aiAssist(input: OperationInput<'aiAssist'>): Promise<AiAssistReply> {
+    const { task, text, provider } = this.validate('aiAssist', input);
+    const client = this.requireClient();
+    const answer = await this.gated(PRIORITY.user, () =>
+      client.aiChat({
+        messages: [
+          { role: 'system', content: AI_INSTRUCTIONS[task] },
+          { role: 'user', content: text },
+        ],
+        max_tokens: task === 'hashtags' ? 60 : 400,
+        ...(provider ? { provider } : {}),
+      }),
+    );
+    return {
+      text: answer.message.content.trim(),
+      provider: answer.provider,
+      model: answer.model,
+      tokens: {
+        prompt: answer.usage.prompt_tokens,
+        completion: answer.usage.completion_tokens,
+        total: answer.usage.total_tokens,
+      },
+      attempts: answer.attempts.map((attempt) => ({
+        provider: attempt.provider,
+        error: attempt.error ?? null,
+      })),
+    };
+  }
+
+  /** Tokens per day and provider over the last `days` days (UTC dates, as the platform counts). */
+  async aiUsage(input: OperationInput<'aiUsage'> = {}): Promise<AiUsageDay[]> {
+    const { days } = this.validate('aiUsage', input);
+    const client = this.requireClient();
+    const to = new Date(this.now());
+    const from = new Date(this.now() - (days - 1) * 86_400_000);
+    const report = await this.gated(PRIORITY.user, () =>
+      client.aiUsage({ from: from.toISOString().slice(0, 10), to: to.toISOString().slice(0, 10) }),
+    );
+    return report.data.map((day) => ({
+      date: day.date,
+      totalTokens: day.total_tokens,
+      providers: day.providers.map((entry) => ({
+        provider: entry.provider,
+        totalTokens: entry.total_tokens,
+        requests: entry.requests,
+      })),
+    }));
+  }
+
+  listWebhooks(): { subscriptions: WebhookInfo[]; receiverUrl: string | null } {
+    return { subscriptions: this.store.webhooks.list(), receiverUrl: this.receiver?.url ?? null };
+  }
+
+  async createWebhook(input: OperationInput<'createWebhook'>): Promise<WebhookInfo> {
+    const { url, events } = this.validate('createWebhook', input);
+    const client = this.requireClient();
+    // Our own receiver checks signatures with its secret; other receivers get the platform's.
+    const secret = url === this.receiver?.url ? { secret: this.receiver.secret } : {};
+    const created = await this.gated(PRIORITY.user, () =>
+      client.createWebhook({ url, events, ...secret }),
+    );
+    return this.store.webhooks.add({ id: created.id, url: created.url, events: created.events });
+  }
+
+  listReceivedEvents(input: OperationInput<'listReceivedEvents'> = {}): ReceivedEvent[] {
+    return this.store.webhooks.received(this.validate('listReceivedEvents', input).limit);
+  }
+
+  /** An event the webhook receiver got (signature already checked); kept once, then announced. */
+  receiveEvent(event: { id: string; type: string; payload: unknown }): void {
+    const kept = this.store.webhooks.receive(event);
+    if (kept) this.emit({ type: 'received', event: kept });
+  }
+
+  getSettings(): WorkspaceSettings {
+    const settings = this.store.settings;
+    return {
+      timezone: settings.get('timezone', timeZone, systemTimeZone()),
+      graceMinutes: settings.get('grace_minutes', graceMinutes, 30),
+      theme: settings.get('theme', theme, 'system'),
+      defaultCurrency: settings.get('default_currency', currencyCode, 'USD'),
+      defaultBotId: settings.get('default_bot_id', defaultBot, null),
+    };
+  }
+
+  saveSettings(input: OperationInput<'saveSettings'>): WorkspaceSettings {
+    const request = this.validate('saveSettings', input);
+    const keys = {
+      timezone: 'timezone',
+      graceMinutes: 'grace_minutes',
+      theme: 'theme',
+      defaultCurrency: 'default_currency',
+      defaultBotId: 'default_bot_id',
+    } as const;
+    this.store.transaction(() => {
+      for (const [field, key] of Object.entries(keys) as [keyof typeof keys, string][]) {
+        if (request[field] !== undefined) this.store.settings.set(key, request[field]);
+      }
+    });
+    this.emit({ type: 'changed', what: 'settings' });
+    return this.getSettings();
+  }
+
+  /** Imports a file the renderer read, from a private temporary copy named as the user's. */
+  async importUpload(input: OperationInput<'importUpload'>): Promise<ImportResult> {
+    const { fileName, contentBase64, ...options } = this.validate('importUpload', input);
+    return withUpload(fileName, contentBase64, (path) =>
+      this.importFile({ ...options, path }, (progress) => this.emit({ type: 'import', progress })),
+    );
+  }
+
+  /** What the import wizard shows before importing: detection, mapping, sample rows, a dry run. */
+  async previewUpload(input: OperationInput<'previewUpload'>): Promise<ImportPreview> {
+    const { fileName, contentBase64, sampleRows, ...options } = this.validate(
+      'previewUpload',
+      input,
+    );
+    return withUpload(fileName, contentBase64, async (path) => {
+      const file = await openCsv(path);
+      const sample: ImportPreview['sample'] = [];
+      for await (const row of file.rows) {
+        sample.push(row);
+        if (sample.length >= sampleRows) break;
+      }
+      let columns: Record<string, number>;
+      try {
+        columns = mapColumns(options.kind, file.header, options.mapping).columns;
+      } catch (error) {
+        return mappingAsInput(error);
+      }
+      const fieldAt = new Map(Object.entries(columns).map(([field, index]) => [index, field]));
+      const mapping = Object.fromEntries(
+        file.header.map((header, index) => [header, fieldAt.get(index) ?? null]),
+      );
+      let result: ImportResult | null = null;
+      let problem: string | null = null;
+      try {
+        result = await this.importFile({ ...options, path, dryRun: true });
+      } catch (error) {
+        if (!(error instanceof UnusableFile)) throw error;
+        problem = error.message.replace(path, basename(path));
+      }
+      return {
+        encoding: file.encoding,
+        delimiter: file.delimiter,
+        headers: file.header,
+        fields: Object.entries(FIELDS[options.kind]).map(([name, spec]) => ({
+          name,
+          required: spec.required,
+          aliases: [...spec.aliases],
+        })),
+        mapping,
+        sample,
+        result,
+        problem,
+      };
+    });
+  }
+
+  /** CSV text of every post or product, in the columns import reads. */
+  async exportText(
+    input: OperationInput<'exportText'>,
+  ): Promise<{ fileName: string; csv: string; rows: number }> {
+    const { kind, bom } = this.validate('exportText', input);
+    const fileName = `pressroom-${kind}-${new Date(this.now()).toISOString().slice(0, 10)}.csv`;
+    return withTemporaryFolder(async (folder) => {
+      const path = join(folder, fileName);
+      const rows = await exportCsv(this.store, kind, path, bom);
+      return { fileName, csv: await readFile(path, 'utf8'), rows };
+    });
+  }
+
+  /** One platform request at `priority`, through the rate-limit governor like every other. */
+  private async gated<T>(priority: Priority, request: () => Promise<T>): Promise<T> {
+    const release = await this.governor.acquire(priority);
+    try {
+      return await request();
+    } finally {
+      release();
+    }
+  }
+
+  private emit(event: CoreEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+
   /** True when a platform account (base URL and token) is set. */
   get connected(): boolean {
     return this.client !== null;
   }
 
   /** Follows the queue's events (the UI's live view); returns the way to stop. */
-  subscribe(listener: (event: PublisherEvent) => void): () => void {
+  subscribe(listener: (event: CoreEvent) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -471,6 +866,7 @@ export class Pressroom {
       products: this.store.products.counts(),
       rateLimit: this.governor.state(),
       paused: this.publisher?.paused ?? null,
+      online: this.online,
       requests: this.stats.requests,
       rateLimited: this.stats.rateLimited,
     };
@@ -511,7 +907,7 @@ export class Pressroom {
   async watch(stop: Promise<unknown>, syncEveryMs = 5 * 60_000): Promise<void> {
     this.requirePublisher();
     this.scheduler?.start();
-    const syncNow = () => void this.puller?.run().catch(() => undefined);
+    const syncNow = () => void (this.puller && this.pull(this.puller).catch(() => undefined));
     syncNow();
     const syncing = setInterval(syncNow, syncEveryMs);
     await stop;

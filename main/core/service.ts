@@ -1,43 +1,77 @@
 // The core as a service (Node, main process): one `invoke(operation, input)` that Electron's IPC
 // and the web host both call with whatever a renderer sent. The operation must be in the contract,
 // the input is validated by the core, and the answer is always a CallResult, never a throw.
-import type { CallErrorKind, CallResult, Issue, Operations } from '../../shared/contract';
+import type {
+  CallErrorKind,
+  CallResult,
+  Issue,
+  OperationName,
+  OperationResults,
+} from '../../shared/contract';
 import { operations } from '../../shared/contract';
 import { describeIssues, summarizeIssues } from '../../shared/validation';
 import { UnusableFile } from '../csv/read';
 import { PlatformError } from '../platform/errors';
 import { InvalidInput, NotAllowed, NotConnected } from './errors';
-import type { Pressroom } from './pressroom';
+import type { Session } from './session';
 
-type Handlers = { [K in keyof Operations]: (pressroom: Pressroom, input: never) => unknown };
-
-const handlers: Handlers = {
-  addPost: (p, input) => p.addPost(input),
-  updatePost: (p, input) => p.updatePost(input),
-  queuePost: (p, input) => p.queuePost(input),
-  listPosts: (p, input) => p.listPosts(input),
-  sendMessage: (p, input) => p.sendMessage(input),
-  addTag: (p, input) => p.addTag(input),
-  broadcast: (p, input) => p.broadcast(input),
-  createBot: (p, input) => p.createBot(input),
-  renameBot: (p, input) => p.renameBot(input),
-  deleteBot: (p, input) => p.deleteBot(input),
-  queueProducts: (p, input) => p.queueProducts(input),
-  importFile: (p, input) => p.importFile(input),
-  undoImport: (p, input) => p.undoImport(input),
-  exportFile: (p, input) => p.exportFile(input),
-  retryItem: (p, input) => p.retryItem(input),
-  cancelItem: (p, input) => p.cancelItem(input),
-  status: (p) => p.status(),
-  sync: (p) => p.sync(),
-  publishDue: (p) => p.publishDue(),
-  pauseQueue: (p) => p.pauseQueue(),
-  resumeQueue: (p) => p.resumeQueue(),
+type Handlers = {
+  [K in OperationName]: (
+    session: Session,
+    input: never,
+  ) => OperationResults[K] | Promise<OperationResults[K]>;
 };
 
-export const OPERATION_NAMES = Object.keys(operations) as (keyof Operations)[];
+const handlers: Handlers = {
+  addPost: (s, input) => s.current.addPost(input),
+  updatePost: (s, input) => s.current.updatePost(input),
+  queuePost: (s, input) => s.current.queuePost(input),
+  listPosts: (s, input) => s.current.listPosts(input),
+  deletePost: (s, input) => s.current.deletePost(input),
+  listProducts: (s, input) => s.current.listProducts(input),
+  saveProduct: (s, input) => s.current.saveProduct(input),
+  duplicateProduct: (s, input) => s.current.duplicateProduct(input),
+  deleteProducts: (s, input) => s.current.deleteProducts(input),
+  listQueue: (s, input) => s.current.listQueue(input),
+  listBots: (s) => s.current.listBots(),
+  listSubscribers: (s, input) => s.current.listSubscribers(input),
+  getSubscriber: (s, input) => s.current.getSubscriber(input),
+  listOrders: (s, input) => s.current.listOrders(input),
+  sendMessage: (s, input) => s.current.sendMessage(input),
+  addTag: (s, input) => s.current.addTag(input),
+  broadcast: (s, input) => s.current.broadcast(input),
+  broadcastProgress: (s, input) => s.current.broadcastProgress(input),
+  createBot: (s, input) => s.current.createBot(input),
+  renameBot: (s, input) => s.current.renameBot(input),
+  deleteBot: (s, input) => s.current.deleteBot(input),
+  queueProducts: (s, input) => s.current.queueProducts(input),
+  importFile: (s, input) => s.current.importFile(input),
+  importUpload: (s, input) => s.current.importUpload(input),
+  previewUpload: (s, input) => s.current.previewUpload(input),
+  undoImport: (s, input) => s.current.undoImport(input),
+  exportFile: (s, input) => s.current.exportFile(input),
+  exportText: (s, input) => s.current.exportText(input),
+  retryItem: (s, input) => s.current.retryItem(input),
+  cancelItem: (s, input) => s.current.cancelItem(input),
+  status: (s) => s.current.status(),
+  sync: (s) => s.current.sync(),
+  publishDue: (s) => s.current.publishDue(),
+  pauseQueue: (s) => (s.current.pauseQueue(), null),
+  resumeQueue: (s) => (s.current.resumeQueue(), null),
+  aiAssist: (s, input) => s.current.aiAssist(input),
+  aiUsage: (s, input) => s.current.aiUsage(input),
+  listWebhooks: (s) => s.current.listWebhooks(),
+  createWebhook: (s, input) => s.current.createWebhook(input),
+  listReceivedEvents: (s, input) => s.current.listReceivedEvents(input),
+  getSettings: (s) => ({ ...s.current.getSettings(), account: s.accountSettings() }),
+  saveSettings: (s, input) => s.current.saveSettings(input),
+  connectAccount: (s, input) => s.connect(input),
+  useDemo: (s) => s.useDemo(),
+};
 
-function isOperation(name: string): name is keyof Operations {
+export const OPERATION_NAMES = Object.keys(operations) as OperationName[];
+
+function isOperation(name: string): name is OperationName {
   return Object.hasOwn(handlers, name);
 }
 
@@ -46,7 +80,7 @@ function failure(kind: CallErrorKind, message: string, issues?: Issue[]): CallRe
 }
 
 export async function invoke(
-  pressroom: Pressroom,
+  session: Session,
   operation: string,
   input: unknown,
 ): Promise<CallResult> {
@@ -59,7 +93,7 @@ export async function invoke(
     return failure('invalid_input', summarizeIssues(issues), issues);
   }
   try {
-    const value = await handlers[operation](pressroom, (input ?? {}) as never);
+    const value = await handlers[operation](session, checked.data as never);
     return { ok: true, value: value ?? null };
   } catch (error) {
     if (error instanceof InvalidInput) return failure('invalid_input', error.message, error.issues);

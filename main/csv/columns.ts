@@ -1,5 +1,8 @@
 // Which spreadsheet column is which field (Node, main process; pure). Header names match
-// whatever their letter case and spacing, with the aliases real exports use (Shopify among them).
+// whatever their letter case and spacing, with the aliases real exports use (Shopify among them);
+// the import wizard's choices, when given, override that matching.
+import { summarizeIssues } from '../../shared/validation';
+import type { FieldIssue } from '../../shared/validation';
 
 export type ImportKind = 'posts' | 'products';
 
@@ -50,21 +53,76 @@ export interface ColumnMapping<K extends ImportKind> {
   missing: FieldName<K>[];
 }
 
+/** The user's choice for some fields: the header to read each from, or null to leave it out. */
+export type ColumnOverrides = Readonly<Record<string, string | null>>;
+
+/** An override that names no field, no column of the file, or a column chosen twice. */
+export class MappingError extends Error {
+  constructor(readonly issues: FieldIssue[]) {
+    super(summarizeIssues(issues));
+  }
+}
+
+/** Each overridden field's column index (null: not imported); throws MappingError. */
+function chosenColumns<K extends ImportKind>(
+  kind: K,
+  headers: readonly string[],
+  overrides: ColumnOverrides,
+): Map<FieldName<K>, number | null> {
+  const names = Object.keys(FIELDS[kind]);
+  const chosen = new Map<FieldName<K>, number | null>();
+  const chosenBy = new Map<number, string>();
+  const issues: FieldIssue[] = [];
+  for (const [field, header] of Object.entries(overrides)) {
+    const issue = (message: string) => issues.push({ field: `mapping.${field}`, message });
+    if (!names.includes(field)) {
+      issue(`is not a field of ${kind} (they are ${names.join(', ')})`);
+      continue;
+    }
+    if (header === null) {
+      chosen.set(field as FieldName<K>, null);
+      continue;
+    }
+    const index = headers.indexOf(header);
+    if (index === -1) issue(`"${header}" is not a column of this file`);
+    // By name alone a repeated header is ambiguous, so the user must rename one in the file.
+    else if (headers.indexOf(header, index + 1) !== -1)
+      issue(`"${header}" names more than one column of this file; rename one of them`);
+    else if (chosenBy.has(index)) issue(`"${header}" is already chosen for ${chosenBy.get(index)}`);
+    else {
+      chosenBy.set(index, field);
+      chosen.set(field as FieldName<K>, index);
+    }
+  }
+  if (issues.length > 0) throw new MappingError(issues);
+  return chosen;
+}
+
+/**
+ * Matches headers to fields by name and alias; `overrides` (field → header, or null) win, and a
+ * header the user chose for one field is never matched to another by name.
+ */
 export function mapColumns<K extends ImportKind>(
   kind: K,
   headers: readonly string[],
+  overrides: ColumnOverrides = {},
 ): ColumnMapping<K> {
   const fields = FIELDS[kind] as Record<FieldName<K>, FieldSpec>;
+  const chosen = chosenColumns(kind, headers, overrides);
   const byKey = new Map<string, FieldName<K>>();
   for (const [field, spec] of Object.entries(fields) as [FieldName<K>, FieldSpec][]) {
     for (const alias of spec.aliases) byKey.set(headerKey(alias), field);
   }
   const columns: Partial<Record<FieldName<K>, number>> = {};
+  for (const [field, index] of chosen) if (index !== null) columns[field] = index;
+  const taken = new Set(Object.values(columns));
   const unknown: string[] = [];
   headers.forEach((header, index) => {
+    if (taken.has(index)) return;
     const field = byKey.get(headerKey(header));
     // The first column of a field wins; a second one with the same meaning is reported, not merged.
-    if (field !== undefined && columns[field] === undefined) columns[field] = index;
+    if (field !== undefined && !chosen.has(field) && columns[field] === undefined)
+      columns[field] = index;
     else if (header.trim() !== '') unknown.push(header);
   });
   const missing = (Object.entries(fields) as [FieldName<K>, FieldSpec][])

@@ -6,6 +6,7 @@ import { once } from 'node:events';
 import Papa from 'papaparse';
 import { Temporal } from 'temporal-polyfill';
 import { minorToDecimal } from '../../shared/money';
+import type { ImportResult } from '../../shared/domain';
 import type { WorkspaceStore } from '../store';
 import type { ImportKind } from './columns';
 
@@ -63,6 +64,18 @@ export async function writeCsv(
   }
   out.end();
   await once(out, 'finish');
+}
+
+/**
+ * The bad rows of an import as CSV text: their cells as read plus an `error` column, so the user
+ * can fix them in a spreadsheet and import the file again (the extra column is ignored then).
+ */
+export function badRowsCsv(badRows: ImportResult['badRows']): string {
+  const table = [
+    [...badRows.header, 'error'],
+    ...badRows.rows.map((bad) => [...bad.cells, bad.message]),
+  ];
+  return `${Papa.unparse(table, { newline: '\r\n' })}\r\n`;
 }
 
 export async function exportCsv(

@@ -4,8 +4,6 @@
 // with line breaks stays one row.
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { Transform } from 'node:stream';
-import Papa from 'papaparse';
 import { createDecoder, detectEncoding } from './decode';
 import type { TextEncoding } from './decode';
 
@@ -20,7 +18,13 @@ export interface CsvFile {
   encoding: TextEncoding;
   delimiter: ',' | ';' | '\t';
   header: string[];
-  /** The data rows after the header, blank ones left out. */
+  /**
+   * The data rows after the header, blank ones left out, a chunk of the file at a time: a
+   * caller checking a million rows pays one await per chunk instead of one per row. Read either
+   * this or `rows`, once.
+   */
+  batches: AsyncIterable<CsvRow[]>;
+  /** The same rows one at a time. */
   rows: AsyncIterable<CsvRow>;
   /** Bytes read so far, for progress. */
   bytesRead(): number;
@@ -28,6 +32,14 @@ export interface CsvFile {
 }
 
 const SAMPLE_BYTES = 64 * 1024;
+/**
+ * Rows go to the caller a read at a time. Reads bigger than 64 KiB made no import faster, but
+ * kept more rows alive across garbage collections: with 1 MiB reads a 1,000,000-row import
+ * peaked about 200 MB higher.
+ */
+const CHUNK_BYTES = 64 * 1024;
+
+export type Newline = '\n' | '\r\n' | '\r';
 
 /** The delimiter that splits the header line into the most fields, quotes respected. */
 function detectDelimiter(firstLine: string): ',' | ';' | '\t' {
@@ -41,6 +53,145 @@ function detectDelimiter(firstLine: string): ',' | ';' | '\t' {
     (a, b) => b[1] - a[1],
   )[0];
   return best && best[1] > 0 ? best[0] : ',';
+}
+
+/**
+ * The line ending from the start of the file, guessed as papaparse guesses it (its
+ * `guessLineEndings`): mostly LF, mostly CRLF, or old Mac CR.
+ */
+function detectNewline(sample: string): Newline {
+  const outsideQuotes = sample.slice(0, 1024 * 1024).replace(/"[^]*?"/g, '');
+  const byCr = outsideQuotes.split('\r');
+  const byLf = outsideQuotes.split('\n');
+  const lfFirst = byLf.length > 1 && (byLf[0]?.length ?? 0) < (byCr[0]?.length ?? 0);
+  if (byCr.length === 1 || lfFirst) return '\n';
+  const crLf = byCr.filter((part) => part.startsWith('\n')).length;
+  return crLf >= byCr.length / 2 ? '\r\n' : '\r';
+}
+
+const QUOTE = 0x22;
+
+/** How many characters of `text` from `from` up to `to` are all white space (0 if any is not). */
+function spacesBetween(text: string, from: number, to: number): number {
+  return to > from && text.slice(from, to).trim() === '' ? to - from : 0;
+}
+
+/**
+ * The records of `text`, read exactly as papaparse reads them (its parser was the reference; a
+ * test compares the two on random files): a field that starts with a quote runs to a quote
+ * followed, after optional spaces, by the delimiter or a line ending, and doubled quotes in it
+ * are one; any other quote is text, and a quoted field never closed runs to the end as typed.
+ * Unless `final`, the last record may be cut off by the chunk's end, so it is left out and
+ * `end` says where it starts. Written out rather than calling papaparse's stream reader, which
+ * costs an event per row and a slow start before the JIT warms up.
+ */
+export function parseRecords(
+  text: string,
+  delimiter: string,
+  newline: Newline,
+  final: boolean,
+): { records: string[][]; end: number } {
+  const records: string[][] = [];
+  const length = text.length;
+  let cursor = 0;
+  let recordStart = 0;
+  let record: string[] = [];
+  let nextDelimiter = text.indexOf(delimiter);
+  let nextNewline = text.indexOf(newline);
+  const endRecord = (next: number) => {
+    records.push(record);
+    record = [];
+    cursor = recordStart = next;
+    nextNewline = text.indexOf(newline, cursor);
+    if (nextDelimiter !== -1 && nextDelimiter < cursor)
+      nextDelimiter = text.indexOf(delimiter, cursor);
+  };
+  for (;;) {
+    if (text.charCodeAt(cursor) === QUOTE) {
+      let search = cursor + 1;
+      let doubled = false;
+      for (;;) {
+        const quote = text.indexOf('"', search);
+        if (quote === -1 || quote === length - 1) {
+          if (!final) return { records, end: recordStart };
+          record.push(
+            quote === -1 ? text.slice(cursor + 1) : unquote(text.slice(cursor + 1, quote), doubled),
+          );
+          records.push(record);
+          return { records, end: length };
+        }
+        if (text.charCodeAt(quote + 1) === QUOTE) {
+          doubled = true;
+          search = quote + 2;
+          continue;
+        }
+        if (nextDelimiter !== -1 && nextDelimiter <= quote)
+          nextDelimiter = text.indexOf(delimiter, quote + 1);
+        if (nextNewline !== -1 && nextNewline <= quote)
+          nextNewline = text.indexOf(newline, quote + 1);
+        const upTo = nextNewline === -1 ? nextDelimiter : Math.min(nextDelimiter, nextNewline);
+        const atDelimiter = quote + 1 + spacesBetween(text, quote + 1, upTo);
+        if (text.startsWith(delimiter, atDelimiter)) {
+          record.push(unquote(text.slice(cursor + 1, quote), doubled));
+          cursor = atDelimiter + delimiter.length;
+          if (nextDelimiter !== -1 && nextDelimiter < cursor)
+            nextDelimiter = text.indexOf(delimiter, cursor);
+          if (nextNewline !== -1 && nextNewline < cursor)
+            nextNewline = text.indexOf(newline, cursor);
+          break;
+        }
+        const atNewline = quote + 1 + spacesBetween(text, quote + 1, nextNewline);
+        if (text.startsWith(newline, atNewline)) {
+          record.push(unquote(text.slice(cursor + 1, quote), doubled));
+          endRecord(atNewline + newline.length);
+          break;
+        }
+        // A quote followed by anything else is part of the field.
+        search = quote + 2;
+      }
+    } else if (nextDelimiter !== -1 && (nextDelimiter < nextNewline || nextNewline === -1)) {
+      record.push(text.slice(cursor, nextDelimiter));
+      cursor = nextDelimiter + delimiter.length;
+      nextDelimiter = text.indexOf(delimiter, cursor);
+    } else if (nextNewline !== -1) {
+      record.push(text.slice(cursor, nextNewline));
+      endRecord(nextNewline + newline.length);
+    } else {
+      if (!final) return { records, end: recordStart };
+      record.push(text.slice(cursor));
+      records.push(record);
+      return { records, end: length };
+    }
+  }
+}
+
+function unquote(field: string, doubled: boolean): string {
+  return doubled ? field.replaceAll('""', '"') : field;
+}
+
+/**
+ * The file's records, a chunk at a time: each chunk is parsed up to its last complete record
+ * and the rest carried into the next, so a quoted field may span chunks.
+ */
+async function* records(
+  path: string,
+  start: number,
+  encoding: TextEncoding,
+  delimiter: string,
+  newline: Newline,
+  onBytes: (bytes: number) => void,
+): AsyncGenerator<string[][]> {
+  const decoder = createDecoder(encoding);
+  let carried = '';
+  for await (const chunk of createReadStream(path, { start, highWaterMark: CHUNK_BYTES })) {
+    onBytes((chunk as Buffer).length);
+    const text = carried + decoder.write(chunk as Buffer);
+    const parsed = parseRecords(text, delimiter, newline, false);
+    carried = text.slice(parsed.end);
+    if (parsed.records.length > 0) yield parsed.records;
+  }
+  const rest = carried + decoder.end();
+  if (rest !== '') yield parseRecords(rest, delimiter, newline, true).records;
 }
 
 export async function openCsv(path: string): Promise<CsvFile> {
@@ -64,43 +215,48 @@ export async function openCsv(path: string): Promise<CsvFile> {
   const delimiter = detectDelimiter(firstLine);
 
   let bytesRead = 0;
-  const decoder = createDecoder(encoding);
-  const decode = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      bytesRead += chunk.length;
-      done(null, decoder.write(chunk));
-    },
-    flush(done) {
-      done(null, decoder.end());
-    },
-  });
-  const parser = Papa.parse(Papa.NODE_STREAM_INPUT, {
+  const chunks = records(
+    path,
+    bomLength,
+    encoding,
     delimiter,
-    skipEmptyLines: false,
-  }) as NodeJS.ReadWriteStream;
-  createReadStream(path, { start: bomLength }).pipe(decode).pipe(parser);
+    detectNewline(sampleText),
+    (bytes) => (bytesRead += bytes),
+  );
+  const first = await chunks.next();
+  const header = first.done ? undefined : first.value[0];
+  if (first.done || !header) throw new UnusableFile(`${path} is empty: it has no header row`);
+  const firstRecords = first.value;
 
-  const records = parser[Symbol.asyncIterator]() as AsyncIterator<string[]>;
-  const header = await records.next();
-  if (header.done) throw new UnusableFile(`${path} is empty: it has no header row`);
-  const rows = async function* (): AsyncGenerator<CsvRow> {
-    let row = 1;
-    for (;;) {
-      const next = await records.next();
-      if (next.done) return;
+  let row = 1;
+  /** Numbers a chunk's records and drops the blank ones. */
+  const toRows = (chunk: string[][], from: number): CsvRow[] => {
+    const rows: CsvRow[] = [];
+    for (let index = from; index < chunk.length; index++) {
       row++;
-      const cells = next.value;
+      const record = chunk[index] ?? [];
       // A file that mixes line endings leaves a carriage return on the last cell.
-      const last = cells.length - 1;
-      if (last >= 0 && cells[last]?.endsWith('\r')) cells[last] = cells[last].slice(0, -1);
-      if (cells.every((cell) => cell.trim() === '')) continue;
-      yield { row, cells };
+      const last = record.length - 1;
+      const lastCell = record[last];
+      if (lastCell?.endsWith('\r')) record[last] = lastCell.slice(0, -1);
+      if (record.every((cell) => cell.trim() === '')) continue;
+      rows.push({ row, cells: record });
     }
+    return rows;
+  };
+  const batches = async function* (): AsyncGenerator<CsvRow[]> {
+    yield toRows(firstRecords, 1);
+    for await (const chunk of chunks) yield toRows(chunk, 0);
+  };
+  const rowBatches = batches();
+  const rows = async function* (): AsyncGenerator<CsvRow> {
+    for await (const batch of rowBatches) yield* batch;
   };
   return {
     encoding,
     delimiter,
-    header: header.value.map((cell) => cell.trim()),
+    header: header.map((cell) => cell.trim()),
+    batches: rowBatches,
     rows: rows(),
     bytesRead: () => bytesRead,
     size,

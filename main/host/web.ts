@@ -8,11 +8,12 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve } from 'node:path';
-import type { Pressroom } from '../core/pressroom';
+import { MAX_UPLOAD_BASE64 } from '../../shared/contract';
 import { invoke } from '../core/service';
+import type { Session } from '../core/session';
 
 export interface WebHostOptions {
-  pressroom: Pressroom;
+  session: Session;
   port?: number;
   /** The built renderer; when it is missing, the page says how to build it. */
   staticDir?: string;
@@ -27,6 +28,9 @@ export interface WebHost {
 }
 
 const MAX_BODY = 1024 * 1024;
+/** File uploads (import and its preview) carry the file itself, base64-encoded. */
+const UPLOAD_OPERATIONS = new Set(['importUpload', 'previewUpload']);
+const MAX_UPLOAD_BODY = MAX_UPLOAD_BASE64 + 64 * 1024;
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -58,12 +62,12 @@ function sameSecret(given: string | null | undefined, token: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-async function readJson(request: IncomingMessage): Promise<unknown> {
+async function readJson(request: IncomingMessage, limit: number): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY) throw new Error('The request is over 1 MiB');
+    if (size > limit) throw new Error(`The request is over ${Math.round(limit / 1024 / 1024)} MiB`);
     chunks.push(chunk);
   }
   const text = Buffer.concat(chunks).toString('utf8');
@@ -75,7 +79,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const staticDir = options.staticDir ? resolve(options.staticDir) : null;
   let origin = '';
   const streams = new Set<ServerResponse>();
-  const unsubscribe = options.pressroom.subscribe((event) => {
+  const unsubscribe = options.session.subscribe((event) => {
     const line = `data: ${JSON.stringify(event)}\n\n`;
     for (const stream of streams) stream.write(line);
   });
@@ -130,7 +134,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         return json(
           response,
           200,
-          await invoke(options.pressroom, call[1], await readJson(request)),
+          await invoke(
+            options.session,
+            call[1],
+            await readJson(request, UPLOAD_OPERATIONS.has(call[1]) ? MAX_UPLOAD_BODY : MAX_BODY),
+          ),
         );
       }
       if (url.pathname === '/api/events' && request.method === 'GET') {

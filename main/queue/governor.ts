@@ -2,6 +2,7 @@
 // an account may go, whoever asks (publishing, sync, the user's own clicks). It starts from the
 // plan's limit, then trusts the platform's headers; it keeps as many requests in flight as the
 // window allows, never more than the platform says remain.
+import type { RateGauge } from '../../shared/domain';
 import type { Priority } from '../../shared/domain';
 import type { RateLimitState } from '../platform/rate-limit';
 
@@ -14,14 +15,7 @@ export interface GovernorOptions {
   now?: () => number;
 }
 
-export interface GovernorState {
-  limit: number;
-  remaining: number;
-  resetAtMs: number;
-  inFlight: number;
-  waiting: number;
-  paused: string | null;
-}
+export type GovernorState = RateGauge;
 
 interface Waiter {
   priority: Priority;

@@ -1,8 +1,17 @@
 // The platform's records mirrored in the workspace (Node, main process): bots, subscribers,
 // orders, and posts and products that exist only on the platform. Sync writes here in one
 // transaction per resource; what the platform no longer lists is dropped.
+import type {
+  BotSummary,
+  OrderSummary,
+  Page,
+  SubscriberDetail,
+  SubscriberSummary,
+} from '../../shared/domain';
 import type { WorkspaceDb } from './db';
 import type { CatalogFields } from './products';
+import { Conditions, windowed } from './paging';
+import type { PageQuery } from './paging';
 import { statement } from './statements';
 
 export interface RemoteBot {
@@ -41,6 +50,21 @@ export interface RemotePost {
 }
 
 export type RemoteProduct = CatalogFields & { id: string };
+
+/** A field of the platform's raw record, if it is the expected type. */
+function field<T extends 'string' | 'number'>(
+  raw: Record<string, unknown>,
+  key: string,
+  type: T,
+): (T extends 'string' ? string : number) | null {
+  const value = raw[key];
+  return typeof value === type ? (value as T extends 'string' ? string : number) : null;
+}
+
+function parseRaw(text: string): Record<string, unknown> {
+  const value = JSON.parse(text) as unknown;
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+}
 
 export class CacheStore {
   constructor(
@@ -220,6 +244,131 @@ export class CacheStore {
       `INSERT INTO sync_cursors (resource, synced_at, error) VALUES (?, ?, ?)
          ON CONFLICT (resource) DO UPDATE SET synced_at = COALESCE(excluded.synced_at, synced_at), error = excluded.error`,
     ).run(resource, error === null ? this.now() : null, error);
+  }
+
+  /** Bots as last synced, with how many of the user's changes to each still wait in the outbox. */
+  bots(): BotSummary[] {
+    const rows = statement(
+      this.db,
+      `SELECT b.id, b.name, b.raw, (SELECT COUNT(*) FROM outbox o
+          WHERE o.kind IN ('update_bot', 'delete_bot') AND o.state IN ('queued', 'sending', 'retrying')
+            AND json_extract(o.payload, '$.id') = b.id) AS pending
+       FROM bots b ORDER BY b.name COLLATE NOCASE, b.id`,
+    ).all() as { id: string; name: string; raw: string; pending: number }[];
+    return rows.map((row) => {
+      const raw = parseRaw(row.raw);
+      return {
+        id: row.id,
+        name: row.name,
+        channel: field(raw, 'channel', 'string'),
+        status: field(raw, 'status', 'string'),
+        description: field(raw, 'description', 'string'),
+        pending: row.pending,
+      };
+    });
+  }
+
+  subscribers(query: PageQuery & { tag?: string | undefined }): Page<SubscriberSummary> {
+    const where = new Conditions().search(['name', 'id'], query.search);
+    if (query.tag?.trim())
+      where.add(
+        'EXISTS (SELECT 1 FROM json_each(tags) WHERE lower(value) = lower(?))',
+        query.tag.trim(),
+      );
+    const page = windowed<{
+      id: string;
+      bot_id: string | null;
+      name: string;
+      tags: string;
+      status: string;
+    }>(
+      this.db,
+      {
+        columns: 'id, bot_id, name, tags, status',
+        table: 'subscribers',
+        where,
+        order: 'name COLLATE NOCASE, id',
+      },
+      query,
+    );
+    return {
+      total: page.total,
+      rows: page.rows.map((row) => ({
+        id: row.id,
+        botId: row.bot_id,
+        name: row.name,
+        tags: JSON.parse(row.tags) as string[],
+        status: row.status,
+      })),
+    };
+  }
+
+  subscriber(id: string): SubscriberDetail | undefined {
+    const row = statement(
+      this.db,
+      'SELECT id, bot_id, name, tags, status, raw FROM subscribers WHERE id = ?',
+    ).get(id) as
+      | {
+          id: string;
+          bot_id: string | null;
+          name: string;
+          tags: string;
+          status: string;
+          raw: string;
+        }
+      | undefined;
+    return (
+      row && {
+        id: row.id,
+        botId: row.bot_id,
+        name: row.name,
+        tags: JSON.parse(row.tags) as string[],
+        status: row.status,
+        raw: parseRaw(row.raw),
+      }
+    );
+  }
+
+  orders(query: PageQuery & { status?: string | undefined }): Page<OrderSummary> {
+    const where = new Conditions().search(['id', 'raw'], query.search);
+    if (query.status) where.add('status = ?', query.status);
+    const page = windowed<{
+      id: string;
+      status: string;
+      currency: string;
+      total_minor: number;
+      created_at: number | null;
+      raw: string;
+    }>(
+      this.db,
+      {
+        columns: 'id, status, currency, total_minor, created_at, raw',
+        table: 'orders',
+        where,
+        order: 'created_at DESC, id DESC',
+      },
+      query,
+    );
+    return {
+      total: page.total,
+      rows: page.rows.map((row) => {
+        const raw = parseRaw(row.raw);
+        const items = Array.isArray(raw.items) ? (raw.items as Record<string, unknown>[]) : [];
+        return {
+          id: row.id,
+          status: row.status,
+          currency: row.currency,
+          totalMinor: row.total_minor,
+          createdAt: row.created_at,
+          customer:
+            field(raw, 'customer_name', 'string') ?? field(raw, 'subscriber_id', 'string') ?? null,
+          items: items.map((item) => ({
+            name: field(item, 'name', 'string') ?? field(item, 'sku', 'string') ?? '?',
+            quantity: field(item, 'quantity', 'number') ?? 1,
+          })),
+        };
+      }),
+    };
   }
 
   counts(): Record<'bots' | 'subscribers' | 'orders', number> {

@@ -1,6 +1,7 @@
 // The workspace store (Node, main process): one object holding every table family's module over
 // one database. Nothing outside main/store/ writes SQL.
 import { CacheStore } from './cache';
+import { CatalogStore } from './catalog';
 import { openWorkspaceDb } from './db';
 import { ImportsStore } from './imports';
 import type { WorkspaceDb } from './db';
@@ -8,6 +9,7 @@ import { OutboxStore } from './outbox';
 import { PostsStore } from './posts';
 import { ProductsStore } from './products';
 import { SettingsStore } from './settings';
+import { WebhooksStore } from './webhooks';
 
 export class WorkspaceStore {
   readonly posts: PostsStore;
@@ -16,6 +18,8 @@ export class WorkspaceStore {
   readonly settings: SettingsStore;
   readonly cache: CacheStore;
   readonly imports: ImportsStore;
+  readonly catalog: CatalogStore;
+  readonly webhooks: WebhooksStore;
 
   constructor(
     readonly db: WorkspaceDb,
@@ -27,6 +31,8 @@ export class WorkspaceStore {
     this.settings = new SettingsStore(db);
     this.cache = new CacheStore(db, now);
     this.imports = new ImportsStore(db, now);
+    this.catalog = new CatalogStore(db, now);
+    this.webhooks = new WebhooksStore(db, now);
   }
 
   static open(file?: string, now?: () => number): WorkspaceStore {

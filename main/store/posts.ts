@@ -138,6 +138,16 @@ export class PostsStore {
     return this.require(id);
   }
 
+  /** Deletes a post that never went out (its queue items go with it); false otherwise. */
+  remove(id: number): boolean {
+    return (
+      statement(
+        this.db,
+        `DELETE FROM posts WHERE id = ? AND origin = 'local' AND status IN ('draft', 'failed', 'missed')`,
+      ).run(id).changes > 0
+    );
+  }
+
   counts(): Record<PostStatus, number> {
     return countBy(this.db, 'posts', 'status', POST_STATUSES);
   }

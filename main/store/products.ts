@@ -33,6 +33,30 @@ export type ProductDraft = CatalogFields & {
   batchId?: string | null;
 };
 
+/** Rows per multi-row INSERT: 100 rows of 7 values stay far below SQLite's variable limit. */
+const ROWS_PER_INSERT = 100;
+
+function insertSql(rows: number): string {
+  // The batch and time are the same on every row: named, they are bound once per statement.
+  const values = Array<string>(rows)
+    .fill("(?, ?, ?, ?, ?, ?, ?, 'draft', @batchId, @now, @now)")
+    .join(', ');
+  return `INSERT INTO products (sku, name, description, price_minor, currency, stock, image_url, status, batch_id,
+           created_at, updated_at) VALUES ${values}`;
+}
+
+function bindDraft(params: unknown[], draft: CatalogFields): void {
+  params.push(
+    draft.sku,
+    draft.name,
+    draft.description,
+    draft.priceMinor,
+    draft.currency,
+    draft.stock,
+    draft.imageUrl,
+  );
+}
+
 function toProduct(row: ProductRow): LocalProduct {
   return {
     id: row.id,
@@ -63,26 +87,33 @@ export class ProductsStore {
     return this.require(this.insert(draft));
   }
 
-  /** Adds a draft and returns its id only: imports add many and read none back. */
+  /** Adds a draft and returns its id only. */
   insert(draft: ProductDraft): number {
-    const now = this.now();
-    const id = statement(
-      this.db,
-      `INSERT INTO products (sku, name, description, price_minor, currency, stock, image_url, status, batch_id,
-           created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'draft', ?, ?, ?)`,
-    ).run(
-      draft.sku,
-      draft.name,
-      draft.description,
-      draft.priceMinor,
-      draft.currency,
-      draft.stock,
-      draft.imageUrl,
-      draft.batchId ?? null,
-      now,
-      now,
-    ).lastInsertRowid;
-    return Number(id);
+    const params: unknown[] = [];
+    bindDraft(params, draft);
+    const shared = { batchId: draft.batchId ?? null, now: this.now() };
+    return Number(statement(this.db, insertSql(1)).run(params, shared).lastInsertRowid);
+  }
+
+  /**
+   * Adds drafts in order, many rows per statement: an import adds thousands and reads none
+   * back, and binding them a statement at a time costs more than SQLite's own work.
+   */
+  insertMany(drafts: readonly CatalogFields[], batchId: string | null): void {
+    const shared = { batchId, now: this.now() };
+    const many = statement(this.db, insertSql(ROWS_PER_INSERT));
+    const one = statement(this.db, insertSql(1));
+    // Whole statements of ROWS_PER_INSERT rows, then the rest one row at a time: two prepared
+    // statements instead of one per remainder size.
+    const inMany = drafts.length - (drafts.length % ROWS_PER_INSERT);
+    const params: unknown[] = [];
+    drafts.forEach((draft, index) => {
+      bindDraft(params, draft);
+      if (index >= inMany) one.run(params, shared);
+      else if ((index + 1) % ROWS_PER_INSERT === 0) many.run(params, shared);
+      else return;
+      params.length = 0;
+    });
   }
 
   get(id: number): LocalProduct | undefined {

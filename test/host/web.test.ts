@@ -1,18 +1,26 @@
 // The web host: the contract over HTTP, behind the session token, for our own origin only.
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { Pressroom } from '../../main/core/pressroom';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FileSecretStore } from '../../main/core/account';
+import { Session } from '../../main/core/session';
 import { startWebHost } from '../../main/host/web';
 import { startTestPlatform } from '../support/platform';
 
 async function host() {
   const platform = await startTestPlatform({ seed: 'demo' });
-  const pressroom = new Pressroom({
+  const folder = mkdtempSync(join(tmpdir(), 'pressroom-web-'));
+  const session = await Session.open({
+    folder,
+    secrets: new FileSecretStore(folder),
     dbFile: ':memory:',
-    apiBase: platform.server.baseUrl,
-    token: platform.server.token,
+    account: { apiBase: platform.server.baseUrl, token: platform.server.token, plan: 'free' },
+    watch: false,
   });
-  const web = await startWebHost({ pressroom });
+  const pressroom = session.current;
+  const web = await startWebHost({ session });
   const call = (operation: string, input: unknown, headers: Record<string, string> = {}) =>
     fetch(`${web.origin}/api/call/${operation}`, {
       method: 'POST',

@@ -21,10 +21,13 @@ function runEngine(
       env: { ...process.env, ...env },
     });
     let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    let timer: NodeJS.Timeout | null = null;
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (killAfterMs !== null && timer === null && output.includes('ready'))
+        timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    });
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const timer =
-      killAfterMs === null ? null : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
     child.on('exit', (code, signal) => {
       if (timer) clearTimeout(timer);
       if (signal === 'SIGKILL') resolve('killed');
@@ -60,8 +63,8 @@ describe('crash safety', () => {
       let seed = 12345;
       const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
       while (kills < KILLS) {
-        // tsx needs a few hundred ms to start; kill somewhere between start-up and mid-publishing.
-        const outcome = await runEngine(env, 350 + Math.floor(random() * 600));
+        // Timed from the engine's "ready", so each run dies a little way into publishing.
+        const outcome = await runEngine(env, 10 + Math.floor(random() * 250));
         if (outcome === 'empty') break;
         kills++;
       }

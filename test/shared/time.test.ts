@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatInZone, isTimeZone, toInstant } from '../../shared/time';
+import { Temporal } from 'temporal-polyfill';
+import { WallClock, formatInZone, isTimeZone, toInstant } from '../../shared/time';
 
 describe('toInstant', () => {
   it('reads exact instants and wall times in a zone', () => {
@@ -49,5 +50,42 @@ describe('toInstant', () => {
     expect(formatInZone(Date.UTC(2026, 10, 22, 15), 'Asia/Kolkata')).toBe(
       '2026-11-22 20:30 (Asia/Kolkata)',
     );
+  });
+});
+
+describe('WallClock', () => {
+  const temporalWall = (ms: number, zone: string) =>
+    Temporal.Instant.fromEpochMilliseconds(ms)
+      .toZonedDateTimeISO(zone)
+      .toPlainDateTime()
+      .toString({ smallestUnit: 'second' });
+
+  it.each(['Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kolkata', 'UTC'])(
+    'reads every instant as Temporal does in %s, around its DST changes too',
+    (zone) => {
+      const clock = new WallClock(zone);
+      const start = Date.UTC(2026, 0, 1);
+      // Every 67 minutes for a year, in an order that jumps between stretches.
+      const instants = Array.from(
+        { length: 8_000 },
+        (_, i) => start + ((i * 7919) % 8_000) * 67 * 60_000,
+      );
+      for (const ms of instants) expect(clock.wall(ms)).toBe(temporalWall(ms, zone));
+    },
+  );
+
+  it('gets the instants right at and next to a transition', () => {
+    const clock = new WallClock('Europe/Berlin');
+    const springForward = Date.UTC(2026, 2, 29, 1, 0); // 02:00 CET becomes 03:00 CEST
+    expect(clock.wall(springForward - 1)).toBe('2026-03-29T01:59:59');
+    expect(clock.wall(springForward)).toBe('2026-03-29T03:00:00');
+    const fallBack = Date.UTC(2026, 9, 25, 1, 0); // 03:00 CEST becomes 02:00 CET
+    expect(clock.wall(fallBack - 1)).toBe('2026-10-25T02:59:59');
+    expect(clock.wall(fallBack)).toBe('2026-10-25T02:00:00');
+  });
+
+  it('adds wall minutes as a plain date-time would', () => {
+    const clock = new WallClock('Europe/Berlin');
+    expect(clock.wall(Date.UTC(2026, 10, 22, 22, 45), 30)).toBe('2026-11-23T00:15:00');
   });
 });

@@ -10,6 +10,9 @@ const pressroom = new Pressroom({
   timeoutMs: 2_000,
   retryRules: { baseMs: 20, capMs: 200, maxAttempts: 1_000 },
 });
+// The parent times its kill from this line, so start-up speed (tsx, a cold disk) never decides
+// whether a kill lands mid-publishing.
+process.stdout.write('ready\n');
 await pressroom.publishUntilEmpty();
 pressroom.close();
 process.stdout.write('empty\n');

@@ -90,9 +90,9 @@ describe('messages and broadcasts', () => {
       text: 'VIP tasting on Friday',
     });
     expect(recipients).toBe(expected);
-    expect(pressroom.broadcastProgress(group)).toMatchObject({ queued: expected, done: 0 });
+    expect(pressroom.broadcastProgress({ group })).toMatchObject({ queued: expected, done: 0 });
     await pressroom.publishUntilEmpty();
-    expect(pressroom.broadcastProgress(group)).toMatchObject({
+    expect(pressroom.broadcastProgress({ group })).toMatchObject({
       queued: 0,
       done: expected,
       failed: 0,

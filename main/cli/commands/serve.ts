@@ -2,11 +2,15 @@
 // queue running, until stopped.
 import { spawn } from 'node:child_process';
 import type { Command } from 'commander';
+import { mkdirSync } from 'node:fs';
+import { FileSecretStore } from '../../core/account';
 import { waitForStopSignal } from '../../core/lifecycle';
+import { userDataDir } from '../../core/paths';
+import { Session } from '../../core/session';
+import { startDemoPlatform } from '../../host/demo';
 import { startWebHost } from '../../host/web';
 import { createOutput } from '../output';
 import { globalOptions, intOption } from '../options';
-import { withWorkspace } from '../workspace';
 
 /** Opens the URL in the system browser; a machine without one simply is not opened. */
 function openInBrowser(url: string): void {
@@ -27,25 +31,45 @@ export function registerServe(program: Command): void {
     .option('--open', 'open it in the system browser', false)
     .addHelpText(
       'after',
-      '\nWith --json the first stdout line is {"url":"http://127.0.0.1:PORT/#token=…"}.',
+      [
+        '',
+        'Workspace: the account from --api-base/--token (or the one connected in Settings);',
+        'without one, the database named by --db as it is (offline), else the demo workspace.',
+        'With --json the first stdout line is {"url":"http://127.0.0.1:PORT/#token=…"}.',
+      ].join('\n'),
     )
     .action(async (options: { port: number; open: boolean }, command: Command) => {
-      const output = createOutput(globalOptions(command).json);
-      await withWorkspace(command, async (pressroom) => {
-        const host = await startWebHost({
-          pressroom,
-          port: options.port,
-          staticDir: 'dist/renderer',
-        });
-        output.result({ url: host.url }, `Pressroom is at ${host.url}`);
-        if (options.open) openInBrowser(host.url);
-        const stop = waitForStopSignal();
-        if (pressroom.connected) await pressroom.watch(stop);
-        else {
-          output.progress('No platform account is set: the queue waits until one is (see README).');
-          await stop;
-        }
-        await host.close();
+      const global = globalOptions(command);
+      const output = createOutput(global.json);
+      const folder = userDataDir();
+      mkdirSync(folder, { recursive: true });
+      const session = await Session.open({
+        folder,
+        secrets: new FileSecretStore(folder),
+        demo: () => startDemoPlatform(folder),
+        ...(global.db ? { dbFile: global.db } : {}),
+        ...(global.apiBase && global.token
+          ? {
+              account: {
+                apiBase: global.apiBase,
+                token: global.token,
+                plan: global.plan ?? 'free',
+              },
+            }
+          : {}),
       });
+      const host = await startWebHost({ session, port: options.port, staticDir: 'dist/renderer' });
+      output.result({ url: host.url }, `Pressroom is at ${host.url}`);
+      const mode = session.accountSettings().mode;
+      if (mode !== 'account')
+        output.progress(
+          mode === 'demo'
+            ? 'No account is set: this is the demo workspace (connect one in Settings).'
+            : 'No account is set: drafts only; the queue waits until one is connected in Settings.',
+        );
+      if (options.open) openInBrowser(host.url);
+      await waitForStopSignal();
+      await host.close();
+      await session.close();
     });
 }

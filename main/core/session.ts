@@ -1,0 +1,203 @@
+// The workspace the user is in (Node, main process): the demo workspace on the embedded reference
+// server, a real account, or offline drafts. Each has its own database, so demo posts can never be
+// published to a real account. Electron's IPC and the web host both call through one Session.
+import { join } from 'node:path';
+import type { CoreEvent } from '../../shared/contract';
+import type { AccountSettings } from '../../shared/domain';
+import { createPlatformClient } from '../platform/client';
+import { PlatformError } from '../platform/errors';
+import type { Plan } from '../platform/wire';
+import { AccountFile, tokenHint } from './account';
+import type { SecretStore } from './account';
+import { InvalidInput } from './errors';
+import { Pressroom } from './pressroom';
+import type { PressroomConfig } from './pressroom';
+import { startWebhookReceiver } from './receiver';
+import type { WebhookReceiver } from './receiver';
+
+export interface DemoPlatform {
+  apiBase: string;
+  token: string;
+  close(): Promise<void>;
+}
+
+export interface AccountInput {
+  apiBase: string;
+  token: string;
+  plan: Plan;
+}
+
+export interface SessionOptions {
+  /** The user-data folder: databases, account file, secrets. */
+  folder: string;
+  secrets: SecretStore;
+  /** Starts the demo platform; without it, no account means offline drafts. */
+  demo?: () => Promise<DemoPlatform>;
+  /** An account for this run only (CLI flags, environment); not stored. */
+  account?: AccountInput;
+  /** The account workspace's database (CLI --db); by default workspace.sqlite in the folder. */
+  dbFile?: string;
+  /** Run the queue and pull sync in the background (default true). */
+  watch?: boolean;
+  /** Extra settings for every Pressroom opened (tests: time, retry rules). */
+  pressroom?: Partial<PressroomConfig>;
+}
+
+export class Session {
+  private pressroom!: Pressroom;
+  private mode: AccountSettings['mode'] = 'offline';
+  private account: AccountInput | null = null;
+  private demoPlatform: DemoPlatform | null = null;
+  private receiver: WebhookReceiver | null = null;
+  private stopWatching: (() => Promise<void>) | null = null;
+  private unsubscribe: (() => void) | null = null;
+  private readonly listeners = new Set<(event: CoreEvent) => void>();
+  private readonly accountFile: AccountFile;
+
+  private constructor(private readonly options: SessionOptions) {
+    this.accountFile = new AccountFile(options.folder);
+  }
+
+  static async open(options: SessionOptions): Promise<Session> {
+    const session = new Session(options);
+    const stored = session.accountFile.read();
+    const token = stored ? options.secrets.read() : null;
+    const account = options.account ?? (stored && token ? { ...stored, token } : null);
+    if (account) await session.switchTo('account', account);
+    else if (options.demo && !options.dbFile) await session.switchTo('demo', null);
+    else await session.switchTo('offline', null);
+    return session;
+  }
+
+  /** The workspace every call goes to right now. */
+  get current(): Pressroom {
+    return this.pressroom;
+  }
+
+  accountSettings(): AccountSettings {
+    return {
+      mode: this.mode,
+      apiBase:
+        this.mode === 'demo'
+          ? (this.demoPlatform?.apiBase ?? null)
+          : (this.account?.apiBase ?? null),
+      tokenHint: this.mode === 'account' && this.account ? tokenHint(this.account.token) : null,
+      plan: this.account?.plan ?? 'free',
+    };
+  }
+
+  /** Follows the current workspace's events, across switches. */
+  subscribe(listener: (event: CoreEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Tests the token with one request, then keeps it (sealed) and opens the account's workspace. */
+  async connect(input: AccountInput): Promise<AccountSettings> {
+    await checkToken(input);
+    this.options.secrets.write(input.token);
+    this.accountFile.write({ apiBase: input.apiBase, plan: input.plan });
+    await this.switchTo('account', input);
+    return this.accountSettings();
+  }
+
+  /** Forgets the stored account and goes back to the demo workspace (or offline drafts). */
+  async useDemo(): Promise<AccountSettings> {
+    this.options.secrets.write(null);
+    this.accountFile.write(null);
+    await this.switchTo(this.options.demo ? 'demo' : 'offline', null);
+    return this.accountSettings();
+  }
+
+  async close(): Promise<void> {
+    await this.closeCurrent();
+    await this.demoPlatform?.close();
+    this.demoPlatform = null;
+  }
+
+  private async closeCurrent(): Promise<void> {
+    if (!this.pressroom) return;
+    this.unsubscribe?.();
+    await this.stopWatching?.();
+    this.stopWatching = null;
+    await this.receiver?.close();
+    this.receiver = null;
+    this.pressroom.close();
+  }
+
+  private async switchTo(
+    mode: AccountSettings['mode'],
+    account: AccountInput | null,
+  ): Promise<void> {
+    await this.closeCurrent();
+    const { folder } = this.options;
+    let config: PressroomConfig;
+    if (mode === 'demo' && this.options.demo) {
+      this.demoPlatform ??= await this.options.demo();
+      this.receiver = await startWebhookReceiver((delivery) =>
+        this.pressroom.receiveEvent(delivery),
+      );
+      config = {
+        dbFile: join(folder, 'demo-workspace.sqlite'),
+        apiBase: this.demoPlatform.apiBase,
+        token: this.demoPlatform.token,
+        receiver: { url: this.receiver.url, secret: this.receiver.secret },
+      };
+    } else {
+      config = {
+        dbFile: this.options.dbFile ?? join(folder, 'workspace.sqlite'),
+        ...(account ? { apiBase: account.apiBase, token: account.token, plan: account.plan } : {}),
+      };
+    }
+    this.mode = mode;
+    this.account = account;
+    this.pressroom = new Pressroom({ ...this.options.pressroom, ...config });
+    this.unsubscribe = this.pressroom.subscribe((event) => {
+      for (const listener of this.listeners) listener(event);
+    });
+    if (this.pressroom.connected && this.options.watch !== false) {
+      let stop!: () => void;
+      const stopped = new Promise<void>((resolve) => (stop = resolve));
+      const watching = this.pressroom.watch(stopped);
+      this.stopWatching = async () => {
+        stop();
+        await watching;
+      };
+    }
+    for (const listener of this.listeners) listener({ type: 'changed', what: 'account' });
+  }
+}
+
+/** One cheap authenticated request: a refused token or an unreachable URL is the user's to fix. */
+async function checkToken(account: AccountInput): Promise<void> {
+  const client = createPlatformClient({
+    baseUrl: account.apiBase,
+    token: account.token,
+    timeoutMs: 10_000,
+  });
+  try {
+    await client.listBots({ per_page: 1 });
+  } catch (error) {
+    if (!(error instanceof PlatformError)) throw error;
+    if (error.status === 401 || error.status === 403)
+      throw new InvalidInput([
+        {
+          field: 'token',
+          message: `was refused by the platform (${error.status}${error.serverMessage ? `: ${error.serverMessage}` : ''}); copy it again from the account's API Keys settings`,
+        },
+      ]);
+    if (error.status === null)
+      throw new InvalidInput([
+        {
+          field: 'apiBase',
+          message: `did not answer (${error.message}); check the URL and your connection`,
+        },
+      ]);
+    throw new InvalidInput([
+      {
+        field: 'apiBase',
+        message: `answered ${error.status}${error.serverMessage ? ` (${error.serverMessage})` : ''}; is it the platform's API v1 base URL?`,
+      },
+    ]);
+  }
+}

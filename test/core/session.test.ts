@@ -1,0 +1,121 @@
+// The session: demo, account and offline workspaces, the token test on connect, and the token
+// kept sealed outside the database.
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CoreEvent } from '../../shared/contract';
+import { FileSecretStore } from '../../main/core/account';
+import { invoke } from '../../main/core/service';
+import { Session } from '../../main/core/session';
+import { startTestPlatform } from '../support/platform';
+import type { TestPlatform } from '../support/platform';
+
+const sessions: Session[] = [];
+afterEach(async () => {
+  await Promise.all(sessions.splice(0).map((session) => session.close()));
+});
+
+async function openSession(platform: TestPlatform, folder = mkdtempSync(join(tmpdir(), 'prs-'))) {
+  const session = await Session.open({
+    folder,
+    secrets: new FileSecretStore(folder),
+    demo: async () => ({
+      apiBase: platform.server.baseUrl,
+      token: platform.server.token,
+      close: async () => undefined,
+    }),
+    watch: false,
+  });
+  sessions.push(session);
+  return { session, folder };
+}
+
+/** Every byte Pressroom wrote in the folder, as text. */
+function folderText(folder: string): string {
+  return readdirSync(folder)
+    .map((name) => readFileSync(join(folder, name)).toString('latin1'))
+    .join('\n');
+}
+
+describe('session', () => {
+  it('opens the demo workspace when no account is set, and says so', async () => {
+    const platform = await startTestPlatform({ seed: 'demo' });
+    const { session } = await openSession(platform);
+    const settings = await invoke(session, 'getSettings', {});
+    expect(settings).toMatchObject({
+      ok: true,
+      value: { account: { mode: 'demo', apiBase: platform.server.baseUrl, tokenHint: null } },
+    });
+    expect(await invoke(session, 'sync', {})).toMatchObject({ ok: true });
+    expect(session.current.listBots().length).toBeGreaterThan(0);
+  });
+
+  it('refuses a token the platform rejects, naming the field, and stays where it was', async () => {
+    const platform = await startTestPlatform({ seed: 'demo' });
+    const { session } = await openSession(platform);
+    const refused = await invoke(session, 'connectAccount', {
+      apiBase: platform.server.baseUrl,
+      token: 'not-a-real-token-1234',
+      plan: 'pro',
+    });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid_input', issues: [{ field: 'token' }] },
+    });
+    expect(refused.ok === false && refused.error.message).toMatch(/refused by the platform \(401/);
+    expect(refused.ok === false && refused.error.message).not.toContain('not-a-real-token');
+    expect(session.accountSettings().mode).toBe('demo');
+
+    const unreachable = await invoke(session, 'connectAccount', {
+      apiBase: 'http://127.0.0.1:9/api/v1',
+      token: 'whatever-token',
+    });
+    expect(unreachable).toMatchObject({ ok: false, error: { issues: [{ field: 'apiBase' }] } });
+  });
+
+  it('connects an account with a good token, keeps it sealed, and reopens it next time', async () => {
+    const platform = await startTestPlatform({ seed: 'demo' });
+    const { session, folder } = await openSession(platform);
+    const events: CoreEvent[] = [];
+    session.subscribe((event) => events.push(event));
+    const token = platform.server.token;
+    const connected = await invoke(session, 'connectAccount', {
+      apiBase: platform.server.baseUrl,
+      token,
+      plan: 'pro',
+    });
+    expect(connected).toEqual({
+      ok: true,
+      value: {
+        mode: 'account',
+        apiBase: platform.server.baseUrl,
+        tokenHint: `••••••••${token.slice(-4)}`,
+        plan: 'pro',
+      },
+    });
+    expect(events).toContainEqual({ type: 'changed', what: 'account' });
+    expect(readdirSync(folder)).toContain('workspace.sqlite');
+    expect(folderText(folder)).not.toContain(token);
+
+    await session.close();
+    const reopened = await openSession(platform, folder);
+    expect(reopened.session.accountSettings()).toMatchObject({ mode: 'account', plan: 'pro' });
+    expect(await invoke(reopened.session, 'useDemo', {})).toMatchObject({
+      ok: true,
+      value: { mode: 'demo', tokenHint: null },
+    });
+    expect(readdirSync(folder)).not.toContain('token.sealed');
+  });
+
+  it('keeps demo and account data apart', async () => {
+    const platform = await startTestPlatform({ seed: 'demo' });
+    const { session } = await openSession(platform);
+    await invoke(session, 'addPost', { text: 'A demo draft', mode: 'draft' });
+    await invoke(session, 'connectAccount', {
+      apiBase: platform.server.baseUrl,
+      token: platform.server.token,
+    });
+    expect(session.current.listPosts({}).map((post) => post.text)).not.toContain('A demo draft');
+  });
+});

@@ -1,0 +1,68 @@
+// The shortcuts in cell reading give the answers of the full rules they skip, on random input.
+import { describe, expect, it } from 'vitest';
+import { isHttpUrlCell, parsePrice } from '../../main/csv/values';
+import { isHttpUrl } from '../../shared/validation';
+
+/** A small deterministic generator (mulberry32), so a failure can be replayed. */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function randomText(next: () => number, pieces: readonly string[], count: number): string {
+  let text = '';
+  for (let index = 0; index < count; index++) text += pieces[Math.floor(next() * pieces.length)];
+  return text;
+}
+
+describe('parsePrice on plain numbers', () => {
+  it.each(['USD', 'EUR', 'JPY', 'KWD'])('reads them as the full rules do, in %s', (currency) => {
+    const next = random(currency.charCodeAt(0));
+    const pieces = ['0', '1', '2', '5', '9', '.', ','];
+    for (let round = 0; round < 5000; round++) {
+      const text = randomText(next, pieces, 1 + Math.floor(next() * 9));
+      // A currency code around the number sends it through every rule; the answer must agree.
+      const full = parsePrice(`${text} USD`, currency);
+      const expected = full.ok
+        ? full
+        : { ok: false, reason: full.reason.replace(`"${text} USD"`, `"${text}"`) };
+      expect(parsePrice(text, currency), text).toEqual(expected);
+    }
+  });
+});
+
+describe('isHttpUrlCell', () => {
+  it('answers as the URL parser does', () => {
+    const next = random(7);
+    const starts = ['http://', 'https://', 'HTTPS://', 'ftp://', 'http:/', 'http://user@', ''];
+    const pieces = [
+      ...['a', 'Z', 'shop', 'xn--', 'xn--bcher-kva', 'XN--', '0', '1', '255', '999', '0x1f', '-'],
+      ...['.', '.', '/', '?', '#', ':', ':8080', '%', '%zz', ' ', 'é', '[', ']', '\\', '_'],
+    ];
+    let accepted = 0;
+    for (let round = 0; round < 20_000; round++) {
+      const start = starts[Math.floor(next() * starts.length)] ?? '';
+      const text = start + randomText(next, pieces, 1 + Math.floor(next() * 6));
+      const expected = isHttpUrl(text);
+      if (expected) accepted++;
+      expect(isHttpUrlCell(text), text).toBe(expected);
+    }
+    // Both answers occur often, so the comparison means something.
+    expect(accepted).toBeGreaterThan(2_000);
+    expect(accepted).toBeLessThan(18_000);
+  });
+
+  it('takes the URLs a catalog has', () => {
+    expect(isHttpUrlCell('https://cdn.example.com/p/1.jpg?w=200#top')).toBe(true);
+    expect(isHttpUrlCell('http://localhost')).toBe(true);
+    expect(isHttpUrlCell('https://1.2.3.4/a.jpg')).toBe(true);
+    expect(isHttpUrlCell('https://999.1.1.1/a.jpg')).toBe(false);
+    expect(isHttpUrlCell('ftp://example.com/a.jpg')).toBe(false);
+    expect(isHttpUrlCell('example.com/a.jpg')).toBe(false);
+  });
+});
