@@ -1,0 +1,57 @@
+// How times read on every screen (browser): in the user's zone, absolute or relative to now.
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** "23 Nov 2026, 09:00" in `zone`; a dash for no time. */
+export function formatDateTime(ms: number | null, zone: string): string {
+  if (ms === null) return '—';
+  let formatter = formatters.get(zone);
+  if (!formatter) {
+    // Building a formatter is slow and tables ask for one per row.
+    formatter = new Intl.DateTimeFormat(undefined, {
+      dateStyle: 'medium',
+      timeStyle: 'short',
+      timeZone: zone,
+    });
+    formatters.set(zone, formatter);
+  }
+  return formatter.format(ms);
+}
+
+/** The wall time of an instant in `zone`, as a datetime-local input holds it ("2026-11-23T09:00"). */
+export function wallTime(ms: number, zone: string): string {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: zone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(ms);
+  const part = (type: Intl.DateTimeFormatPartTypes) =>
+    parts.find((candidate) => candidate.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')}T${part('hour')}:${part('minute')}`;
+}
+
+const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto', style: 'short' });
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['day', 86_400_000],
+  ['hour', 3_600_000],
+  ['minute', 60_000],
+];
+
+/** "in 42 sec.", "3 min. ago": the largest unit that fits. */
+export function relativeTime(ms: number, now: number): string {
+  const delta = ms - now;
+  for (const [unit, size] of UNITS) {
+    if (Math.abs(delta) >= size) return relative.format(Math.trunc(delta / size), unit);
+  }
+  return relative.format(Math.trunc(delta / 1000), 'second');
+}
+
+/** Every IANA zone this runtime knows, with `current` kept even when the list lacks it (UTC). */
+export function timeZones(current: string): string[] {
+  const zones = Intl.supportedValuesOf('timeZone');
+  return zones.includes(current) ? zones : [current, ...zones];
+}

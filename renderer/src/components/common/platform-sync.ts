@@ -1,0 +1,21 @@
+// Refreshing cached platform records (browser): the orders, subscribers and bots screens show
+// what the last pull sync brought, and refresh by running one.
+import type { CoreEvent } from '../../../../shared/contract';
+import type { Api } from '../../lib/api';
+
+/**
+ * Runs a sync of everything and answers what went wrong for `resource` (the core's message, or
+ * the platform's for that list), or null when it arrived.
+ */
+export async function syncFor(api: Api, resource: string): Promise<string | null> {
+  const result = await api.sync({});
+  if (!result.ok) return result.error.message;
+  const outcome = result.value[resource];
+  return typeof outcome === 'object'
+    ? `The platform's ${resource} could not be read (${outcome.error}); showing the last copy.`
+    : null;
+}
+
+/** Sync is the only way cached records change; the core announces it as a cache change. */
+export const touchesCache = (event: CoreEvent): boolean =>
+  event.type === 'changed' && event.what === 'cache';

@@ -1,0 +1,39 @@
+// The contract client (browser): one typed proxy over the core's operations, and its event
+// stream. Components and state modules call `api.listPosts(...)`; only the transport knows
+// whether the core sits behind Electron's preload or the web host.
+import type {
+  CallResult,
+  CoreEvent,
+  OperationInput,
+  OperationName,
+  OperationResults,
+} from '../../../shared/contract';
+
+/** How calls and events travel: Electron's preload bridge, or HTTP to the web host. */
+export interface Transport {
+  call(operation: OperationName, input: unknown): Promise<CallResult>;
+  events(listener: (event: CoreEvent) => void): () => void;
+}
+
+export type Api = {
+  [K in OperationName]: (input?: OperationInput<K>) => Promise<CallResult<OperationResults[K]>>;
+};
+
+export function createApi(transport: Transport): Api {
+  return new Proxy({} as Api, {
+    get: (_target, operation) => (input?: unknown) =>
+      transport.call(operation as OperationName, input ?? {}),
+  });
+}
+
+/** The value of a call, or a thrown CallFailure carrying the core's error for the UI to show. */
+export class CallFailure extends Error {
+  constructor(readonly error: Extract<CallResult, { ok: false }>['error']) {
+    super(error.message);
+  }
+}
+
+export function unwrap<T>(result: CallResult<T>): T {
+  if (!result.ok) throw new CallFailure(result.error);
+  return result.value;
+}

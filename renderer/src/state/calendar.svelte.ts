@@ -1,0 +1,325 @@
+// The calendar screen's state (browser): posts of the visible range and the unscheduled drafts,
+// bot and status filters, the events the calendar draws, drag-to-reschedule with rollback, the
+// time zone, and live reloads from core events. The calendar works in wall times of the user's
+// zone; this module turns them into instants, so the calendar component stays a thin wrapper.
+import { Temporal } from 'temporal-polyfill';
+import type { Calendar } from '@event-calendar/core';
+import type { CoreEvent } from '../../../shared/contract';
+import type { BotSummary, LocalPost, PostStatus } from '../../../shared/domain';
+import { WallClock } from '../../../shared/time';
+import { coalesce } from '../components/common/coalesce';
+import { wallTime } from '../components/common/format';
+import type { Shell } from './shell.svelte';
+import { NOT_GONE_OUT, STATUS_MARKS, lockReason, readWhen } from './post-editor.svelte';
+
+export const CALENDAR_VIEWS = [
+  { id: 'dayGridMonth', label: 'Month', key: 'm' },
+  { id: 'timeGridWeek', label: 'Week', key: 'w' },
+  { id: 'timeGridDay', label: 'Day', key: 'd' },
+  { id: 'listMonth', label: 'List', key: 'l' },
+] as const;
+
+/** The bot filter's value for posts that have no bot. */
+export const NO_BOT = '(none)';
+
+/** How long a post looks on the time grid; posts are instants, so this is only for drawing. */
+const SHOWN_MINUTES = 30;
+
+/** What each calendar event carries besides its dates (a type, so it fits the calendar's record). */
+export type PostEventProps = {
+  postId: number;
+  status: PostStatus;
+  statusLabel: string;
+  icon: string;
+  /** Why it cannot be moved, or null. */
+  locked: string | null;
+  botName: string;
+};
+
+/** The post an event stands for, as toEvent put it there (the calendar types it as a record). */
+export function postOf(event: { extendedProps?: Record<string, unknown> }): PostEventProps {
+  return event.extendedProps as unknown as PostEventProps;
+}
+
+/** A wall-clock range the calendar shows, in the user's zone; `end` is exclusive. */
+export interface WallRange {
+  start: string;
+  end: string;
+}
+
+/** How far a drag moved an event, in wall-clock terms (the calendar's Duration). */
+export type WallDelta = Pick<Calendar.Duration, 'years' | 'months' | 'days' | 'seconds'>;
+
+/**
+ * The instant a range the calendar shows starts or ends at. A day whose midnight the clocks skip
+ * starts when they land, so the range never fails to load.
+ */
+function boundary(wall: string, zone: string): number {
+  return Temporal.PlainDateTime.from(wall).toZonedDateTime(zone, { disambiguation: 'compatible' })
+    .epochMilliseconds;
+}
+
+/** ISO 8601 with the zone's offset at that instant, as the core wants times sent. */
+export function isoWithOffset(ms: number, zone: string): string {
+  return Temporal.Instant.fromEpochMilliseconds(ms)
+    .toZonedDateTimeISO(zone)
+    .toString({ timeZoneName: 'never', smallestUnit: 'minute' });
+}
+
+/**
+ * The zone's offset now, for the calendar's `timeZone` option (it takes offsets, not IANA names).
+ * It only decides "today" and the now line; events come as wall times, so DST never shifts them.
+ */
+export function currentOffset(zone: string, now = Date.now()): string {
+  return Temporal.Instant.fromEpochMilliseconds(now).toZonedDateTimeISO(zone).offset.slice(0, 6);
+}
+
+/** Marks a post that cannot be moved (a glyph common fonts have, unlike emoji). */
+export const LOCK_ICON = '⊘';
+
+/**
+ * A stable colour per bot, the same on every run. Ids that differ in one character (bot_1, bot_2)
+ * land a golden angle apart on the hue wheel, so they look different; 28 % lightness keeps white
+ * text above 4.5:1 contrast on every hue.
+ */
+export function botColour(botId: string | null): string {
+  if (botId === null) return 'hsl(0 0% 38%)';
+  let hash = 0;
+  for (const char of botId) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  return `hsl(${Math.round((hash * 137.508) % 360)} 62% 28%)`;
+}
+
+function nameOf(names: Record<string, string>, botId: string | null): string {
+  return botId === null ? 'No bot' : (names[botId] ?? botId);
+}
+
+/** One post as the calendar's event, at its time (`at`) on the zone's wall clock. */
+function toEvent(
+  post: LocalPost,
+  at: number,
+  clock: WallClock,
+  botName: string,
+): Calendar.EventInput {
+  const locked = lockReason(post);
+  const mark = STATUS_MARKS[post.status];
+  const extendedProps: PostEventProps = {
+    postId: post.id,
+    status: post.status,
+    statusLabel: mark.label,
+    icon: mark.icon,
+    locked,
+    botName,
+  };
+  return {
+    id: String(post.id),
+    start: clock.wall(at),
+    end: clock.wall(at, SHOWN_MINUTES),
+    title: post.text.split('\n', 1)[0] ?? '',
+    // Locked posts can be picked up too, so a drop can say why they stay (then revert).
+    startEditable: true,
+    durationEditable: false,
+    backgroundColor: botColour(post.botId),
+    textColor: '#ffffff',
+    classNames: locked ? [`post-${post.status}`, 'post-locked'] : [`post-${post.status}`],
+    extendedProps,
+  };
+}
+
+export class CalendarState {
+  posts = $state.raw<LocalPost[]>([]);
+  /** Drafts without a time, listed beside the calendar. */
+  drafts = $state.raw<LocalPost[]>([]);
+  bots = $state.raw<BotSummary[]>([]);
+  botFilter = $state('');
+  statusFilter = $state<PostStatus | ''>('');
+  loading = $state(false);
+  /** Whether a first answer came, so "nothing here" is not said before anything was read. */
+  loaded = $state(false);
+  /** The core's message when the posts could not be read. */
+  loadError = $state<string | null>(null);
+  private range: WallRange | null = null;
+  private generation = 0;
+  /** Live events come in bursts; they collapse into one reload at a time. */
+  private readonly reload = coalesce(() => this.load());
+
+  private readonly botNames: Record<string, string> = $derived(
+    Object.fromEntries(this.bots.map((bot) => [bot.id, bot.name])),
+  );
+  readonly filtered = $derived(this.botFilter !== '' || this.statusFilter !== '');
+  readonly visible = $derived(this.posts.filter(this.matcher()));
+  readonly visibleDrafts = $derived(this.drafts.filter(this.matcher()));
+  /**
+   * What the calendar draws. A month can hold thousands of posts, so every reactive value is read
+   * once per run, not once per post, and wall times come from one WallClock per zone.
+   */
+  readonly events = $derived.by(() => {
+    const clock = new WallClock(this.zone);
+    const names = this.botNames;
+    const events: Calendar.EventInput[] = [];
+    for (const post of this.visible) {
+      if (post.scheduledAt !== null)
+        events.push(toEvent(post, post.scheduledAt, clock, nameOf(names, post.botId)));
+    }
+    return events;
+  });
+
+  constructor(private readonly shell: Shell) {}
+
+  /** The zone the calendar shows times in: the user's setting. */
+  get zone(): string {
+    return this.shell.timezone;
+  }
+
+  /** Loads the bots and follows the core's events; returns the way to stop. */
+  start(): () => void {
+    void this.loadBots();
+    return this.shell.onEvent((event) => this.onEvent(event));
+  }
+
+  private onEvent(event: CoreEvent): void {
+    if (event.type === 'changed' && (event.what === 'posts' || event.what === 'cache')) {
+      void this.reload();
+      if (event.what === 'cache') void this.loadBots();
+    } else if (
+      (event.type === 'done' || event.type === 'failed' || event.type === 'missed') &&
+      event.item.postId !== null
+    ) {
+      void this.reload();
+    }
+  }
+
+  /** The bot's name as the user knows it, else its id. */
+  botName(botId: string | null): string {
+    return nameOf(this.botNames, botId);
+  }
+
+  clearFilters(): void {
+    this.botFilter = '';
+    this.statusFilter = '';
+  }
+
+  /** The filters as one test, reading them once for a whole list. */
+  private matcher(): (post: LocalPost) => boolean {
+    const status = this.statusFilter;
+    const bot = this.botFilter;
+    return (post) =>
+      (!status || post.status === status) &&
+      (bot === NO_BOT ? post.botId === null : !bot || post.botId === bot);
+  }
+
+  post(id: number): LocalPost | undefined {
+    return this.posts.find((post) => post.id === id) ?? this.drafts.find((post) => post.id === id);
+  }
+
+  async loadBots(): Promise<void> {
+    const bots = await this.shell.attempt(this.shell.api.listBots({}), 'Could not read the bots');
+    if (bots) this.bots = bots;
+  }
+
+  /** The calendar moved to another range: read its posts. */
+  async setRange(range: WallRange): Promise<void> {
+    this.range = range;
+    await this.load();
+  }
+
+  /** Reads the visible range's posts and the unscheduled drafts; older answers are dropped. */
+  async load(): Promise<void> {
+    const range = this.range;
+    if (!range) return;
+    const generation = ++this.generation;
+    this.loading = true;
+    const [posts, drafts] = await Promise.all([
+      this.shell.api.listPosts({
+        from: boundary(range.start, this.zone),
+        to: boundary(range.end, this.zone) - 1,
+      }),
+      this.shell.api.listPosts({ status: 'draft' }),
+    ]);
+    if (generation !== this.generation) return;
+    this.loading = false;
+    if (!posts.ok) {
+      this.loadError = posts.error.message;
+      return;
+    }
+    this.loaded = true;
+    this.loadError = drafts.ok ? null : drafts.error.message;
+    this.posts = posts.value;
+    if (drafts.ok) this.drafts = drafts.value.filter((post) => post.scheduledAt === null);
+  }
+
+  /** A post was dragged by `delta` on the calendar: move it by as much wall-clock time. */
+  async move(postId: number, delta: WallDelta): Promise<string | null> {
+    const post = this.posts.find((candidate) => candidate.id === postId);
+    if (!post || post.scheduledAt === null) return this.refuse('it is no longer on the calendar');
+    const wall = Temporal.PlainDateTime.from(wallTime(post.scheduledAt, this.zone))
+      .add({ years: delta.years, months: delta.months, days: delta.days })
+      .add({ seconds: delta.seconds });
+    return this.reschedule(postId, wall.toString({ smallestUnit: 'minute' }));
+  }
+
+  private refuse(reason: string): string {
+    this.shell.notices.show('error', `Could not move the post: ${reason}`);
+    return reason;
+  }
+
+  /**
+   * Moves a post to a wall time in the user's zone, showing it there at once and putting it back
+   * if the core refuses. A failed or missed post moved into the future goes back in the queue.
+   * Returns null when moved, else the reason (already shown to the user).
+   */
+  async reschedule(postId: number, wall: string, now = Date.now()): Promise<string | null> {
+    const post = this.posts.find((candidate) => candidate.id === postId);
+    const zone = this.zone;
+    if (!post) return this.refuse('it is no longer on the calendar');
+    const locked = lockReason(post);
+    if (locked) return this.refuse(locked);
+    // A wall time the clocks skip or repeat is refused with the reason, never guessed.
+    const when = readWhen(wall.slice(0, 10), wall.slice(11, 16), zone);
+    if (when.kind === 'overlap')
+      return this.refuse(
+        `${wall.replace('T', ' ')} happens twice in ${zone} (the clocks go back); open the post to pick which one you mean`,
+      );
+    if (when.kind === 'gap' || when.kind === 'invalid') return this.refuse(when.message);
+    if (when.kind === 'none') return this.refuse('it needs a date and a time');
+    const instant = when;
+    this.replace(postId, { ...post, scheduledAt: instant.ms, zone });
+    // A reload that started before the move must not put the post back where it was.
+    this.generation++;
+    this.loading = false;
+    const moved = await this.shell.api.updatePost({
+      id: postId,
+      at: isoWithOffset(instant.ms, zone),
+      zone,
+    });
+    if (!moved.ok) {
+      this.replace(postId, post);
+      return this.refuse(moved.error.message);
+    }
+    this.replace(postId, moved.value);
+    const requeue = moved.value.status !== 'draft' && NOT_GONE_OUT.includes(moved.value.status);
+    if (!requeue || instant.ms <= now) return null;
+    const queued = await this.shell.api.queuePost({ id: postId, mode: 'schedule' });
+    if (!queued.ok) {
+      this.shell.notices.show('error', `Moved, but could not schedule it: ${queued.error.message}`);
+      return queued.error.message;
+    }
+    this.replace(postId, queued.value);
+    return null;
+  }
+
+  private replace(postId: number, post: LocalPost): void {
+    this.posts = this.posts.map((candidate) => (candidate.id === postId ? post : candidate));
+  }
+
+  /** Changes the zone times are shown in, for the whole app, and reads the range again in it. */
+  async setZone(zone: string): Promise<void> {
+    if (zone === this.zone) return;
+    const saved = await this.shell.attempt(
+      this.shell.api.saveSettings({ timezone: zone }),
+      'Could not change the time zone',
+    );
+    if (!saved) return;
+    await this.shell.loadSettings();
+    await this.load();
+  }
+}

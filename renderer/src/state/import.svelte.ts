@@ -1,0 +1,349 @@
+// The import wizard's state (browser): the picked file, the core's preview of it (detection,
+// column mapping, sample rows and a dry run), the user's choices, the import with its live
+// progress, its result and undo, and the export of posts or products as CSV.
+import { MAX_UPLOAD_BASE64 } from '../../../shared/contract';
+import type { CoreEvent, OperationInput } from '../../../shared/contract';
+import type {
+  ImportPreview,
+  ImportProgress,
+  ImportResult,
+  LocalPost,
+  LocalProduct,
+  RowError,
+} from '../../../shared/domain';
+import type { Shell } from './shell.svelte';
+
+export type ImportKind = ImportResult['kind'];
+type DateFormat = 'DD/MM/YYYY' | 'MM/DD/YYYY';
+
+/** The user's choices that shape both the preview's dry run and the import. */
+interface ImportChoices {
+  onError: 'abort' | 'skip';
+  queue: boolean;
+  past: 'error' | 'publish-now';
+  /** Null: the user's own zone (from the settings, which may arrive after this screen opens). */
+  timezone: string | null;
+  /** Null: only unambiguous (year-first) dates are read. */
+  dateFormat: DateFormat | null;
+}
+
+interface PickedFile {
+  name: string;
+  base64: string;
+}
+
+/** Field → the header it is read from, or null when it is not imported. */
+export type FieldColumns = Record<string, string | null>;
+
+/** The statuses with which the core refuses to undo an import: the item has gone out. */
+const ON_PLATFORM: readonly string[] = ['sending', 'published', 'handed_off'];
+
+/** The key of one cell in the error index: its spreadsheet row and its header. */
+export const cellKey = (row: number, column: string): string => `${row}\u0000${column}`;
+
+/** Every error's sentence by cell, so the preview table marks the cells at fault. */
+export function errorsByCell(errors: readonly RowError[]): Record<string, string> {
+  const index: Record<string, string> = {};
+  for (const error of errors) {
+    const key = cellKey(error.row, error.column);
+    index[key] = index[key] ? `${index[key]}; ${error.message}` : error.message;
+  }
+  return index;
+}
+
+/** The preview's header → field answer, turned to the wizard's field → header view. */
+export function fieldColumns(preview: ImportPreview): FieldColumns {
+  const columns: FieldColumns = Object.fromEntries(
+    preview.fields.map((field) => [field.name, null]),
+  );
+  for (const [header, field] of Object.entries(preview.mapping)) {
+    if (field !== null) columns[field] = header;
+  }
+  return columns;
+}
+
+/**
+ * How far the import is, in percent: it reads every row, then writes the valid ones (in the same
+ * pass when skipping bad rows), so the whole is the preview's rows plus its valid rows.
+ */
+export function progressPercent(progress: ImportProgress, expected: ImportResult | null): number {
+  const total = expected ? expected.rows + (expected.rows - expected.invalid) : 0;
+  const done = progress.rowsRead + progress.rowsWritten;
+  if (total > 0) return Math.min(100, Math.round((done / total) * 100));
+  return progress.bytes > 0
+    ? Math.min(100, Math.round((progress.bytesRead / progress.bytes) * 100))
+    : 0;
+}
+
+/** A file too big for the core's upload limit, told before reading it; else null. */
+export function tooBig(file: { name: string; size: number }): string | null {
+  if (Math.ceil(file.size / 3) * 4 <= MAX_UPLOAD_BASE64) return null;
+  const limit = Math.floor(((MAX_UPLOAD_BASE64 / 4) * 3) / 1024 / 1024);
+  const size = (file.size / 1024 / 1024).toFixed(1);
+  return `“${file.name}” is ${size} MiB; files up to ${limit} MiB can be imported here. Split it, or import it with the command line (npm run -s cli -- import).`;
+}
+
+/** The file's bytes as base64, read by the browser (a data URL, less its prefix). */
+function readAsBase64(file: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
+    reader.onerror = () => reject(reader.error ?? new Error('the file could not be read'));
+    reader.readAsDataURL(file);
+  });
+}
+
+export class ImportState {
+  kind = $state<ImportKind>('posts');
+  file = $state.raw<PickedFile | null>(null);
+  /** Why the picked file was not read (too big, unreadable). */
+  fileError = $state<string | null>(null);
+  preview = $state.raw<ImportPreview | null>(null);
+  previewError = $state<string | null>(null);
+  previewing = $state(false);
+  /** The columns the user chose; fields not named here are matched by name on the core. */
+  overrides = $state.raw<FieldColumns>({});
+  choices = $state<ImportChoices>({
+    onError: 'abort',
+    queue: false,
+    past: 'error',
+    timezone: null,
+    dateFormat: null,
+  });
+  importing = $state(false);
+  progress = $state.raw<ImportProgress | null>(null);
+  result = $state.raw<ImportResult | null>(null);
+  importError = $state<string | null>(null);
+  /** How many items Undo removed, once it ran. */
+  undone = $state<number | null>(null);
+  /** Why Undo can no longer run (items went to the platform), from the core or the events. */
+  undoBlocked = $state<string | null>(null);
+  undoing = $state(false);
+  exporting = $state(false);
+
+  /** Field → header as the preview matched it, with the user's latest choices over it. */
+  readonly columns = $derived(
+    this.preview ? { ...fieldColumns(this.preview), ...this.overrides } : {},
+  );
+  readonly cellErrors = $derived(errorsByCell(this.preview?.result?.errors ?? []));
+  readonly percent = $derived(
+    this.progress ? progressPercent(this.progress, this.preview?.result ?? null) : 0,
+  );
+  readonly canImport = $derived(
+    this.file !== null &&
+      this.preview !== null &&
+      this.preview.problem === null &&
+      !this.previewing &&
+      !this.importing,
+  );
+  /** Each preview call's number: an answer older than the latest is dropped. */
+  private previewCall = 0;
+
+  constructor(private readonly shell: Shell) {}
+
+  /** The zone for times without one: the user's choice, else their settings' zone. */
+  get timezone(): string {
+    return this.choices.timezone ?? this.shell.timezone;
+  }
+
+  /** Reads a picked or dropped file and previews it. */
+  async pick(file: File): Promise<void> {
+    this.fileError = tooBig(file);
+    if (this.fileError) return;
+    // Busy from now: the file on screen is about to be replaced, so it must not be imported.
+    this.previewing = true;
+    let base64: string;
+    try {
+      base64 = await readAsBase64(file);
+    } catch (error) {
+      this.previewing = false;
+      this.fileError = `“${file.name}” could not be read (${error instanceof Error ? error.message : String(error)}). Pick it again.`;
+      return;
+    }
+    this.file = { name: file.name, base64 };
+    this.clearOutcome();
+    // A fixed file has the same header, so the user's columns stay; a file without them starts
+    // afresh from the matching by name.
+    if ((await this.runPreview()) !== null) {
+      this.overrides = {};
+      await this.runPreview();
+    }
+  }
+
+  async setKind(kind: ImportKind): Promise<void> {
+    this.kind = kind;
+    this.overrides = {};
+    this.clearOutcome();
+    await this.previewAgain(`Could not read the file as ${kind}`);
+  }
+
+  async setChoice<K extends keyof ImportChoices>(key: K, value: ImportChoices[K]): Promise<void> {
+    this.choices[key] = value;
+    // The dry run reports every bad row whatever is done with them, so onError needs no new one.
+    if (key !== 'onError') await this.previewAgain('Could not check the file with that choice');
+  }
+
+  /**
+   * Reads `field` from `header` (null: not imported). A column fills one field, so a field that
+   * had it gives it up. Shown at once; rolled back if the core refuses the mapping.
+   */
+  async setColumn(field: string, header: string | null): Promise<void> {
+    const before = this.overrides;
+    const next: FieldColumns = { ...this.overrides, [field]: header };
+    if (header !== null) {
+      for (const [other, chosen] of Object.entries(this.columns)) {
+        if (other !== field && chosen === header) next[other] = null;
+      }
+    }
+    this.overrides = next;
+    if (!(await this.previewAgain('Could not use that column'))) this.overrides = before;
+  }
+
+  /** Previews with the current choices; tells a refusal as a notice and answers false. */
+  private async previewAgain(doing: string): Promise<boolean> {
+    const refusal = await this.runPreview();
+    if (refusal) this.shell.notices.error(refusal, doing);
+    return refusal === null;
+  }
+
+  private base(): Omit<OperationInput<'importUpload'>, 'fileName' | 'contentBase64'> {
+    const { onError, queue, past, dateFormat } = this.choices;
+    return {
+      kind: this.kind,
+      onError,
+      queue,
+      past,
+      timezone: this.timezone,
+      ...(dateFormat ? { dateFormat } : {}),
+      ...(Object.keys(this.overrides).length > 0 ? { mapping: { ...this.overrides } } : {}),
+    };
+  }
+
+  /** Asks the core for the preview; answers the core's refusal of the mapping, if any. */
+  async runPreview(): Promise<string | null> {
+    if (!this.file) return null;
+    const call = ++this.previewCall;
+    this.previewing = true;
+    const answer = await this.shell.api.previewUpload({
+      ...this.base(),
+      fileName: this.file.name,
+      contentBase64: this.file.base64,
+    });
+    if (call !== this.previewCall) return null;
+    this.previewing = false;
+    if (answer.ok) {
+      this.preview = answer.value;
+      this.previewError = null;
+      return null;
+    }
+    // A refused mapping leaves the last good preview standing; anything else replaces it.
+    if (answer.error.kind === 'invalid_input' && this.preview) return answer.error.message;
+    this.preview = null;
+    this.previewError = answer.error.message;
+    return null;
+  }
+
+  async run(): Promise<void> {
+    if (!this.file || !this.canImport) return;
+    this.clearOutcome();
+    this.importing = true;
+    this.progress = { rowsRead: 0, rowsValid: 0, rowsWritten: 0, bytesRead: 0, bytes: 0 };
+    const answer = await this.shell.api.importUpload({
+      ...this.base(),
+      fileName: this.file.name,
+      contentBase64: this.file.base64,
+    });
+    this.importing = false;
+    if (!answer.ok) {
+      this.importError = answer.error.message;
+      return;
+    }
+    this.result = answer.value;
+    if (answer.value.written) {
+      const { inserted, updated } = answer.value;
+      this.shell.notices.show(
+        'success',
+        `Imported ${inserted} new and ${updated} updated ${this.kind}`,
+      );
+    }
+  }
+
+  async undo(): Promise<void> {
+    const batch = this.result?.batch;
+    if (!batch || this.undoing) return;
+    this.undoing = true;
+    const answer = await this.shell.api.undoImport({ batch });
+    this.undoing = false;
+    if (answer.ok) {
+      this.undone = answer.value.removed;
+      this.shell.notices.show(
+        'success',
+        `Import undone: ${answer.value.removed} ${this.kind} removed`,
+      );
+    } else if (answer.error.kind === 'not_allowed') {
+      this.undoBlocked = answer.error.message;
+    } else {
+      this.shell.notices.error(answer.error.message, 'Could not undo the import');
+    }
+  }
+
+  /** Follows the import's progress, and whether the imported items went out; returns the stop. */
+  watch(): () => void {
+    return this.shell.onEvent((event) => {
+      if (event.type === 'import' && this.importing) this.progress = event.progress;
+      else if (this.publishes(event)) void this.checkPublished();
+    });
+  }
+
+  /** A queue item of this import's kind went out: perhaps one of ours. */
+  private publishes(event: CoreEvent): boolean {
+    if (event.type !== 'done' || !this.result?.batch || this.undone !== null || this.undoBlocked)
+      return false;
+    return event.item.kind === (this.kind === 'posts' ? 'create_post' : 'create_product');
+  }
+
+  private async checkPublished(): Promise<void> {
+    const batch = this.result?.batch;
+    if (!batch) return;
+    const gone = (item: LocalPost | LocalProduct) =>
+      item.batchId === batch && ON_PLATFORM.includes(item.status);
+    let published = false;
+    if (this.kind === 'posts') {
+      const posts = await this.shell.api.listPosts({});
+      published = posts.ok && posts.value.some(gone);
+    } else {
+      // The latest published products come first; a batch's own are among them.
+      const products = await this.shell.api.listProducts({
+        status: 'published',
+        sort: 'updated',
+        descending: true,
+        limit: 1000,
+      });
+      published = products.ok && products.value.rows.some(gone);
+    }
+    if (published)
+      this.undoBlocked = `Some ${this.kind} of this import are on the platform already, so it can no longer be undone.`;
+  }
+
+  async exportCsv(
+    kind: ImportKind,
+    bom: boolean,
+  ): Promise<{ fileName: string; csv: string } | undefined> {
+    this.exporting = true;
+    const exported = await this.shell.attempt(
+      this.shell.api.exportText({ kind, bom }),
+      `Could not export the ${kind}`,
+    );
+    this.exporting = false;
+    if (exported) this.shell.notices.show('success', `Exported ${exported.rows} ${kind}`);
+    return exported;
+  }
+
+  private clearOutcome(): void {
+    this.result = null;
+    this.importError = null;
+    this.progress = null;
+    this.undone = null;
+    this.undoBlocked = null;
+  }
+}

@@ -1,0 +1,30 @@
+// Messages for the user (browser): what went wrong and what to do next, or what just happened.
+import { CallFailure } from '../lib/api';
+
+export interface Notice {
+  id: number;
+  tone: 'error' | 'success' | 'info';
+  text: string;
+}
+
+export class Notices {
+  list = $state<Notice[]>([]);
+  private nextId = 1;
+
+  show(tone: Notice['tone'], text: string, ttlMs = tone === 'error' ? 10_000 : 4_000): void {
+    const id = this.nextId++;
+    this.list = [...this.list, { id, tone, text }];
+    setTimeout(() => this.dismiss(id), ttlMs);
+  }
+
+  /** Shows a failed call's message as the core worded it (it already says what to do). */
+  error(error: unknown, doing?: string): void {
+    const message =
+      error instanceof CallFailure || error instanceof Error ? error.message : String(error);
+    this.show('error', doing ? `${doing}: ${message}` : message);
+  }
+
+  dismiss(id: number): void {
+    this.list = this.list.filter((notice) => notice.id !== id);
+  }
+}

@@ -1,0 +1,190 @@
+// The queue screen's state (browser): every outbox item, retry/cancel, pause/resume, the live
+// rate-limit gauge and the posts that missed their time.
+import type { CallResult, CoreEvent } from '../../../shared/contract';
+import { OUTBOX_STATES } from '../../../shared/domain';
+import type {
+  LocalPost,
+  OutboxItem,
+  OutboxState,
+  QueueRow,
+  RateGauge,
+} from '../../../shared/domain';
+import { SvelteSet } from 'svelte/reactivity';
+import { coalesce } from '../components/common/coalesce';
+import type { Shell } from './shell.svelte';
+
+export const RETRYABLE: readonly OutboxState[] = ['failed', 'cancelled', 'retrying'];
+export const CANCELLABLE: readonly OutboxState[] = ['queued', 'retrying', 'failed'];
+
+export interface GaugeView {
+  limit: number;
+  remaining: number;
+  /** Whole seconds until the window resets, never negative. */
+  resetsIn: number;
+  inFlight: number;
+  waiting: number;
+}
+
+/** The gauge as shown at `now`: the countdown runs between the core's status reports. */
+export function gaugeView(rate: RateGauge, now: number): GaugeView {
+  return {
+    limit: rate.limit,
+    remaining: Math.max(0, Math.min(rate.remaining, rate.limit)),
+    resetsIn: Math.max(0, Math.ceil((rate.resetAtMs - now) / 1000)),
+    inFlight: rate.inFlight,
+    waiting: rate.waiting,
+  };
+}
+
+/** The queue events and changes after which the list is out of date. */
+function touchesQueue(event: CoreEvent): boolean {
+  switch (event.type) {
+    case 'done':
+    case 'retrying':
+    case 'failed':
+    case 'missed':
+    case 'paused':
+      return true;
+    case 'changed':
+      return event.what === 'queue' || event.what === 'posts';
+    default:
+      return false;
+  }
+}
+
+export class QueueState {
+  rows = $state.raw<QueueRow[]>([]);
+  missed = $state.raw<LocalPost[]>([]);
+  /** One state, or null for every item. */
+  filter = $state<OutboxState | null>(null);
+  loaded = $state(false);
+  error = $state<string | null>(null);
+  /** Items with a retry or cancel on its way, so their buttons wait. */
+  readonly busy = new SvelteSet<number>();
+  now = $state(Date.now());
+  readonly states = OUTBOX_STATES;
+
+  constructor(private readonly shell: Shell) {}
+
+  get paused(): string | null {
+    return this.shell.status?.paused ?? null;
+  }
+
+  get online(): boolean | null {
+    return this.shell.status?.online ?? null;
+  }
+
+  get gauge(): GaugeView | null {
+    const rate = this.shell.status?.rateLimit;
+    return rate ? gaugeView(rate, this.now) : null;
+  }
+
+  /** How many items each state has, from the core's status (it counts beyond the list's limit). */
+  count(state: OutboxState): number | null {
+    return this.shell.status?.outbox[state] ?? null;
+  }
+
+  readonly load = coalesce(async () => {
+    const filter = this.filter;
+    const [queue, missed] = await Promise.all([
+      this.shell.api.listQueue(filter ? { states: [filter] } : {}),
+      this.shell.api.listPosts({ status: 'missed' }),
+    ]);
+    // A filter changed while this load ran: its own load is coming.
+    if (filter !== this.filter) return;
+    if (queue.ok) this.rows = queue.value;
+    if (missed.ok) this.missed = missed.value;
+    const failure = [queue, missed].find((result) => !result.ok);
+    this.error = failure && !failure.ok ? failure.error.message : null;
+    this.loaded = true;
+  });
+
+  setFilter(filter: OutboxState | null): Promise<void> {
+    this.filter = filter;
+    return this.load();
+  }
+
+  /** Follows the core's events and ticks the countdown; returns the way to stop. */
+  watch(): () => void {
+    const stopEvents = this.shell.onEvent((event) => {
+      if (touchesQueue(event)) void this.load();
+    });
+    const timer = setInterval(() => (this.now = Date.now()), 1_000);
+    return () => {
+      stopEvents();
+      clearInterval(timer);
+    };
+  }
+
+  canRetry(row: QueueRow): boolean {
+    return RETRYABLE.includes(row.state) && !this.busy.has(row.id);
+  }
+
+  canCancel(row: QueueRow): boolean {
+    return CANCELLABLE.includes(row.state) && !this.busy.has(row.id);
+  }
+
+  retry(row: QueueRow): Promise<void> {
+    return this.act(row, 'queued', this.shell.api.retryItem({ id: row.id }), 'Could not retry');
+  }
+
+  cancel(row: QueueRow): Promise<void> {
+    return this.act(
+      row,
+      'cancelled',
+      this.shell.api.cancelItem({ id: row.id }),
+      'Could not cancel',
+    );
+  }
+
+  /** Shows the new state at once, then the core's item, or the old row again if it refused. */
+  private async act(
+    row: QueueRow,
+    expected: OutboxState,
+    call: Promise<CallResult<OutboxItem>>,
+    doing: string,
+  ): Promise<void> {
+    this.busy.add(row.id);
+    this.replace({ ...row, state: expected });
+    const item = await this.shell.attempt(call, doing);
+    this.replace(item ? { ...row, ...item } : row);
+    this.busy.delete(row.id);
+  }
+
+  private replace(row: QueueRow): void {
+    this.rows = this.rows.map((candidate) => (candidate.id === row.id ? row : candidate));
+  }
+
+  async pause(): Promise<void> {
+    await this.shell.attempt(this.shell.api.pauseQueue({}), 'Could not pause the queue');
+    await this.shell.refreshStatus();
+  }
+
+  async resume(): Promise<void> {
+    await this.shell.attempt(this.shell.api.resumeQueue({}), 'Could not resume the queue');
+    await this.shell.refreshStatus();
+  }
+
+  async publishNow(post: LocalPost): Promise<void> {
+    const queued = await this.shell.attempt(
+      this.shell.api.queuePost({ id: post.id, mode: 'publish_now' }),
+      'Could not publish the post',
+    );
+    if (queued) this.shell.notices.show('success', 'Post queued to publish now');
+    await this.load();
+  }
+
+  /**
+   * Moves a missed post to a new wall time in `zone` and queues it again. Answers the core's
+   * reason when it refuses (a time the clocks skip, a past time), for the form to show.
+   */
+  async reschedule(post: LocalPost, at: string, zone: string): Promise<string | null> {
+    const moved = await this.shell.api.updatePost({ id: post.id, at, zone });
+    if (!moved.ok) return moved.error.message;
+    const queued = await this.shell.api.queuePost({ id: post.id, mode: 'schedule' });
+    await this.load();
+    if (!queued.ok) return queued.error.message;
+    this.shell.notices.show('success', 'Post rescheduled');
+    return null;
+  }
+}

@@ -1,0 +1,214 @@
+// The settings screen's state (browser): the account (connect a real one, or go back to the demo),
+// the workspace's settings form, and the theme, which applies the moment it is chosen. Also the
+// form-error helpers the other forms of this module family share.
+import type {
+  CallResult,
+  Issue,
+  OperationInput,
+  OperationName,
+  PLAN_NAMES,
+} from '../../../shared/contract';
+import { operations } from '../../../shared/contract';
+import type { AccountSettings, BotSummary, Theme, WorkspaceSettings } from '../../../shared/domain';
+import { describeIssues } from '../../../shared/validation';
+import type { Shell } from './shell.svelte';
+
+/** What went wrong with a form: a message per field, and the rest for the whole form. */
+export interface FormErrors<F extends string> {
+  fields: Partial<Record<F, string>>;
+  form: string | null;
+}
+
+export function noErrors<F extends string>(): FormErrors<F> {
+  return { fields: {}, form: null };
+}
+
+/**
+ * Sorts a refusal's issues onto the form's fields (`events[1]` belongs to `events`); issues for
+ * other fields, or a refusal without issues, are the whole form's.
+ */
+export function formErrors<F extends string>(
+  error: { message: string; issues?: Issue[] },
+  fields: readonly F[],
+): FormErrors<F> {
+  const issues = error.issues ?? [];
+  if (issues.length === 0) return { fields: {}, form: error.message };
+  const byField: Partial<Record<F, string>> = {};
+  const rest: string[] = [];
+  for (const issue of issues) {
+    const field = fields.find((name) => name === issue.field.split(/[.[]/)[0]);
+    if (field)
+      byField[field] = byField[field] ? `${byField[field]}; ${issue.message}` : issue.message;
+    else rest.push(issue.field ? `${issue.field}: ${issue.message}` : issue.message);
+  }
+  return { fields: byField, form: rest.length > 0 ? rest.join('; ') : null };
+}
+
+/** The core's own checks, run here first, so a mistake shows before any request, worded alike. */
+export function checkInput<K extends OperationName, F extends string>(
+  operation: K,
+  input: OperationInput<K>,
+  fields: readonly F[],
+): FormErrors<F> | null {
+  const checked = operations[operation].safeParse(input);
+  if (checked.success) return null;
+  return formErrors({ message: '', issues: describeIssues(checked.error.issues) }, fields);
+}
+
+export type Plan = (typeof PLAN_NAMES)[number];
+
+export const MODE_LABELS: Record<AccountSettings['mode'], string> = {
+  demo: 'Demo workspace on the built-in reference server',
+  account: 'Your platform account',
+  offline: 'No account: drafts are kept on this computer',
+};
+
+export const ACCOUNT_FIELDS = ['apiBase', 'token', 'plan'] as const;
+export type AccountField = (typeof ACCOUNT_FIELDS)[number];
+export const WORKSPACE_FIELDS = [
+  'timezone',
+  'graceMinutes',
+  'defaultCurrency',
+  'defaultBotId',
+] as const;
+export type WorkspaceField = (typeof WORKSPACE_FIELDS)[number];
+
+export interface WorkspaceDraft {
+  timezone: string;
+  /** A number input's value: null while it is empty. */
+  graceMinutes: number | null;
+  defaultCurrency: string;
+  /** '' for no default bot, as the select holds it. */
+  defaultBotId: string;
+}
+
+export class SettingsState {
+  bots = $state.raw<BotSummary[]>([]);
+  /** The workspace form; null until the settings have been read. */
+  draft = $state<WorkspaceDraft | null>(null);
+  workspaceErrors = $state.raw<FormErrors<WorkspaceField>>(noErrors());
+  saving = $state(false);
+  connection = $state<{ apiBase: string; token: string; plan: Plan }>({
+    apiBase: '',
+    token: '',
+    plan: 'free',
+  });
+  connectErrors = $state.raw<FormErrors<AccountField>>(noErrors());
+  connecting = $state(false);
+
+  constructor(private readonly shell: Shell) {}
+
+  get account(): AccountSettings | null {
+    return this.shell.settings?.account ?? null;
+  }
+
+  get theme(): Theme {
+    return this.shell.settings?.theme ?? 'system';
+  }
+
+  /** Reads the settings and bots afresh and starts both forms from them. */
+  async load(): Promise<void> {
+    await Promise.all([this.shell.loadSettings(), this.loadBots()]);
+    const settings = this.shell.settings;
+    if (!settings) return;
+    this.draft = {
+      timezone: settings.timezone,
+      graceMinutes: settings.graceMinutes,
+      defaultCurrency: settings.defaultCurrency,
+      defaultBotId: settings.defaultBotId ?? '',
+    };
+    this.workspaceErrors = noErrors();
+    // The connect form starts from the connected account, unless the user has typed already.
+    const { account } = settings;
+    if (account.mode === 'account' && this.connection.apiBase === '')
+      this.connection = { ...this.connection, apiBase: account.apiBase ?? '', plan: account.plan };
+  }
+
+  async loadBots(): Promise<void> {
+    const bots = await this.shell.attempt(this.shell.api.listBots({}), 'Could not list the bots');
+    if (bots) this.bots = bots;
+  }
+
+  async saveWorkspace(): Promise<void> {
+    const draft = this.draft;
+    if (!draft) return;
+    if (draft.graceMinutes === null) {
+      this.workspaceErrors = { fields: { graceMinutes: 'is required' }, form: null };
+      return;
+    }
+    const input = {
+      timezone: draft.timezone,
+      graceMinutes: draft.graceMinutes,
+      defaultCurrency: draft.defaultCurrency.trim().toUpperCase(),
+      defaultBotId: draft.defaultBotId || null,
+    };
+    const problems = checkInput('saveSettings', input, WORKSPACE_FIELDS);
+    this.workspaceErrors = problems ?? noErrors();
+    if (problems) return;
+    this.saving = true;
+    const result = await this.patch(input);
+    this.saving = false;
+    if (result.ok) {
+      draft.defaultCurrency = result.value.defaultCurrency;
+      this.shell.notices.show('success', 'Settings saved');
+    } else this.workspaceErrors = formErrors(result.error, WORKSPACE_FIELDS);
+  }
+
+  /** Applies the theme at once; goes back to the previous one if the core refuses it. */
+  async setTheme(theme: Theme): Promise<void> {
+    const result = await this.patch({ theme });
+    if (!result.ok) this.shell.notices.error(result.error.message, 'Could not change the theme');
+  }
+
+  /** The core tests the token with the platform before it keeps it. */
+  async connect(): Promise<void> {
+    const input = { ...this.connection, apiBase: this.connection.apiBase.trim() };
+    const problems = checkInput('connectAccount', input, ACCOUNT_FIELDS);
+    this.connectErrors = problems ?? noErrors();
+    if (problems) return;
+    this.connecting = true;
+    const result = await this.shell.api.connectAccount(input);
+    this.connecting = false;
+    if (!result.ok) {
+      this.connectErrors = formErrors(result.error, ACCOUNT_FIELDS);
+      return;
+    }
+    this.connection.token = '';
+    this.shell.notices.show(
+      'success',
+      `Connected to ${result.value.apiBase ?? input.apiBase}; the token is kept encrypted`,
+    );
+    await this.load();
+  }
+
+  /** Forgets the account's token and opens the demo workspace again. */
+  async useDemo(): Promise<void> {
+    const account = await this.shell.attempt(
+      this.shell.api.useDemo({}),
+      'Could not switch to the demo workspace',
+    );
+    if (!account) return;
+    this.shell.notices.show(
+      'success',
+      account.mode === 'demo' ? 'You are in the demo workspace' : 'The account was disconnected',
+    );
+    await this.load();
+  }
+
+  /** Shows new settings at once, then the core's answer, or the old values again on refusal. */
+  private async patch(values: Partial<WorkspaceSettings>): Promise<CallResult<WorkspaceSettings>> {
+    const before = this.shell.settings;
+    if (before) this.shell.settings = { ...before, ...values };
+    const result = await this.shell.api.saveSettings(values);
+    const current = this.shell.settings;
+    if (current && result.ok) this.shell.settings = { ...result.value, account: current.account };
+    else if (current && before) {
+      const keys = Object.keys(values) as (keyof WorkspaceSettings)[];
+      this.shell.settings = {
+        ...current,
+        ...Object.fromEntries(keys.map((key) => [key, before[key]])),
+      };
+    }
+    return result;
+  }
+}

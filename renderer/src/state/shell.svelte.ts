@@ -1,0 +1,99 @@
+// The app-wide state (browser): the screen shown, the core's status and settings, and the one
+// event stream every screen listens to. Screens keep their own state in their own modules.
+import type { CallResult, CoreEvent } from '../../../shared/contract';
+import type { AccountSettings, Status, WorkspaceSettings } from '../../../shared/domain';
+import type { Api, Transport } from '../lib/api';
+import { createApi, unwrap } from '../lib/api';
+import { Notices } from './notices.svelte';
+
+export const SCREENS = [
+  { id: 'calendar', label: 'Calendar' },
+  { id: 'catalog', label: 'Catalog' },
+  { id: 'import', label: 'Import' },
+  { id: 'queue', label: 'Queue' },
+  { id: 'orders', label: 'Orders' },
+  { id: 'subscribers', label: 'Subscribers' },
+  { id: 'bots', label: 'Bots' },
+  { id: 'ai', label: 'AI usage' },
+  { id: 'webhooks', label: 'Webhooks' },
+  { id: 'settings', label: 'Settings' },
+] as const;
+export type ScreenId = (typeof SCREENS)[number]['id'];
+
+function screenFromHash(): ScreenId {
+  const id = location.hash.replace(/^#\/?/, '');
+  return SCREENS.find((screen) => screen.id === id)?.id ?? 'calendar';
+}
+
+export class Shell {
+  readonly api: Api;
+  readonly notices = new Notices();
+  screen = $state<ScreenId>(screenFromHash());
+  status = $state.raw<Status | null>(null);
+  settings = $state.raw<(WorkspaceSettings & { account: AccountSettings }) | null>(null);
+  /** False when the core itself (not the platform) stopped answering. */
+  reachable = $state(true);
+  // Subscribers to core events, not state: nothing renders from this set.
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
+  private readonly listeners = new Set<(event: CoreEvent) => void>();
+  private stopEvents: (() => void) | null = null;
+  private statusTimer: ReturnType<typeof setInterval> | null = null;
+
+  constructor(private readonly transport: Transport) {
+    this.api = createApi(transport);
+  }
+
+  /** The zone times are shown in: the user's setting, else this machine's. */
+  get timezone(): string {
+    return this.settings?.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+  }
+
+  async start(): Promise<void> {
+    this.stopEvents = this.transport.events((event) => {
+      if (event.type === 'changed' && (event.what === 'settings' || event.what === 'account'))
+        void this.loadSettings();
+      for (const listener of this.listeners) listener(event);
+      void this.refreshStatus();
+    });
+    await Promise.all([this.loadSettings(), this.refreshStatus()]);
+    this.statusTimer = setInterval(() => void this.refreshStatus(), 2_000);
+  }
+
+  stop(): void {
+    this.stopEvents?.();
+    if (this.statusTimer) clearInterval(this.statusTimer);
+  }
+
+  /** Follows the core's events; returns the way to stop (use it in an $effect's cleanup). */
+  onEvent(listener: (event: CoreEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  go(screen: ScreenId): void {
+    this.screen = screen;
+    history.replaceState(null, '', `#/${screen}`);
+  }
+
+  async loadSettings(): Promise<void> {
+    const result = await this.api.getSettings();
+    if (result.ok) this.settings = result.value;
+    else this.notices.error(result.error.message, 'Could not read the settings');
+  }
+
+  async refreshStatus(): Promise<void> {
+    const result = await this.api.status();
+    this.reachable = result.ok || result.error.kind !== 'internal';
+    if (result.ok) this.status = result.value;
+  }
+
+  /** Runs a call, shows its error if it fails, and returns its value or undefined. */
+  async attempt<T>(call: Promise<CallResult<T>>, doing: string): Promise<T | undefined> {
+    try {
+      return unwrap(await call);
+    } catch (error) {
+      this.notices.error(error, doing);
+      return undefined;
+    }
+  }
+}

@@ -1,0 +1,278 @@
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { CallResult } from '../../shared/contract';
+import type { BotSummary, OutboxItem, SyncReport } from '../../shared/domain';
+import BotsScreen from '../../renderer/src/screens/BotsScreen.svelte';
+import { shellContext } from '../../renderer/src/lib/context';
+import { BotsState, applyWrites } from '../../renderer/src/state/bots.svelte';
+import type { BotWrite } from '../../renderer/src/state/bots.svelte';
+import { Shell } from '../../renderer/src/state/shell.svelte';
+import { FakeTransport, ok } from './fake-transport';
+
+const bot = (id: string, name: string, extra: Partial<BotSummary> = {}): BotSummary => ({
+  id,
+  name,
+  channel: 'telegram',
+  status: 'active',
+  description: null,
+  pending: 0,
+  ...extra,
+});
+
+const item = (id: number, kind: OutboxItem['kind'], extra: Partial<OutboxItem> = {}) =>
+  ({
+    id,
+    kind,
+    postId: null,
+    productId: null,
+    payload: {},
+    state: 'queued',
+    priority: 0,
+    dueAt: 0,
+    readyAt: 0,
+    attempts: 0,
+    idempotencyKey: `key-${id}`,
+    remoteId: null,
+    lastError: null,
+    fieldErrors: [],
+    outcomeUnknown: false,
+    groupId: null,
+    createdAt: 0,
+    updatedAt: 0,
+    ...extra,
+  }) satisfies OutboxItem;
+
+const report: SyncReport = { bots: 2, posts: 0, products: 0, orders: 0, subscribers: 0 };
+const refused = (message: string): CallResult => ({
+  ok: false,
+  error: { kind: 'invalid_input', message },
+});
+
+function setup(cached: BotSummary[] = [bot('bot_1', 'Corner Bakery'), bot('bot_2', 'Orders')]) {
+  let list = cached;
+  const transport = new FakeTransport({
+    listBots: () => ok(list),
+    sync: () => ok(report),
+    createBot: () => ok(item(10, 'create_bot')),
+    renameBot: () => ok(item(11, 'update_bot')),
+    deleteBot: () => ok(item(12, 'delete_bot')),
+    getSettings: () => ok(null),
+    status: () => ok(null),
+  });
+  const shell = new Shell(transport);
+  // The shell relays the transport's events to the screens once started.
+  void shell.start();
+  shells.push(shell);
+  const bots = new BotsState(shell);
+  const stop = bots.watch();
+  /** What the platform lists from the next sync on. */
+  const platformHas = (next: BotSummary[]) => (list = next);
+  return { transport, shell, bots, stop, platformHas };
+}
+
+const shells: Shell[] = [];
+afterEach(() => {
+  cleanup();
+  for (const shell of shells.splice(0)) shell.stop();
+});
+
+const names = (bots: BotsState) => bots.rows.map((row) => `${row.name}:${row.change ?? ''}`);
+
+describe('bots state', () => {
+  it('shows a created bot as pending, then keeps it under its platform id until a sync has it', async () => {
+    const { transport, bots, platformHas } = setup();
+    await bots.load();
+    expect(
+      await bots.create({ name: ' Night Shift ', channel: 'whatsapp', description: '' }),
+    ).toBeNull();
+    expect(transport.callsOf('createBot')).toEqual([
+      { name: 'Night Shift', channel: 'whatsapp', description: null },
+    ]);
+    expect(names(bots)).toEqual(['Corner Bakery:', 'Orders:', 'Night Shift:creating']);
+
+    // The platform made it; until the sync after it lands, the row stands in for the cache.
+    platformHas([bot('bot_1', 'Corner Bakery'), bot('bot_9', 'Night Shift')]);
+    transport.emit({
+      type: 'done',
+      item: item(10, 'create_bot', { state: 'done' }),
+      remoteId: 'bot_9',
+    });
+    expect(bots.rows.at(-1)).toMatchObject({ id: 'bot_9', name: 'Night Shift', change: null });
+    await vi.waitFor(() => expect(transport.callsOf('listBots')).toHaveLength(2));
+    expect(transport.callsOf('sync')).toEqual([{}]);
+    expect(bots.writes.list).toEqual([]);
+    expect(names(bots)).toEqual(['Corner Bakery:', 'Night Shift:']);
+  });
+
+  it('keeps a settled write shown when the sync could not read the bots', async () => {
+    const { transport, bots } = setup();
+    await bots.load();
+    await bots.rename(bots.rows[0]!, 'Corner Café');
+    transport.answer('sync', () => ok({ ...report, bots: { error: 'HTTP 503' } }));
+    transport.emit({
+      type: 'done',
+      item: item(11, 'update_bot', { state: 'done' }),
+      remoteId: 'bot_1',
+    });
+    await vi.waitFor(() => expect(transport.callsOf('listBots')).toHaveLength(2));
+    expect(names(bots)[0]).toBe('Corner Café:');
+    expect(bots.refreshError).toContain('HTTP 503');
+  });
+
+  it('rolls a rename back with the server’s reason when the queue fails it', async () => {
+    const { transport, shell, bots } = setup();
+    await bots.load();
+    await bots.rename(bots.rows[0]!, 'Corner Café');
+    expect(transport.callsOf('renameBot')).toEqual([{ botId: 'bot_1', name: 'Corner Café' }]);
+    expect(names(bots)[0]).toBe('Corner Café:renaming');
+
+    transport.emit({
+      type: 'retrying',
+      item: item(11, 'update_bot'),
+      reason: 'The platform is busy',
+      readyAt: 5,
+    });
+    expect(bots.rows[0]?.note).toBe('The platform is busy');
+
+    transport.emit({
+      type: 'failed',
+      item: item(11, 'update_bot', { state: 'failed' }),
+      reason: 'name: is already taken',
+    });
+    expect(names(bots)[0]).toBe('Corner Bakery:');
+    expect(shell.notices.list.at(-1)?.text).toBe(
+      'Could not rename “Corner Bakery”: name: is already taken',
+    );
+  });
+
+  it('rolls a delete back at once when the core refuses it', async () => {
+    const { transport, shell, bots } = setup();
+    await bots.load();
+    transport.answer('deleteBot', () => refused('no bot bot_2'));
+    const deleting = bots.remove(bots.rows[1]!);
+    expect(names(bots)[1]).toBe('Orders:deleting');
+    await deleting;
+    expect(names(bots)[1]).toBe('Orders:');
+    expect(shell.notices.list.at(-1)?.text).toBe('Could not delete “Orders”: no bot bot_2');
+  });
+
+  it('settles a write whose queue event came before the call’s answer', async () => {
+    const { transport, bots, platformHas } = setup();
+    await bots.load();
+    platformHas([bot('bot_1', 'Corner Bakery')]);
+    let answer: (result: CallResult) => void = () => undefined;
+    transport.answer('deleteBot', () => new Promise((resolve) => (answer = resolve)));
+    const deleting = bots.remove(bots.rows[1]!);
+    transport.emit({
+      type: 'done',
+      item: item(12, 'delete_bot', { state: 'done' }),
+      remoteId: 'bot_2',
+    });
+    answer(ok(item(12, 'delete_bot')));
+    await deleting;
+    expect(names(bots)).toEqual(['Corner Bakery:']);
+  });
+
+  it('lays writes over the cache in order', () => {
+    const write = (patch: Partial<BotWrite> & Pick<BotWrite, 'kind' | 'key'>): BotWrite => ({
+      botId: 'bot_1',
+      name: 'Renamed',
+      channel: null,
+      description: null,
+      settled: true,
+      note: null,
+      ...patch,
+    });
+    const cached = [bot('bot_1', 'One'), bot('bot_2', 'Two')];
+    expect(
+      applyWrites(cached, [
+        write({ key: 1, kind: 'rename' }),
+        write({ key: 2, kind: 'delete', botId: 'bot_2', settled: false }),
+        write({ key: 3, kind: 'create', botId: null, name: 'Three', settled: false }),
+      ]).map((row) => [row.id, row.name, row.change]),
+    ).toEqual([
+      ['bot_1', 'Renamed', null],
+      ['bot_2', 'Two', 'deleting'],
+      ['new-3', 'Three', 'creating'],
+    ]);
+    expect(applyWrites(cached, [write({ key: 1, kind: 'delete', botId: 'bot_2' })])).toHaveLength(
+      1,
+    );
+  });
+});
+
+describe('the bots screen', () => {
+  it('creates a bot and shows the core’s refusal in the form', async () => {
+    const { transport, shell, stop } = setup();
+    stop();
+    transport.answer('createBot', () => refused('name: must be at most 64 characters'));
+    render(BotsScreen, { context: shellContext(shell) });
+    await screen.findByRole('table', { name: 'Bots' });
+    const form = screen.getByRole('form', { name: 'New bot' });
+    await fireEvent.input(within(form).getByRole('textbox', { name: 'Name' }), {
+      target: { value: 'Weekend' },
+    });
+    await fireEvent.click(within(form).getByRole('button', { name: 'Create bot' }));
+    expect((await within(form).findByRole('alert')).textContent).toBe(
+      'name: must be at most 64 characters',
+    );
+    expect(screen.queryByText('Weekend')).toBeNull();
+
+    transport.answer('createBot', () => ok(item(10, 'create_bot')));
+    await fireEvent.click(within(form).getByRole('button', { name: 'Create bot' }));
+    const row = (await screen.findByText('Weekend')).closest('tr')!;
+    expect(row.textContent).toContain('Creating…');
+    expect(within(form).queryByRole('alert')).toBeNull();
+  });
+
+  it('renames inline and deletes after asking, each pending until the queue answers', async () => {
+    const { transport, shell, stop, platformHas } = setup();
+    stop();
+    render(BotsScreen, { context: shellContext(shell) });
+    await screen.findByRole('table', { name: 'Bots' });
+
+    await fireEvent.click(screen.getByRole('button', { name: 'Rename Corner Bakery' }));
+    const input = screen.getByRole('textbox', { name: 'New name for Corner Bakery' });
+    expect(document.activeElement).toBe(input);
+    await fireEvent.input(input, { target: { value: 'Corner Café' } });
+    await fireEvent.submit(input.closest('form')!);
+    const renamed = (await screen.findByText('Corner Café')).closest('tr')!;
+    expect(renamed.textContent).toContain('Renaming…');
+    expect(document.activeElement?.getAttribute('aria-label')).toBe('Rename Corner Café');
+    platformHas([bot('bot_1', 'Corner Café'), bot('bot_2', 'Orders')]);
+    transport.emit({
+      type: 'done',
+      item: item(11, 'update_bot', { state: 'done' }),
+      remoteId: 'bot_1',
+    });
+    await vi.waitFor(() => expect(renamed.textContent).not.toContain('Renaming…'));
+    expect(renamed.textContent).toContain('Corner Café');
+
+    const orders = screen.getByText('Orders').closest('tr')!;
+    await fireEvent.click(within(orders).getByRole('button', { name: 'Delete' }));
+    expect(transport.callsOf('deleteBot')).toEqual([]);
+    await fireEvent.click(within(orders).getByRole('button', { name: 'Delete Orders' }));
+    expect(transport.callsOf('deleteBot')).toEqual([{ botId: 'bot_2' }]);
+    expect(await within(orders).findByText('Deleting…')).toBeTruthy();
+    platformHas([bot('bot_1', 'Corner Café')]);
+    transport.emit({
+      type: 'done',
+      item: item(12, 'delete_bot', { state: 'done' }),
+      remoteId: 'bot_2',
+    });
+    await vi.waitFor(() => expect(screen.queryByText('Orders')).toBeNull());
+  });
+
+  it('says what to do when there are no bots, and marks changes waiting from earlier', async () => {
+    const { shell, stop } = setup([]);
+    stop();
+    render(BotsScreen, { context: shellContext(shell) });
+    expect((await screen.findByText(/No bots yet/)).textContent).toContain('Create one above');
+    cleanup();
+
+    const waiting = setup([bot('bot_1', 'Corner Bakery', { pending: 2 })]);
+    waiting.stop();
+    render(BotsScreen, { context: shellContext(waiting.shell) });
+    expect(await screen.findByText('2 changes waiting in the queue')).toBeTruthy();
+  });
+});

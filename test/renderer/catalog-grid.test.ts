@@ -1,0 +1,233 @@
+// The catalog screen rendered over a fake transport (jsdom): the grid's roles and window,
+// spreadsheet keys, editing, read-only rows, paste, selection and queueing, empty and error states.
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import CatalogScreen from '../../renderer/src/screens/CatalogScreen.svelte';
+import { shellContext } from '../../renderer/src/lib/context';
+import { fakeCatalog } from './catalog-fixtures';
+import type { LocalProduct } from '../../shared/domain';
+
+async function renderCatalog(count: number, patch?: (id: number) => Partial<LocalProduct>) {
+  const fake = fakeCatalog(count, patch);
+  render(CatalogScreen, { context: shellContext(fake.shell) });
+  const grid = screen.getByRole('grid', { name: 'Products' });
+  await within(grid).findByText('SKU-00001');
+  return { ...fake, grid };
+}
+
+/** The data cells of the row showing `sku`, by column label. */
+function cellOf(grid: HTMLElement, sku: string, column: string): HTMLElement {
+  const row = within(grid).getByText(sku).closest('[role="row"]') as HTMLElement;
+  return within(row).getByRole('gridcell', { name: new RegExp(`^${column}: `) });
+}
+
+const activeCell = (grid: HTMLElement) =>
+  grid.querySelector<HTMLElement>('[role="gridcell"][tabindex="0"]')!;
+
+afterEach(cleanup);
+
+describe('the catalog grid', () => {
+  it('renders the first window only, with the real size for screen readers', async () => {
+    const { grid, transport } = await renderCatalog(5000);
+    expect(grid.getAttribute('aria-rowcount')).toBe('5001');
+    const rows = within(grid).getAllByRole('row');
+    // The header row plus what fits (nothing in jsdom) and the overscan: far from 5,000.
+    expect(rows.length).toBeGreaterThan(1);
+    expect(rows.length).toBeLessThan(50);
+    expect(rows[1]?.getAttribute('aria-rowindex')).toBe('2');
+    expect(transport.callsOf('listProducts')[0]).toEqual({
+      offset: 0,
+      limit: 100,
+      sort: 'sku',
+      descending: false,
+    });
+  });
+
+  it('sorts by a clicked column header and says so with aria-sort', async () => {
+    const { grid, transport } = await renderCatalog(30);
+    const price = within(grid).getByRole('columnheader', { name: /Price/ });
+    expect(price.getAttribute('aria-sort')).toBe('none');
+    await fireEvent.click(within(price).getByRole('button'));
+    expect(price.getAttribute('aria-sort')).toBe('ascending');
+    await fireEvent.click(within(price).getByRole('button'));
+    expect(price.getAttribute('aria-sort')).toBe('descending');
+    await within(grid).findByText('SKU-00030');
+    expect(transport.callsOf('listProducts').at(-1)).toMatchObject({
+      sort: 'price',
+      descending: true,
+    });
+  });
+
+  it('moves the active cell with the keyboard like a spreadsheet', async () => {
+    const { grid } = await renderCatalog(20);
+    const start = cellOf(grid, 'SKU-00001', 'SKU');
+    expect(start.tabIndex).toBe(0);
+    start.focus();
+    await fireEvent.keyDown(start, { key: 'ArrowRight' });
+    expect(activeCell(grid)).toBe(cellOf(grid, 'SKU-00001', 'Name'));
+    expect(document.activeElement).toBe(activeCell(grid));
+    await fireEvent.keyDown(activeCell(grid), { key: 'ArrowDown' });
+    expect(activeCell(grid)).toBe(cellOf(grid, 'SKU-00002', 'Name'));
+    await fireEvent.keyDown(activeCell(grid), { key: 'End' });
+    expect(activeCell(grid)).toBe(cellOf(grid, 'SKU-00002', 'Status'));
+    await fireEvent.keyDown(activeCell(grid), { key: 'Tab' });
+    expect(activeCell(grid)).toBe(cellOf(grid, 'SKU-00003', 'SKU'));
+    await fireEvent.keyDown(activeCell(grid), { key: 'Tab', shiftKey: true });
+    expect(activeCell(grid)).toBe(cellOf(grid, 'SKU-00002', 'Status'));
+    await fireEvent.keyDown(activeCell(grid), { key: 'Home' });
+    expect(activeCell(grid)).toBe(cellOf(grid, 'SKU-00002', 'SKU'));
+    await fireEvent.keyDown(activeCell(grid), { key: 'ArrowUp' });
+    await fireEvent.keyDown(activeCell(grid), { key: 'ArrowUp' });
+    expect(activeCell(grid)).toBe(cellOf(grid, 'SKU-00001', 'SKU'));
+    // A page is the rows that fit in the scroller (a screenful before it is laid out).
+    await fireEvent.keyDown(activeCell(grid), { key: 'PageDown' });
+    expect(activeCell(grid)).toBe(cellOf(grid, 'SKU-00017', 'SKU'));
+    await fireEvent.keyDown(activeCell(grid), { key: 'PageUp' });
+    expect(activeCell(grid)).toBe(cellOf(grid, 'SKU-00001', 'SKU'));
+    expect(document.activeElement).toBe(activeCell(grid));
+    await fireEvent.keyDown(activeCell(grid), { key: 'End', ctrlKey: true });
+    expect(activeCell(grid)).toBe(cellOf(grid, 'SKU-00020', 'Status'));
+    await fireEvent.keyDown(activeCell(grid), { key: 'Home', ctrlKey: true });
+    expect(activeCell(grid)).toBe(cellOf(grid, 'SKU-00001', 'SKU'));
+  });
+
+  it('edits a cell: Enter opens it, Enter saves and moves down', async () => {
+    const { grid, transport, products } = await renderCatalog(10);
+    const price = cellOf(grid, 'SKU-00001', 'Price');
+    await fireEvent.click(price);
+    await fireEvent.keyDown(price, { key: 'Enter' });
+    const editor = within(grid).getByRole('textbox', { name: 'Price of SKU-00001' });
+    expect(document.activeElement).toBe(editor);
+    await fireEvent.input(editor, { target: { value: '4.75' } });
+    await fireEvent.keyDown(editor, { key: 'Enter' });
+    expect(within(grid).queryByRole('textbox')).toBeNull();
+    expect(cellOf(grid, 'SKU-00001', 'Price').textContent).toContain('4.75');
+    expect(activeCell(grid)).toBe(cellOf(grid, 'SKU-00002', 'Price'));
+    await vi.waitFor(() => expect(products[0]?.priceMinor).toBe(475));
+    expect(transport.callsOf('saveProduct')).toHaveLength(1);
+  });
+
+  it('cancels an edit with Escape and shows a refused value on the cell', async () => {
+    const { grid, transport } = await renderCatalog(10);
+    const sku = cellOf(grid, 'SKU-00001', 'SKU');
+    await fireEvent.keyDown(sku, { key: 'F2' });
+    const editor = within(grid).getByRole('textbox', { name: 'SKU of SKU-00001' });
+    await fireEvent.input(editor, { target: { value: 'GONE' } });
+    await fireEvent.keyDown(editor, { key: 'Escape' });
+    expect(within(grid).queryByRole('textbox')).toBeNull();
+    expect(transport.callsOf('saveProduct')).toEqual([]);
+
+    // Typing on a cell starts its editor with that key; a taken SKU comes back refused.
+    await fireEvent.keyDown(activeCell(grid), { key: 'S' });
+    const typed = within(grid).getByRole('textbox', { name: 'SKU of SKU-00001' });
+    expect((typed as HTMLInputElement).value).toBe('S');
+    await fireEvent.input(typed, { target: { value: 'SKU-00002' } });
+    await fireEvent.keyDown(typed, { key: 'Enter' });
+    await vi.waitFor(() =>
+      expect(cellOf(grid, 'SKU-00001', 'SKU').getAttribute('aria-invalid')).toBe('true'),
+    );
+    expect(cellOf(grid, 'SKU-00001', 'SKU').title).toBe(
+      'SKU is taken by another product (SKU-00002)',
+    );
+  });
+
+  it('keeps the editor open on a price that is not decimal text', async () => {
+    const { grid, transport } = await renderCatalog(3);
+    const price = cellOf(grid, 'SKU-00002', 'Price');
+    await fireEvent.dblClick(price);
+    const editor = within(grid).getByRole('textbox', { name: 'Price of SKU-00002' });
+    await fireEvent.input(editor, { target: { value: '1,50' } });
+    await fireEvent.keyDown(editor, { key: 'Enter' });
+    expect(editor.getAttribute('aria-invalid')).toBe('true');
+    expect(within(grid).getByRole('alert').textContent).toBe(
+      'Price must be a decimal number such as 19.99',
+    );
+    expect(transport.callsOf('saveProduct')).toEqual([]);
+  });
+
+  it('marks published rows read-only with the reason, and says why on Enter', async () => {
+    const { grid } = await renderCatalog(3, (id) => (id === 1 ? { status: 'published' } : {}));
+    const name = cellOf(grid, 'SKU-00001', 'Name');
+    expect(name.getAttribute('aria-readonly')).toBe('true');
+    const reason = document.getElementById(name.getAttribute('aria-describedby')!);
+    expect(reason?.textContent).toBe(
+      'Read-only. Published: API v1 has no way to change a published product.',
+    );
+    expect(cellOf(grid, 'SKU-00002', 'Name').getAttribute('aria-readonly')).toBe('false');
+    await fireEvent.click(name);
+    await fireEvent.keyDown(name, { key: 'Enter' });
+    expect(within(grid).queryByRole('textbox')).toBeNull();
+    expect(screen.getByRole('status').textContent).toContain('Name of SKU-00001 cannot be edited');
+  });
+
+  it('pastes rows from a spreadsheet at the active cell', async () => {
+    const { grid, products } = await renderCatalog(2);
+    const name = cellOf(grid, 'SKU-00002', 'Name');
+    await fireEvent.click(name);
+    await fireEvent.paste(name, {
+      clipboardData: { getData: () => 'Rye "sour"\t4.10\n' },
+    });
+    await within(grid).findByText('Rye "sour"');
+    expect(products[1]).toMatchObject({ name: 'Rye "sour"', priceMinor: 410 });
+  });
+
+  it('selects rows with the checkboxes and Shift, then queues them', async () => {
+    const { grid, transport } = await renderCatalog(10);
+    await fireEvent.click(within(grid).getByRole('checkbox', { name: 'Select SKU-00002' }));
+    await fireEvent.click(within(grid).getByRole('checkbox', { name: 'Select SKU-00004' }), {
+      shiftKey: true,
+    });
+    await vi.waitFor(() => expect(screen.getByText('3 selected')).toBeTruthy());
+    expect(
+      (within(grid).getByRole('checkbox', { name: 'Select SKU-00003' }) as HTMLInputElement)
+        .checked,
+    ).toBe(true);
+    await fireEvent.click(screen.getByRole('button', { name: 'Queue 3 for publishing' }));
+    await vi.waitFor(() =>
+      expect(transport.callsOf('queueProducts')).toEqual([{ ids: [2, 3, 4] }]),
+    );
+    await vi.waitFor(() =>
+      expect(cellOf(grid, 'SKU-00003', 'Status').textContent).toContain('queued'),
+    );
+    expect(cellOf(grid, 'SKU-00003', 'Name').getAttribute('aria-readonly')).toBe('true');
+  });
+
+  it('adds a draft with the form, showing the core’s reason by the field it names', async () => {
+    const { grid } = await renderCatalog(2);
+    const form = screen.getByRole('form', { name: 'Add a product' });
+    await fireEvent.input(within(form).getByLabelText('SKU'), { target: { value: 'SKU-00002' } });
+    await fireEvent.input(within(form).getByLabelText('Name'), { target: { value: 'Rye' } });
+    await fireEvent.input(within(form).getByLabelText('Price'), { target: { value: '3.40' } });
+    await fireEvent.click(within(form).getByRole('button', { name: 'Add product' }));
+    await within(form).findByText('SKU is taken by another product (SKU-00002)');
+    expect(within(form).getByLabelText('SKU').getAttribute('aria-invalid')).toBe('true');
+    await fireEvent.input(within(form).getByLabelText('SKU'), { target: { value: 'AAA-1' } });
+    await fireEvent.click(within(form).getByRole('button', { name: 'Add product' }));
+    await within(grid).findByText('AAA-1');
+    await vi.waitFor(() =>
+      expect((within(form).getByLabelText('SKU') as HTMLInputElement).value).toBe(''),
+    );
+  });
+
+  it('says what to do when there are no products, and when none match', async () => {
+    const fake = fakeCatalog(0);
+    render(CatalogScreen, { context: shellContext(fake.shell) });
+    await screen.findByText(/No products yet/);
+    await fireEvent.input(screen.getByRole('searchbox', { name: 'Search SKU or name' }), {
+      target: { value: 'zzz' },
+    });
+    await screen.findByText(/No products match/);
+  });
+
+  it('shows the core’s message when the catalog cannot be read, with a way to try again', async () => {
+    const fake = fakeCatalog(3);
+    fake.transport.answer('listProducts', () => ({
+      ok: false,
+      error: { kind: 'internal', message: 'The workspace file is locked by another program' },
+    }));
+    render(CatalogScreen, { context: shellContext(fake.shell) });
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('The workspace file is locked by another program');
+    expect(within(alert).getByRole('button', { name: 'Try again' })).toBeTruthy();
+  });
+});

@@ -1,0 +1,451 @@
+// The catalog state (jsdom): windowed fetching, sort/search/filter resets, edits and pastes
+// that roll back per row with the core's reasons, clipboard parsing, selection and its actions.
+import { describe, expect, it, vi } from 'vitest';
+import type { CallResult } from '../../shared/contract';
+import type { OutboxItem } from '../../shared/domain';
+import { parseClipboardTable } from '../../renderer/src/state/catalog-paste';
+import { CatalogState, PAGE_SIZE } from '../../renderer/src/state/catalog.svelte';
+import { fakeCatalog, product } from './catalog-fixtures';
+import { ok } from './fake-transport';
+
+const sentItem: OutboxItem = {
+  id: 90,
+  kind: 'create_product',
+  postId: null,
+  productId: 1,
+  payload: {},
+  state: 'done',
+  priority: 1,
+  dueAt: 0,
+  readyAt: 0,
+  attempts: 1,
+  idempotencyKey: 'key-90',
+  remoteId: 'prod_1',
+  lastError: null,
+  fieldErrors: [],
+  outcomeUnknown: false,
+  groupId: null,
+  createdAt: 0,
+  updatedAt: 0,
+};
+
+function setup(count = 250, patch?: Parameters<typeof fakeCatalog>[1]) {
+  const fake = fakeCatalog(count, patch);
+  return { ...fake, catalog: new CatalogState(fake.shell) };
+}
+
+describe('parseClipboardTable', () => {
+  it('splits rows on line breaks and cells on tabs, ignoring the trailing line break', () => {
+    expect(parseClipboardTable('A-1\tApple\t1.50\r\nB-2\tBread\t2\r\n')).toEqual([
+      ['A-1', 'Apple', '1.50'],
+      ['B-2', 'Bread', '2'],
+    ]);
+    expect(parseClipboardTable('one')).toEqual([['one']]);
+    expect(parseClipboardTable('a\t\tc\n')).toEqual([['a', '', 'c']]);
+    expect(parseClipboardTable('')).toEqual([]);
+  });
+
+  it('reads quoted cells holding tabs, line breaks and doubled quotes, as spreadsheets copy them', () => {
+    expect(parseClipboardTable('"C-3"\t"Two\tcolumns"\t"line\none"\n"say ""hi"""\tx')).toEqual([
+      ['C-3', 'Two\tcolumns', 'line\none'],
+      ['say "hi"', 'x'],
+    ]);
+  });
+
+  it('keeps a quote that opens no quoted cell as text', () => {
+    expect(parseClipboardTable('5" screen\t"open')).toEqual([['5" screen', '"open']]);
+  });
+});
+
+describe('catalog state: windows', () => {
+  it('fetches only the first window, then the pages the grid scrolls to, each once', async () => {
+    const { catalog, transport } = setup(1000);
+    await catalog.load();
+    expect(transport.callsOf('listProducts')).toEqual([
+      { offset: 0, limit: PAGE_SIZE, sort: 'sku', descending: false },
+    ]);
+    expect(catalog.total).toBe(1000);
+    expect(catalog.row(0)?.sku).toBe('SKU-00001');
+    expect(catalog.row(PAGE_SIZE)).toBeUndefined();
+
+    // Two scroll steps over the same pages while they are on their way ask for them once.
+    await Promise.all([catalog.showRange(450, 520), catalog.showRange(455, 525)]);
+    expect(catalog.row(520)?.id).toBe(521);
+    const offsets = transport
+      .callsOf('listProducts')
+      .map((input) => (input as { offset: number }).offset);
+    expect(offsets).toEqual([0, 400, 500]);
+  });
+
+  it('forgets pages far from the view while scrolling through many rows', async () => {
+    const { catalog, transport } = setup(10_000);
+    await catalog.load();
+    for (let page = 1; page <= 45; page++) {
+      await catalog.showRange(page * PAGE_SIZE, page * PAGE_SIZE + 30);
+    }
+    expect(catalog.row(0)).toBeUndefined();
+    expect(catalog.row(4000)?.id).toBe(4001);
+    // Scrolling back fetches what was forgotten.
+    await catalog.showRange(0, 30);
+    expect(catalog.row(0)?.id).toBe(1);
+    expect(transport.callsOf('listProducts')).toHaveLength(47);
+  });
+
+  it('shows the core’s message when a window fails, and recovers on a retry', async () => {
+    const { catalog, transport } = setup(20);
+    transport.answer('listProducts', () => ({
+      ok: false,
+      error: {
+        kind: 'internal',
+        message: 'Pressroom is not answering; is the server still running?',
+      },
+    }));
+    await catalog.load();
+    expect(catalog.error).toBe('Pressroom is not answering; is the server still running?');
+    expect(catalog.loaded).toBe(false);
+    transport.answer('listProducts', () => ok({ total: 20, rows: [product(1), product(2)] }));
+    await catalog.refresh();
+    expect(catalog.error).toBeNull();
+    expect(catalog.loaded).toBe(true);
+    expect(catalog.row(1)?.id).toBe(2);
+  });
+
+  it('starts again from the top on a new sort, search or filter, and reverses on a second click', async () => {
+    const { catalog, transport } = setup(250, (id) => ({ status: id % 2 ? 'draft' : 'published' }));
+    await catalog.load();
+    catalog.moveTo(120, 2);
+    await catalog.setSort('price');
+    expect(catalog.active).toEqual({ row: 0, col: 2 });
+    await catalog.setSort('price');
+    expect(catalog.descending).toBe(true);
+    expect(catalog.row(0)?.id).toBe(250);
+    await catalog.setSearch('SKU-0001');
+    await catalog.setStatus('published');
+    expect(transport.callsOf('listProducts').at(-1)).toEqual({
+      offset: 0,
+      limit: PAGE_SIZE,
+      sort: 'price',
+      descending: true,
+      search: 'SKU-0001',
+      status: 'published',
+    });
+    expect(catalog.total).toBe(5);
+    expect(catalog.row(0)?.sku).toBe('SKU-00018');
+  });
+
+  it('drops an answer for a search the user has already typed past', async () => {
+    const { catalog, transport } = setup(50);
+    await catalog.load();
+    let settle: (result: CallResult) => void = () => undefined;
+    transport.answer('listProducts', () => new Promise((resolve) => (settle = resolve)));
+    const slow = catalog.setSearch('S');
+    transport.answer('listProducts', () => ok({ total: 1, rows: [product(9)] }));
+    await catalog.setSearch('SKU-00009');
+    settle(ok({ total: 50, rows: [product(1)] }));
+    await slow;
+    expect(catalog.total).toBe(1);
+    expect(catalog.row(0)?.id).toBe(9);
+  });
+
+  it('refreshes the rows on screen when the core says products changed or one was sent', async () => {
+    const { catalog, transport, shell, products } = setup(30);
+    void shell.start();
+    const stop = catalog.watch();
+    await catalog.load();
+    products[0]!.status = 'published';
+    transport.emit({
+      type: 'done',
+      item: sentItem,
+      remoteId: 'prod_1',
+    });
+    await vi.waitFor(() => expect(catalog.row(0)?.status).toBe('published'));
+    const before = transport.callsOf('listProducts').length;
+    transport.emit({ type: 'changed', what: 'settings' });
+    await Promise.resolve();
+    expect(transport.callsOf('listProducts')).toHaveLength(before);
+    stop();
+    shell.stop();
+  });
+});
+
+describe('catalog state: editing', () => {
+  it('keeps the editor open with the reason for a price the core would refuse, sending nothing', async () => {
+    const { catalog, transport } = setup(5);
+    await catalog.load();
+    catalog.moveTo(0, 2);
+    expect(catalog.startEdit()).toBe(true);
+    expect(catalog.editing?.text).toBe('10.01');
+    catalog.editing!.text = '10.999';
+    await catalog.commitEdit('down');
+    expect(catalog.editing?.error).toBe('Price must have at most 2 fraction digits for USD');
+    expect(transport.callsOf('saveProduct')).toEqual([]);
+    catalog.editing!.text = '-3';
+    await catalog.commitEdit('down');
+    expect(catalog.editing?.error).toBe('Price must be a decimal number such as 19.99');
+  });
+
+  it('refuses a stock that is not a whole number of 0 or more', async () => {
+    const { catalog } = setup(5);
+    await catalog.load();
+    catalog.moveTo(0, 3);
+    catalog.startEdit('2.5');
+    await catalog.commitEdit('down');
+    expect(catalog.editing?.error).toBe('Stock must be a whole number, 0 or more');
+  });
+
+  it('shows an edit at once, saves it and moves down', async () => {
+    const { catalog, transport } = setup(5);
+    await catalog.load();
+    catalog.moveTo(1, 2);
+    catalog.startEdit('12.5');
+    let settle: (result: CallResult) => void = () => undefined;
+    transport.answer('saveProduct', () => new Promise((resolve) => (settle = resolve)));
+    const saving = catalog.commitEdit('down');
+    expect(catalog.row(1)?.priceMinor).toBe(1250);
+    expect(catalog.active).toEqual({ row: 2, col: 2 });
+    settle(ok(product(2, { priceMinor: 1250, updatedAt: 5 })));
+    await saving;
+    expect(transport.callsOf('saveProduct')).toEqual([
+      {
+        id: 2,
+        sku: 'SKU-00002',
+        name: 'Product 2',
+        price: '12.5',
+        currency: 'USD',
+        description: null,
+        stock: 2,
+        imageUrl: null,
+      },
+    ]);
+    expect(catalog.row(1)).toMatchObject({ priceMinor: 1250, updatedAt: 5 });
+  });
+
+  it('rolls an edit back when the core refuses it and shows its reason on the cell', async () => {
+    const { catalog, shell, hold } = setup(5);
+    await catalog.load();
+    catalog.startEdit('SKU-00003');
+    const release = hold();
+    const saving = catalog.commitEdit('down');
+    expect(catalog.row(0)?.sku).toBe('SKU-00003');
+    release();
+    await saving;
+    const first = catalog.row(0)!;
+    expect(first.sku).toBe('SKU-00001');
+    expect(catalog.cellError(first, 'sku')).toBe('SKU is taken by another product (SKU-00003)');
+    expect(shell.notices.list.at(-1)?.text).toContain('is taken by another product');
+    // A later save of that cell clears the mark.
+    catalog.moveTo(0, 0);
+    catalog.startEdit('FRESH-1');
+    await catalog.commitEdit('stay');
+    expect(catalog.cellError(catalog.row(0)!, 'sku')).toBeNull();
+    expect(catalog.row(0)?.sku).toBe('FRESH-1');
+  });
+
+  it('keeps published and platform products read-only and says why', async () => {
+    const { catalog, transport } = setup(3, (id) =>
+      id === 1
+        ? { status: 'published' }
+        : id === 2
+          ? { origin: 'remote', status: 'published' }
+          : {},
+    );
+    await catalog.load();
+    expect(catalog.startEdit()).toBe(false);
+    expect(catalog.editing).toBeNull();
+    expect(catalog.announcement).toBe(
+      'SKU of SKU-00001 cannot be edited. Published: API v1 has no way to change a published product.',
+    );
+    catalog.moveTo(1, 1);
+    expect(catalog.startEdit('x')).toBe(false);
+    expect(catalog.announcement).toContain('Made on the platform');
+    catalog.moveTo(2, 4);
+    expect(catalog.startEdit()).toBe(false);
+    expect(catalog.announcement).toContain('The status changes when you queue the product');
+    expect(transport.callsOf('saveProduct')).toEqual([]);
+  });
+});
+
+describe('catalog state: paste', () => {
+  it('fills cells from the active one and makes new drafts past the end, in one update', async () => {
+    const { catalog, transport, products, shell } = setup(3);
+    await catalog.load();
+    catalog.moveTo(1, 1);
+    const pasting = catalog.paste('Loaf\t3.20\nBun\t0.80\t12\nRoll\t1\n');
+    await vi.waitFor(() => expect(catalog.row(1)?.name).toBe('Loaf'));
+    expect(catalog.row(2)?.name).toBe('Bun');
+    await pasting;
+    expect(products[1]).toMatchObject({ name: 'Loaf', priceMinor: 320 });
+    expect(products[2]).toMatchObject({ name: 'Bun', priceMinor: 80, stock: 12 });
+    // The third line fell past the end and starts at the name column, so it has no SKU of its own.
+    expect(transport.callsOf('saveProduct')).toHaveLength(2);
+    expect(catalog.announcement).toBe('Pasted 2 rows; 1 row not saved.');
+    expect(shell.notices.list.at(-1)?.text).toBe(
+      'Some pasted rows were not saved: row 4: a new product needs SKU',
+    );
+  });
+
+  it('creates new rows from full lines pasted past the end', async () => {
+    const { catalog, products, hold } = setup(2);
+    await catalog.load();
+    catalog.moveTo(1, 0);
+    const release = hold();
+    const pasting = catalog.paste('SKU-00002\tSecond\t2\nNEW-1\tRoll\t1.25\t4\nNEW-2\tTart\t3');
+    // Before the core answers, every pasted row shows: the edit in place, the new ones after it.
+    await vi.waitFor(() => expect(catalog.rowCount).toBe(4));
+    expect(catalog.row(1)?.name).toBe('Second');
+    expect(catalog.row(2)).toMatchObject({ sku: 'NEW-1', priceMinor: 125, stock: 4 });
+    expect(catalog.row(3)?.sku).toBe('NEW-2');
+    release();
+    await pasting;
+    expect(products.map((p) => p.sku)).toEqual(['SKU-00001', 'SKU-00002', 'NEW-1', 'NEW-2']);
+    expect(products[2]).toMatchObject({ name: 'Roll', priceMinor: 125, stock: 4, status: 'draft' });
+    expect(catalog.total).toBe(4);
+    expect(catalog.pending).toEqual([]);
+    // They land where the sort puts them.
+    expect([0, 1, 2, 3].map((i) => catalog.row(i)?.sku)).toEqual([
+      'NEW-1',
+      'NEW-2',
+      'SKU-00001',
+      'SKU-00002',
+    ]);
+  });
+
+  it('rolls back only the rows the core refuses, with their reasons', async () => {
+    const { catalog, shell, products } = setup(4, (id) =>
+      id === 3 ? { status: 'published' } : {},
+    );
+    await catalog.load();
+    catalog.moveTo(0, 0);
+    await catalog.paste('A-1\nSKU-00004\nC-3\nD-4');
+    expect(products.map((p) => p.sku)).toEqual(['A-1', 'SKU-00002', 'SKU-00003', 'D-4']);
+    expect(catalog.row(1)?.sku).toBe('SKU-00002');
+    expect(catalog.cellError(catalog.row(1)!, 'sku')).toBe(
+      'SKU is taken by another product (SKU-00004)',
+    );
+    expect(shell.notices.list.at(-1)?.text).toBe(
+      'Some pasted rows were not saved: SKU-00003: Published: API v1 has no way to change a published product; SKU-00002: sku is taken by another product (SKU-00004)',
+    );
+  });
+
+  it('refuses a pasted cell the core would refuse, leaving that row as it was', async () => {
+    const { catalog, transport } = setup(2);
+    await catalog.load();
+    catalog.moveTo(0, 2);
+    await catalog.paste('1,50\t3\n2.00\tmany');
+    expect(transport.callsOf('saveProduct')).toEqual([]);
+    expect(catalog.announcement).toBe('Pasted 0 rows; 2 rows not saved.');
+  });
+});
+
+describe('catalog state: selection and actions', () => {
+  it('selects one row, then a range with Shift, and queues the drafts among them', async () => {
+    const { catalog, transport, shell } = setup(10, (id) =>
+      id === 4 ? { status: 'published' } : {},
+    );
+    await catalog.load();
+    await catalog.toggle(1, false);
+    await catalog.toggle(5, true);
+    expect(catalog.selectedCount).toBe(5);
+    await catalog.toggle(2, false);
+    expect(catalog.selectedCount).toBe(4);
+    expect(catalog.isSelected(catalog.row(2)!)).toBe(false);
+    await catalog.queueSelected();
+    expect(transport.callsOf('queueProducts')).toEqual([{ ids: [2, 5, 6] }]);
+    expect(shell.notices.list.at(-1)?.text).toBe(
+      'Queued 3 products for publishing; 1 already published or queued were left as they are.',
+    );
+    expect(catalog.selectedCount).toBe(0);
+    expect(catalog.row(1)?.status).toBe('queued');
+  });
+
+  it('shows queued at once and rolls back when the core refuses', async () => {
+    const { catalog, transport, shell } = setup(3);
+    await catalog.load();
+    await catalog.toggle(0, false);
+    let settle: (result: CallResult) => void = () => undefined;
+    transport.answer('queueProducts', () => new Promise((resolve) => (settle = resolve)));
+    const queueing = catalog.queueSelected();
+    await vi.waitFor(() => expect(catalog.row(0)?.status).toBe('queued'));
+    settle({ ok: false, error: { kind: 'not_allowed', message: 'the queue is paused' } });
+    await queueing;
+    expect(catalog.row(0)?.status).toBe('draft');
+    expect(catalog.selectedCount).toBe(1);
+    expect(shell.notices.list.at(-1)?.text).toBe(
+      'Could not queue the products: the queue is paused',
+    );
+  });
+
+  it('selects every matching product and queues the drafts the core lists, minus those unticked', async () => {
+    const { catalog, transport } = setup(2500, (id) =>
+      id % 1000 === 0 ? { status: 'published' } : {},
+    );
+    await catalog.load();
+    catalog.selectAllMatching();
+    expect(catalog.selectedCount).toBe(2500);
+    await catalog.toggle(0, false);
+    expect(catalog.selectedCount).toBe(2499);
+    await catalog.queueSelected();
+    const [queued] = transport.callsOf('queueProducts') as { ids: number[] }[];
+    expect(queued!.ids).toHaveLength(2497);
+    expect(queued!.ids).not.toContain(1);
+    expect(queued!.ids).not.toContain(1000);
+    const bulk = transport
+      .callsOf('listProducts')
+      .filter((input) => (input as { limit: number }).limit === 1000);
+    expect(bulk.map((input) => (input as { status: string }).status)).toEqual([
+      'draft',
+      'draft',
+      'draft',
+      'failed',
+    ]);
+  });
+
+  it('says so when none of the selected products can be queued, and sends nothing', async () => {
+    const { catalog, transport, shell } = setup(2, () => ({ status: 'published' }));
+    await catalog.load();
+    await catalog.toggle(0, false);
+    await catalog.queueSelected();
+    expect(transport.callsOf('queueProducts')).toEqual([]);
+    expect(shell.notices.list.at(-1)?.text).toBe(
+      'None of the selected products can be queued: only drafts and failed ones can.',
+    );
+  });
+
+  it('keeps the rows when the core refuses a delete, and says why', async () => {
+    const { catalog, transport, shell } = setup(2);
+    await catalog.load();
+    await catalog.toggle(1, false);
+    transport.answer('deleteProducts', () => ({
+      ok: false,
+      error: { kind: 'not_allowed', message: 'None of these products can be deleted' },
+    }));
+    await catalog.deleteSelected();
+    expect(catalog.busy.size).toBe(0);
+    expect(catalog.selectedCount).toBe(1);
+    expect(catalog.row(1)?.id).toBe(2);
+    expect(shell.notices.list.at(-1)?.text).toBe(
+      'Could not delete the products: None of these products can be deleted',
+    );
+  });
+
+  it('deletes the selected drafts', async () => {
+    const { catalog, transport } = setup(3);
+    await catalog.load();
+    await catalog.toggle(2, false);
+    await catalog.deleteSelected();
+    expect(transport.callsOf('deleteProducts')).toEqual([{ ids: [3] }]);
+    expect(catalog.total).toBe(2);
+  });
+
+  it('duplicates the active row and adds a product, answering the core’s field errors', async () => {
+    const { catalog, products } = setup(2);
+    await catalog.load();
+    await catalog.duplicateActive();
+    expect(products.at(-1)?.sku).toBe('SKU-00001-copy');
+    expect(await catalog.add({ sku: 'SKU-00002', name: 'x', price: '1' })).toEqual({
+      sku: 'is taken by another product (SKU-00002)',
+    });
+    expect(await catalog.add({ sku: 'NEW', name: 'New', price: '1' })).toBeNull();
+    expect(catalog.total).toBe(4);
+  });
+});

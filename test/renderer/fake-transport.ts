@@ -1,0 +1,43 @@
+// A transport for component tests: answers each operation from a table, records every call,
+// and lets a test push core events.
+import type { CallResult, CoreEvent, OperationName } from '../../shared/contract';
+import type { Transport } from '../../renderer/src/lib/api';
+
+export type Answer = (input: unknown) => CallResult | Promise<CallResult>;
+
+export class FakeTransport implements Transport {
+  readonly calls: { operation: OperationName; input: unknown }[] = [];
+  private readonly listeners = new Set<(event: CoreEvent) => void>();
+
+  constructor(private readonly answers: Partial<Record<OperationName, Answer>> = {}) {}
+
+  answer(operation: OperationName, answer: Answer): void {
+    this.answers[operation] = answer;
+  }
+
+  async call(operation: OperationName, input: unknown): Promise<CallResult> {
+    this.calls.push({ operation, input });
+    const answer = this.answers[operation];
+    if (!answer)
+      return {
+        ok: false,
+        error: { kind: 'unknown_operation', message: `no answer for ${operation}` },
+      };
+    return answer(input);
+  }
+
+  events(listener: (event: CoreEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  emit(event: CoreEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+
+  callsOf(operation: OperationName): unknown[] {
+    return this.calls.filter((call) => call.operation === operation).map((call) => call.input);
+  }
+}
+
+export const ok = <T>(value: T): CallResult<T> => ({ ok: true, value });

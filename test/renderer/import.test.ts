@@ -1,0 +1,488 @@
+// The import wizard (renderer, jsdom): picking a file, the preview with its mapping and marked
+// cells, the import with live progress, the result with bad rows and undo, and export.
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { MAX_UPLOAD_BASE64 } from '../../shared/contract';
+import type { CallResult, OperationInput } from '../../shared/contract';
+import type {
+  ImportPreview,
+  ImportProgress,
+  ImportResult,
+  LocalPost,
+  OutboxItem,
+} from '../../shared/domain';
+import ImportScreen from '../../renderer/src/screens/ImportScreen.svelte';
+import { shellContext } from '../../renderer/src/lib/context';
+import {
+  cellKey,
+  errorsByCell,
+  fieldColumns,
+  progressPercent,
+  tooBig,
+} from '../../renderer/src/state/import.svelte';
+import { Shell } from '../../renderer/src/state/shell.svelte';
+import { FakeTransport, ok } from './fake-transport';
+
+const CSV = 'text,scheduled_at,Notes\nHello,2099-01-05 09:00,a\nBroken,next tuesday,b\n';
+const BAD_ROWS =
+  'text,scheduled_at,Notes,error\r\nBroken,next tuesday,b,"scheduled_at: not a date"\r\n';
+const DATE_ERROR = '"next tuesday" is not a date and time such as 2026-11-23 09:00';
+
+const FIELDS: ImportPreview['fields'] = [
+  { name: 'text', required: true, aliases: ['text', 'content'] },
+  { name: 'scheduled_at', required: false, aliases: ['scheduled_at', 'publish_at'] },
+  { name: 'bot', required: false, aliases: ['bot'] },
+];
+
+function result(patch: Partial<ImportResult> = {}): ImportResult {
+  return {
+    kind: 'posts',
+    rows: 2,
+    inserted: 0,
+    updated: 0,
+    unchanged: 0,
+    invalid: 1,
+    errors: [{ row: 3, column: 'scheduled_at', value: 'next tuesday', message: DATE_ERROR }],
+    warnings: [],
+    badRows: { header: ['text', 'scheduled_at', 'Notes'], rows: [] },
+    badRowsCsv: BAD_ROWS,
+    unknownColumns: ['Notes'],
+    encoding: 'utf-8',
+    delimiter: ',',
+    batch: null,
+    written: false,
+    ...patch,
+  };
+}
+
+function preview(patch: Partial<ImportPreview> = {}): ImportPreview {
+  return {
+    encoding: 'utf-8',
+    delimiter: ',',
+    headers: ['text', 'scheduled_at', 'Notes'],
+    fields: FIELDS,
+    mapping: { text: 'text', scheduled_at: 'scheduled_at', Notes: null },
+    sample: [
+      { row: 2, cells: ['Hello', '2099-01-05 09:00', 'a'] },
+      { row: 3, cells: ['Broken', 'next tuesday', 'b'] },
+    ],
+    result: result(),
+    problem: null,
+    ...patch,
+  };
+}
+
+const refused = (kind: 'invalid_input' | 'not_allowed', message: string): CallResult => ({
+  ok: false,
+  error: { kind, message },
+});
+
+const settings = {
+  timezone: 'Europe/Berlin',
+  graceMinutes: 30,
+  theme: 'light',
+  defaultCurrency: 'EUR',
+  defaultBotId: null,
+  account: { mode: 'demo', apiBase: null, tokenHint: null, plan: 'free' },
+};
+
+const downloads: Blob[] = [];
+beforeEach(() => {
+  downloads.length = 0;
+  // jsdom has no Blob URLs; the download's Blob is what the tests read.
+  URL.createObjectURL = vi.fn((blob: Blob) => {
+    downloads.push(blob);
+    return `blob:test/${downloads.length}`;
+  });
+  URL.revokeObjectURL = vi.fn();
+  // jsdom cannot navigate; a download link's click only has to happen.
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+});
+
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+async function setup(previewAnswer: (input: OperationInput<'previewUpload'>) => CallResult) {
+  const transport = new FakeTransport({
+    getSettings: () => ok(settings),
+    status: () => ok(null),
+    previewUpload: (input) => previewAnswer(input as OperationInput<'previewUpload'>),
+  });
+  const shell = new Shell(transport);
+  await shell.start();
+  render(ImportScreen, { context: shellContext(shell) });
+  return { transport, shell };
+}
+
+async function pick(csv: string, name = 'calendar.csv'): Promise<void> {
+  const input = screen.getByLabelText('CSV file');
+  await fireEvent.change(input, {
+    target: { files: [new File([csv], name, { type: 'text/csv' })] },
+  });
+}
+
+const decoded = (base64: string) =>
+  new TextDecoder().decode(Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)));
+
+/** A Blob's text with its byte-order mark kept (Blob.text() drops it). */
+const bytesOf = async (blob: Blob) =>
+  new TextDecoder('utf-8', { ignoreBOM: true }).decode(await blob.arrayBuffer());
+
+describe('import wizard helpers', () => {
+  it('indexes errors by cell, joining two errors of one cell', () => {
+    const index = errorsByCell([
+      { row: 3, column: 'price', value: 'x', message: 'Price is not a number' },
+      { row: 3, column: 'price', value: 'x', message: 'Price is required' },
+      { row: 4, column: 'sku', value: '', message: 'SKU is required' },
+    ]);
+    expect(index[cellKey(3, 'price')]).toBe('Price is not a number; Price is required');
+    expect(index[cellKey(4, 'sku')]).toBe('SKU is required');
+    expect(index[cellKey(4, 'price')]).toBeUndefined();
+  });
+
+  it('turns the preview’s header → field mapping into one column per field', () => {
+    expect(fieldColumns(preview({ mapping: { Words: 'text', When: null } }))).toEqual({
+      text: 'Words',
+      scheduled_at: null,
+      bot: null,
+    });
+  });
+
+  it('measures progress over reading every row and writing the valid ones', () => {
+    const at = (rowsRead: number, rowsWritten: number): ImportProgress => ({
+      rowsRead,
+      rowsValid: rowsRead,
+      rowsWritten,
+      bytesRead: 0,
+      bytes: 0,
+    });
+    const expected = result({ rows: 100, invalid: 0 });
+    expect(progressPercent(at(50, 0), expected)).toBe(25);
+    expect(progressPercent(at(100, 100), expected)).toBe(100);
+    // Without a dry run to go by, the bytes read tell it.
+    expect(progressPercent({ ...at(0, 0), bytesRead: 30, bytes: 120 }, null)).toBe(25);
+  });
+
+  it('refuses a file over the upload limit by its size, before reading it', () => {
+    const limit = (MAX_UPLOAD_BASE64 / 4) * 3;
+    expect(tooBig({ name: 'small.csv', size: limit })).toBeNull();
+    expect(tooBig({ name: 'huge.csv', size: limit + 3 })).toMatch(
+      /^“huge\.csv” is 64\.0 MiB; files up to 64 MiB can be imported here\. Split it/,
+    );
+  });
+});
+
+describe('the import screen', () => {
+  it('says what to do before a file is picked', async () => {
+    await setup(() => ok(preview()));
+    expect(screen.getByText(/Pick a CSV file of posts to see how it reads/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Import' })).toBeNull();
+  });
+
+  it('previews a picked file: detection, mapping, marked cells and the errors listed', async () => {
+    const { transport } = await setup(() => ok(preview()));
+    await pick(CSV);
+    expect(await screen.findByText(/Encoding utf-8, delimiter comma, 2 rows/)).toBeTruthy();
+    const [request] = transport.callsOf('previewUpload') as OperationInput<'previewUpload'>[];
+    expect(request).toMatchObject({
+      kind: 'posts',
+      fileName: 'calendar.csv',
+      onError: 'abort',
+      timezone: 'Europe/Berlin',
+    });
+    expect(request?.mapping).toBeUndefined();
+    expect(decoded(request?.contentBase64 ?? '')).toBe(CSV);
+
+    const textColumn = screen.getByRole('combobox', { name: 'Column for text' });
+    expect((textColumn as HTMLSelectElement).selectedOptions[0]?.textContent).toBe('text');
+    const botColumn = screen.getByRole('combobox', { name: 'Column for bot' });
+    expect((botColumn as HTMLSelectElement).selectedOptions[0]?.textContent).toBe('(not imported)');
+
+    const table = screen.getByRole('table', { name: /The first 2 rows as read/ });
+    const invalid = table.querySelectorAll('[aria-invalid="true"]');
+    expect(invalid).toHaveLength(1);
+    expect(invalid[0]?.textContent).toContain('next tuesday');
+    expect(invalid[0]?.getAttribute('tabindex')).toBe('0');
+    const tip = document.getElementById(invalid[0]?.getAttribute('aria-describedby') ?? '');
+    expect(tip?.textContent).toBe(DATE_ERROR);
+
+    const errors = screen.getByRole('region', { name: '1 row has errors' });
+    expect(
+      within(errors)
+        .getByText(/next tuesday/)
+        .closest('li')?.textContent,
+    ).toContain(DATE_ERROR);
+    expect(screen.getByRole('button', { name: 'Import' })).toHaveProperty('disabled', false);
+  });
+
+  it('previews again with the chosen column, and rolls the choice back when it is refused', async () => {
+    const { transport, shell } = await setup((input) =>
+      input.mapping?.text === 'Notes'
+        ? ok(
+            preview({
+              mapping: { text: null, scheduled_at: 'scheduled_at', Notes: 'text' },
+              result: result({ invalid: 0, errors: [] }),
+            }),
+          )
+        : input.mapping?.bot
+          ? refused('invalid_input', 'mapping.bot: "Notes" is not a column of this file')
+          : ok(preview()),
+    );
+    await pick(CSV);
+    const textColumn = (await screen.findByRole('combobox', {
+      name: 'Column for text',
+    })) as HTMLSelectElement;
+    await fireEvent.change(textColumn, { target: { value: '2' } });
+    await vi.waitFor(() => expect(screen.getByText('Every row is valid.')).toBeTruthy());
+    expect(transport.callsOf('previewUpload').at(-1)).toMatchObject({ mapping: { text: 'Notes' } });
+    expect(textColumn.selectedOptions[0]?.textContent).toBe('Notes');
+
+    const botColumn = screen.getByRole('combobox', { name: 'Column for bot' }) as HTMLSelectElement;
+    await fireEvent.change(botColumn, { target: { value: '2' } });
+    // Notes filled text: giving it to bot took it from text, until the core refused.
+    expect(transport.callsOf('previewUpload').at(-1)).toMatchObject({
+      mapping: { text: null, bot: 'Notes' },
+    });
+    await vi.waitFor(() =>
+      expect(shell.notices.list.at(-1)?.text).toBe(
+        'Could not use that column: mapping.bot: "Notes" is not a column of this file',
+      ),
+    );
+    await vi.waitFor(() =>
+      expect(botColumn.selectedOptions[0]?.textContent).toBe('(not imported)'),
+    );
+    expect(textColumn.selectedOptions[0]?.textContent).toBe('Notes');
+  });
+
+  it('explains a file that cannot be imported as mapped, and keeps Import disabled', async () => {
+    await setup(() =>
+      ok(
+        preview({
+          result: null,
+          problem: 'calendar.csv has no "text" column (the header row has: Words)',
+        }),
+      ),
+    );
+    await pick('Words\nHello\n');
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      'has no "text" column (the header row has: Words). Choose its column in the mapping above',
+    );
+    expect(screen.getByRole('button', { name: 'Import' })).toHaveProperty('disabled', true);
+  });
+
+  it('tells a file too big to upload without reading it', async () => {
+    const { transport } = await setup(() => ok(preview()));
+    const file = new File(['x'], 'huge.csv');
+    Object.defineProperty(file, 'size', { value: MAX_UPLOAD_BASE64 });
+    await fireEvent.change(screen.getByLabelText('CSV file'), { target: { files: [file] } });
+    expect((await screen.findByRole('alert')).textContent).toMatch(
+      /“huge\.csv” is .* MiB; files up to 64 MiB/,
+    );
+    expect(transport.callsOf('previewUpload')).toHaveLength(0);
+  });
+
+  it('imports with a live progress bar, then shows the counts, the bad rows and undo', async () => {
+    const { transport } = await setup(() => ok(preview()));
+    let finish: (answer: CallResult) => void = () => undefined;
+    transport.answer('importUpload', () => new Promise((resolve) => (finish = resolve)));
+    await pick(CSV);
+    await fireEvent.click(await screen.findByLabelText('Skip the bad rows, import the rest'));
+    await fireEvent.click(screen.getByRole('button', { name: 'Import' }));
+    expect(transport.callsOf('importUpload')).toEqual([
+      expect.objectContaining({
+        kind: 'posts',
+        onError: 'skip',
+        queue: false,
+        past: 'error',
+        fileName: 'calendar.csv',
+      }),
+    ]);
+
+    transport.emit({
+      type: 'import',
+      progress: { rowsRead: 2, rowsValid: 1, rowsWritten: 0, bytesRead: 60, bytes: 60 },
+    });
+    const bar = await screen.findByRole('progressbar', { name: 'Import progress' });
+    // Two rows to read and one valid row to write: two of three steps are done.
+    await vi.waitFor(() => expect(bar.getAttribute('aria-valuenow')).toBe('67'));
+    expect(screen.getByText('2 rows read, 1 valid, 0 written')).toBeTruthy();
+
+    finish(ok(result({ inserted: 1, batch: 'batch-1', written: true })));
+    const heading = await screen.findByRole('heading', { name: 'Result' });
+    await vi.waitFor(() => expect(document.activeElement).toBe(heading));
+    expect(screen.queryByRole('progressbar')).toBeNull();
+    const outcome = heading.closest('section')!;
+    expect(within(outcome).getByText('Inserted').nextElementSibling?.textContent).toBe('1');
+    expect(within(outcome).getByText('Invalid').nextElementSibling?.textContent).toBe('1');
+
+    await fireEvent.click(within(outcome).getByRole('button', { name: 'Download bad rows' }));
+    expect(downloads).toHaveLength(1);
+    expect(await bytesOf(downloads[0]!)).toBe(`\ufeff${BAD_ROWS}`);
+
+    transport.answer('undoImport', () => ok({ removed: 1 }));
+    await fireEvent.click(within(outcome).getByRole('button', { name: 'Undo import' }));
+    await fireEvent.click(within(outcome).getByRole('button', { name: 'Yes, undo the import' }));
+    expect(transport.callsOf('undoImport')).toEqual([{ batch: 'batch-1' }]);
+    expect(await within(outcome).findByText('Import undone: 1 posts removed.')).toBeTruthy();
+  });
+
+  it('says nothing was imported when bad rows abort it, so the file can be fixed and picked again', async () => {
+    const { transport } = await setup((input) =>
+      decoded(input.contentBase64).includes('next tuesday')
+        ? ok(preview())
+        : ok(preview({ result: result({ invalid: 0, errors: [], badRowsCsv: null }) })),
+    );
+    transport.answer('importUpload', (input) =>
+      decoded((input as OperationInput<'importUpload'>).contentBase64).includes('next tuesday')
+        ? ok(result())
+        : ok(
+            result({
+              inserted: 2,
+              invalid: 0,
+              errors: [],
+              badRowsCsv: null,
+              batch: 'b2',
+              written: true,
+            }),
+          ),
+    );
+    await pick(CSV);
+    await fireEvent.click(await screen.findByRole('button', { name: 'Import' }));
+    expect(
+      (await screen.findByText(/Nothing was imported: 1 row is invalid/)).getAttribute('role'),
+    ).toBe('alert');
+
+    await pick(CSV.replace('next tuesday', '2099-01-06 10:00'));
+    const button = screen.getByRole('button', { name: 'Import' });
+    // The picked file replaces the one on screen: nothing can be imported until it is read.
+    expect(button).toHaveProperty('disabled', true);
+    await vi.waitFor(() => expect(button).toHaveProperty('disabled', false));
+    await fireEvent.click(button);
+    const heading = await screen.findByRole('heading', { name: 'Result' });
+    await vi.waitFor(() =>
+      expect(
+        within(heading.closest('section')!).getByText('Inserted').nextElementSibling?.textContent,
+      ).toBe('2'),
+    );
+    expect(screen.queryByText(/Nothing was imported/)).toBeNull();
+  });
+
+  it('disables Undo with the core’s reason once items went to the platform', async () => {
+    const { transport } = await setup(() => ok(preview()));
+    transport.answer('importUpload', () =>
+      ok(result({ inserted: 1, batch: 'batch-9', written: true })),
+    );
+    transport.answer('undoImport', () =>
+      refused(
+        'not_allowed',
+        '1 item(s) of batch batch-9 have gone to the platform already; undo refused',
+      ),
+    );
+    await pick(CSV);
+    await fireEvent.click(await screen.findByRole('button', { name: 'Import' }));
+    await fireEvent.click(await screen.findByRole('button', { name: 'Undo import' }));
+    await fireEvent.click(screen.getByRole('button', { name: 'Yes, undo the import' }));
+    expect(await screen.findByText(/have gone to the platform already; undo refused/)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Undo import' })).toHaveProperty('disabled', true);
+  });
+
+  it('reads a dropped file, and previews again when an option changes the dry run', async () => {
+    const { transport } = await setup(() => ok(preview()));
+    const zone = screen.getByRole('region', { name: 'Drop a file here' });
+    const file = new File([CSV], 'dropped.csv', { type: 'text/csv' });
+    await fireEvent.drop(zone, { dataTransfer: { files: [file] } });
+    await vi.waitFor(() => expect(transport.callsOf('previewUpload')).toHaveLength(1));
+    expect(transport.callsOf('previewUpload')[0]).toMatchObject({ fileName: 'dropped.csv' });
+
+    await fireEvent.click(
+      await screen.findByLabelText('Schedule posts that have a time (else they stay drafts)'),
+    );
+    await fireEvent.click(
+      screen.getByLabelText('Publish posts whose time has passed now (else they are errors)'),
+    );
+    await fireEvent.change(screen.getByLabelText('Date format'), {
+      target: { value: 'DD/MM/YYYY' },
+    });
+    await fireEvent.change(screen.getByLabelText('Time zone for times without one'), {
+      target: { value: 'Asia/Tokyo' },
+    });
+    await vi.waitFor(() => expect(transport.callsOf('previewUpload')).toHaveLength(5));
+    expect(transport.callsOf('previewUpload').at(-1)).toMatchObject({
+      queue: true,
+      past: 'publish-now',
+      dateFormat: 'DD/MM/YYYY',
+      timezone: 'Asia/Tokyo',
+    });
+    // What happens to bad rows does not change which rows are bad: no new dry run.
+    await fireEvent.click(screen.getByLabelText('Skip the bad rows, import the rest'));
+    expect(transport.callsOf('previewUpload')).toHaveLength(5);
+  });
+
+  it('disables Undo by itself once one of the imported posts is published', async () => {
+    const { transport } = await setup(() => ok(preview()));
+    transport.answer('importUpload', () =>
+      ok(result({ inserted: 1, batch: 'batch-3', written: true })),
+    );
+    const published: LocalPost = {
+      id: 5,
+      remoteId: 'p_5',
+      botId: null,
+      text: 'Hello',
+      mediaUrls: [],
+      scheduledAt: null,
+      zone: 'UTC',
+      status: 'published',
+      origin: 'local',
+      publishedAt: 1,
+      error: null,
+      batchId: 'batch-3',
+      createdAt: 0,
+      updatedAt: 0,
+    };
+    transport.answer('listPosts', () => ok([published]));
+    await pick(CSV);
+    await fireEvent.click(await screen.findByRole('button', { name: 'Import' }));
+    const undo = await screen.findByRole('button', { name: 'Undo import' });
+    expect(undo).toHaveProperty('disabled', false);
+    const item: OutboxItem = {
+      id: 1,
+      kind: 'create_post',
+      postId: 5,
+      productId: null,
+      payload: {},
+      state: 'done',
+      priority: 1,
+      dueAt: 0,
+      readyAt: 0,
+      attempts: 1,
+      idempotencyKey: 'k',
+      remoteId: 'p_5',
+      lastError: null,
+      fieldErrors: [],
+      outcomeUnknown: false,
+      groupId: null,
+      createdAt: 0,
+      updatedAt: 0,
+    };
+    transport.emit({ type: 'done', item, remoteId: 'p_5' });
+    await vi.waitFor(() => expect(undo).toHaveProperty('disabled', true));
+    expect(screen.getByText(/on the platform already, so it can no longer be undone/)).toBeTruthy();
+  });
+
+  it('exports products as CSV with the Excel byte-order mark, as a download', async () => {
+    const { transport } = await setup(() => ok(preview()));
+    transport.answer('exportText', () =>
+      ok({ fileName: 'pressroom-products-2026-11-23.csv', csv: '\ufeffsku,name\r\n', rows: 0 }),
+    );
+    await fireEvent.change(screen.getByLabelText('What to export'), {
+      target: { value: 'products' },
+    });
+    await fireEvent.click(screen.getByLabelText('For Excel (adds a byte-order mark)'));
+    await fireEvent.click(screen.getByRole('button', { name: 'Export products' }));
+    expect(transport.callsOf('exportText')).toEqual([{ kind: 'products', bom: true }]);
+    await vi.waitFor(() => expect(downloads).toHaveLength(1));
+    expect(await bytesOf(downloads[0]!)).toBe('\ufeffsku,name\r\n');
+  });
+});

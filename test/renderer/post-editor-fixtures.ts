@@ -1,0 +1,94 @@
+// Shared by the calendar and post editor tests (jsdom): posts, settings, AI replies, a Shell over a
+// fake transport, and what jsdom lacks.
+import type { CallResult, OperationName } from '../../shared/contract';
+import type { LocalPost } from '../../shared/domain';
+import { Shell } from '../../renderer/src/state/shell.svelte';
+import { FakeTransport, ok, type Answer } from './fake-transport';
+
+export const ZONE = 'Europe/Berlin';
+
+export function post(fields: Partial<LocalPost> & { id: number }): LocalPost {
+  return {
+    remoteId: null,
+    botId: 'bot_1',
+    text: `Post ${fields.id}`,
+    mediaUrls: [],
+    scheduledAt: Date.UTC(2026, 10, 23, 8, 0),
+    zone: ZONE,
+    status: 'scheduled',
+    origin: 'local',
+    publishedAt: null,
+    error: null,
+    batchId: null,
+    createdAt: 0,
+    updatedAt: 0,
+    ...fields,
+  };
+}
+
+export const settings = {
+  timezone: ZONE,
+  graceMinutes: 30,
+  theme: 'light',
+  defaultCurrency: 'EUR',
+  defaultBotId: null,
+  account: { mode: 'demo', apiBase: null, tokenHint: null, plan: 'free' },
+};
+
+export const refused = (message: string, issues?: { field: string; message: string }[]) =>
+  ({
+    ok: false,
+    error: { kind: issues ? 'invalid_input' : 'not_allowed', message, issues },
+  }) satisfies CallResult;
+
+/** A Shell whose settings (zone Europe/Berlin) are loaded, over a fake transport. */
+export async function shellWith(
+  answers: Partial<Record<OperationName, Answer>> = {},
+): Promise<{ shell: Shell; transport: FakeTransport }> {
+  const transport = new FakeTransport({ getSettings: () => ok(settings), ...answers });
+  const shell = new Shell(transport);
+  await shell.loadSettings();
+  return { shell, transport };
+}
+
+class InertIntersectionObserver {
+  readonly root = null;
+  readonly rootMargin = '';
+  readonly thresholds = [];
+  observe(): void {}
+  unobserve(): void {}
+  disconnect(): void {}
+  takeRecords(): [] {
+    return [];
+  }
+}
+
+/**
+ * What jsdom lacks and these screens use: modal dialogs (opening and closing are enough here) and
+ * the IntersectionObserver the calendar's time grid asks for (jsdom never lays anything out).
+ */
+export function stubJsdom(): void {
+  globalThis.IntersectionObserver ??=
+    InertIntersectionObserver as unknown as typeof IntersectionObserver;
+  const proto = HTMLDialogElement.prototype;
+  proto.showModal ??= function showModal(this: HTMLDialogElement) {
+    this.setAttribute('open', '');
+  };
+  proto.close ??= function close(this: HTMLDialogElement) {
+    if (!this.hasAttribute('open')) return;
+    this.removeAttribute('open');
+    this.dispatchEvent(new Event('close'));
+  };
+}
+
+/** What the AI answers in tests, as the core reports it. */
+export const aiReply = (text: string) => ({
+  text,
+  provider: 'openai',
+  model: 'gpt-4o-mini',
+  tokens: { prompt: 12, completion: 8, total: 20 },
+  attempts: [
+    { provider: 'anthropic', error: 'rate limited' },
+    { provider: 'openai', error: null },
+  ],
+});

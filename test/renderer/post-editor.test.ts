@@ -1,0 +1,356 @@
+// The post editor (jsdom): its state's checks, calls and DST handling, and the dialog as the user
+// sees it, over a fake transport.
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { CallResult } from '../../shared/contract';
+import PostEditorDialog from '../../renderer/src/components/post-editor/PostEditorDialog.svelte';
+import { PostEditor, readWhen, TEXT_LIMIT } from '../../renderer/src/state/post-editor.svelte';
+import { ok } from './fake-transport';
+import { aiReply, post, refused, shellWith, stubJsdom, ZONE } from './post-editor-fixtures';
+
+const echo = (input: unknown) => ok(post({ id: 40, ...(input as object) }));
+
+beforeAll(stubJsdom);
+afterEach(cleanup);
+
+async function newEditor(start: { date?: string; time?: string } = {}) {
+  const { shell, transport } = await shellWith({ addPost: echo });
+  return { shell, transport, editor: new PostEditor(shell, start) };
+}
+
+describe('post editor state', () => {
+  it('counts what the platform counts and refuses text over the limit', async () => {
+    const { editor, transport } = await newEditor();
+    editor.text = '  Fresh rye today  ';
+    expect(editor.length).toBe(15);
+    editor.text = 'x'.repeat(TEXT_LIMIT + 1);
+    expect(editor.tooLong).toBe(true);
+    expect(await editor.submit('draft')).toBeUndefined();
+    expect(editor.issueFor('text')).toBe(`must be at most ${TEXT_LIMIT} characters`);
+    expect(transport.callsOf('addPost')).toEqual([]);
+  });
+
+  it('checks text, media lines and time before any call', async () => {
+    const { editor, transport } = await newEditor();
+    editor.mediaText = 'https://example.com/a.jpg\nnot a url';
+    await editor.submit('schedule');
+    expect(editor.issueFor('text')).toBe('must not be empty');
+    expect(editor.issueFor('mediaUrls')).toBe('line 2: is not an http(s) URL');
+    expect(editor.issueFor('at')).toBe('is required to schedule a post');
+    editor.text = 'Hello';
+    editor.mediaText = '';
+    editor.date = '2027-01-10';
+    await editor.submit('draft');
+    expect(editor.issueFor('at')).toBe('give both a date and a time, or neither');
+    editor.time = '09:00';
+    editor.date = '2020-01-10';
+    await editor.submit('hand_off');
+    expect(editor.issueFor('at')).toBe('is in the past; publish now instead, or pick a later time');
+    expect(transport.callsOf('addPost')).toEqual([]);
+  });
+
+  it('adds a new post in each mode, dropping the time when it publishes now', async () => {
+    const { editor, transport, shell } = await newEditor({ date: '2027-01-10', time: '09:00' });
+    editor.text = '  Fresh rye today ';
+    editor.mediaText = 'https://example.com/a.jpg\n';
+    editor.botId = 'bot_2';
+    expect((await editor.submit('schedule'))?.id).toBe(40);
+    await editor.submit('hand_off');
+    await editor.submit('draft');
+    await editor.submit('publish_now');
+    const base = {
+      text: 'Fresh rye today',
+      zone: ZONE,
+      mediaUrls: ['https://example.com/a.jpg'],
+      botId: 'bot_2',
+    };
+    expect(transport.callsOf('addPost')).toEqual([
+      { ...base, mode: 'schedule', at: '2027-01-10T09:00' },
+      { ...base, mode: 'hand_off', at: '2027-01-10T09:00' },
+      { ...base, mode: 'draft', at: '2027-01-10T09:00' },
+      { ...base, mode: 'publish_now' },
+    ]);
+    expect(shell.notices.list.map((notice) => notice.text)).toContain('Post scheduled');
+  });
+
+  it('saves a draft, then queues it the way the button says', async () => {
+    const draft = post({ id: 5, status: 'draft', scheduledAt: null, text: 'Old' });
+    const { shell, transport } = await shellWith({
+      updatePost: (input) => ok({ ...draft, ...(input as object) }),
+      queuePost: () => ok({ ...draft, status: 'scheduled' }),
+    });
+    const editor = new PostEditor(shell, { post: draft });
+    expect(editor.title).toBe('Edit post');
+    expect(editor.modes).toEqual(['draft', 'schedule', 'publish_now', 'hand_off']);
+    editor.text = 'New';
+    await editor.submit('draft');
+    expect(transport.callsOf('queuePost')).toEqual([]);
+    await editor.submit('publish_now');
+    expect(transport.callsOf('updatePost')).toEqual([
+      { id: 5, text: 'New', at: null, zone: ZONE, botId: 'bot_1', mediaUrls: [] },
+      { id: 5, text: 'New', at: null, zone: ZONE, botId: 'bot_1', mediaUrls: [] },
+    ]);
+    expect(transport.callsOf('queuePost')).toEqual([{ id: 5, mode: 'publish_now' }]);
+  });
+
+  it('offers only Schedule for a queued post and nothing for one that went out', async () => {
+    const { shell } = await shellWith();
+    const scheduled = new PostEditor(shell, { post: post({ id: 1 }) });
+    expect(scheduled.modes).toEqual(['schedule']);
+    expect([scheduled.date, scheduled.time]).toEqual(['2026-11-23', '09:00']);
+    const published = new PostEditor(shell, { post: post({ id: 2, status: 'published' }) });
+    expect(published.modes).toEqual([]);
+    expect(published.locked).toContain('published');
+    expect(await published.submit('schedule')).toBeUndefined();
+  });
+
+  it('places the core’s field issues by field and shows other messages whole', async () => {
+    const { editor, transport } = await newEditor({ date: '2027-01-10', time: '09:00' });
+    editor.text = 'Hi';
+    transport.answer('addPost', () =>
+      refused('bad input', [{ field: 'botId', message: 'no bot bot_9' }]),
+    );
+    await editor.submit('schedule');
+    expect(editor.issueFor('botId')).toBe('no bot bot_9');
+    expect(editor.failure).toBeNull();
+    transport.answer('addPost', () => refused('The platform is unreachable; try again later'));
+    await editor.submit('schedule');
+    expect(editor.failure).toBe('The platform is unreachable; try again later');
+  });
+
+  it('says when a wall time falls in a DST gap, and moves it past the gap on request', async () => {
+    const { editor, transport } = await newEditor({ date: '2027-03-28', time: '02:30' });
+    editor.text = 'Spring';
+    expect(editor.when).toMatchObject({ kind: 'gap', after: '03:30' });
+    expect(editor.when.kind === 'gap' && editor.when.message).toContain('does not exist');
+    await editor.submit('schedule');
+    expect(editor.issueFor('at')).toContain('the clocks skip');
+    expect(transport.callsOf('addPost')).toEqual([]);
+    editor.useTimeAfterGap();
+    expect(editor.time).toBe('03:30');
+    await editor.submit('schedule');
+    expect(transport.callsOf('addPost')).toMatchObject([{ at: '2027-03-28T03:30' }]);
+  });
+
+  it('asks which of a repeated wall time is meant and sends that one’s offset', async () => {
+    const { editor, transport } = await newEditor({ date: '2027-10-31', time: '02:30' });
+    editor.text = 'Autumn';
+    expect(editor.when).toMatchObject({
+      kind: 'overlap',
+      offsets: { earlier: '+02:00', later: '+01:00' },
+    });
+    await editor.submit('schedule');
+    expect(editor.issueFor('at')).toContain('pick which');
+    editor.reading = 'later';
+    await editor.submit('schedule');
+    expect(transport.callsOf('addPost')).toMatchObject([{ at: '2027-10-31T02:30+01:00' }]);
+  });
+
+  it('reopens a post saved in a repeated hour with the reading it was saved with', async () => {
+    const { shell } = await shellWith();
+    // 02:30 after the clocks went back in Berlin is 01:30 UTC.
+    const later = post({ id: 3, scheduledAt: Date.UTC(2027, 9, 31, 1, 30) });
+    expect(new PostEditor(shell, { post: later }).reading).toBe('later');
+    const earlier = post({ id: 4, scheduledAt: Date.UTC(2027, 9, 31, 0, 30) });
+    expect(new PostEditor(shell, { post: earlier }).reading).toBe('earlier');
+  });
+
+  it('reads plain wall times exactly and names bad ones', () => {
+    expect(readWhen('', '', ZONE)).toEqual({ kind: 'none' });
+    expect(readWhen('2027-01-10', '09:00', ZONE)).toEqual({
+      kind: 'exact',
+      ms: Date.UTC(2027, 0, 10, 8, 0),
+    });
+    expect(readWhen('2027-02-30', '09:00', ZONE).kind).toBe('invalid');
+  });
+
+  it('fills the text from the AI, appends hashtags, and undoes', async () => {
+    const { editor, transport } = await newEditor();
+    transport.answer('aiAssist', (input) =>
+      ok(aiReply((input as { task: string }).task === 'hashtags' ? '#bread #rye' : 'Rye is back!')),
+    );
+    editor.text = 'rye bread back in stock tomorrow morning';
+    await editor.assist('rephrase');
+    expect(editor.text).toBe('Rye is back!');
+    expect(editor.reply).toMatchObject({ provider: 'openai', tokens: { total: 20 } });
+    await editor.assist('hashtags');
+    expect(editor.text).toBe('Rye is back!\n\n#bread #rye');
+    expect(transport.callsOf('aiAssist')).toEqual([
+      { task: 'rephrase', text: 'rye bread back in stock tomorrow morning' },
+      { task: 'hashtags', text: 'Rye is back!' },
+    ]);
+    editor.undo();
+    editor.undo();
+    expect(editor.text).toBe('rye bread back in stock tomorrow morning');
+    expect(editor.canUndo).toBe(false);
+  });
+
+  it('keeps the text and the provider’s message when the AI fails', async () => {
+    const { editor, transport } = await newEditor();
+    transport.answer('aiAssist', () => refused('every provider failed: quota exceeded'));
+    editor.text = 'Keep me';
+    await editor.assist('shorten');
+    expect(editor.text).toBe('Keep me');
+    expect(editor.assistError).toBe('every provider failed: quota exceeded');
+    editor.text = ' ';
+    await editor.assist('draft');
+    expect(editor.assistError).toContain('Write a brief');
+    expect(transport.callsOf('aiAssist')).toHaveLength(1);
+  });
+
+  it('deletes a draft, and keeps it with the core’s message when refused', async () => {
+    const draft = post({ id: 8, status: 'draft' });
+    const { shell, transport } = await shellWith({
+      deletePost: () => refused('Post 8 is queued already'),
+    });
+    const editor = new PostEditor(shell, { post: draft });
+    expect(await editor.remove()).toBe(false);
+    expect(editor.failure).toBe('Post 8 is queued already');
+    transport.answer('deletePost', () => ok({ removed: 1 }));
+    expect(await editor.remove()).toBe(true);
+    expect(transport.callsOf('deletePost')).toEqual([{ id: 8 }, { id: 8 }]);
+    expect(new PostEditor(shell, { post: post({ id: 9 }) }).canDelete).toBe(false);
+  });
+});
+
+function renderDialog(editor: PostEditor) {
+  const onsaved = vi.fn();
+  const onclose = vi.fn();
+  render(PostEditorDialog, { props: { editor, bots: [], onsaved, onclose } });
+  return { onsaved, onclose, dialog: screen.getByRole('dialog', { name: 'New post' }) };
+}
+
+describe('the post editor dialog', () => {
+  it('shows a live count, schedules at the clicked time and closes', async () => {
+    const { editor, transport } = await newEditor({ date: '2027-01-10', time: '14:30' });
+    const { onsaved, onclose, dialog } = renderDialog(editor);
+    const text = within(dialog).getByRole('textbox', { name: 'Text' });
+    await fireEvent.input(text, { target: { value: 'Fresh rye' } });
+    expect(within(dialog).getByText(`9 / ${TEXT_LIMIT} characters`)).toBeTruthy();
+    expect((within(dialog).getByLabelText('Time') as HTMLInputElement).value).toBe('14:30');
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Schedule' }));
+    await vi.waitFor(() => expect(onsaved).toHaveBeenCalled());
+    expect(onclose).toHaveBeenCalled();
+    expect(transport.callsOf('addPost')).toMatchObject([
+      { text: 'Fresh rye', at: '2027-01-10T14:30', mode: 'schedule' },
+    ]);
+  });
+
+  it('marks the count and the field when the text is too long', async () => {
+    const { editor } = await newEditor();
+    const { dialog } = renderDialog(editor);
+    const text = within(dialog).getByRole('textbox', { name: 'Text' });
+    await fireEvent.input(text, { target: { value: 'x'.repeat(TEXT_LIMIT + 2) } });
+    expect(within(dialog).getByText(/2 too many/).className).toContain('field-error');
+    expect(text.getAttribute('aria-invalid')).toBe('true');
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Save draft' }));
+    expect(within(dialog).getByText(`must be at most ${TEXT_LIMIT} characters`)).toBeTruthy();
+  });
+
+  it('offers every mode for a new post', async () => {
+    const { editor } = await newEditor();
+    const { dialog } = renderDialog(editor);
+    for (const name of ['Save draft', 'Schedule', 'Publish now', 'Hand off'])
+      expect(within(dialog).getByRole('button', { name })).toBeTruthy();
+    expect(within(dialog).queryByRole('button', { name: 'Delete' })).toBeNull();
+  });
+
+  it('says a DST gap time does not exist and fixes it with one click', async () => {
+    const { editor } = await newEditor({ date: '2027-03-28', time: '02:30' });
+    const { dialog } = renderDialog(editor);
+    expect(
+      within(dialog).getByText(/2027-03-28 02:30 does not exist in Europe\/Berlin/),
+    ).toBeTruthy();
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Use 03:30 instead' }));
+    expect((within(dialog).getByLabelText('Time') as HTMLInputElement).value).toBe('03:30');
+    expect(within(dialog).queryByText(/does not exist/)).toBeNull();
+  });
+
+  it('lets the user pick which repeated time is meant', async () => {
+    const { editor } = await newEditor({ date: '2027-10-31', time: '02:30' });
+    const { dialog } = renderDialog(editor);
+    const group = within(dialog).getByRole('group', { name: /02:30 happens twice/ });
+    await fireEvent.click(within(group).getByRole('radio', { name: /The second, at UTC\+01:00/ }));
+    expect(editor.reading).toBe('later');
+  });
+
+  it('fills the text from AI assist and shows the provider and tokens', async () => {
+    const { editor, transport } = await newEditor();
+    transport.answer('aiAssist', () => ok(aiReply('Rye is back tomorrow!')));
+    const { dialog } = renderDialog(editor);
+    const text = within(dialog).getByRole('textbox', { name: 'Text' }) as HTMLTextAreaElement;
+    await fireEvent.input(text, { target: { value: 'rye back tomorrow' } });
+    const ai = within(dialog).getByRole('group', { name: 'AI assist' });
+    for (const name of ['Draft', 'Shorten', 'Rephrase', 'Hashtags'])
+      expect(within(ai).getByRole('button', { name })).toBeTruthy();
+    await fireEvent.click(within(ai).getByRole('button', { name: 'Draft' }));
+    await vi.waitFor(() => expect(text.value).toBe('Rye is back tomorrow!'));
+    expect(ai.textContent).toContain('Answered by openai');
+    expect(ai.textContent).toContain('20 tokens');
+    expect(ai.textContent).toContain('Tried anthropic first: rate limited');
+    expect(transport.callsOf('aiAssist')).toEqual([{ task: 'draft', text: 'rye back tomorrow' }]);
+  });
+
+  it('keeps the text and shows the server’s message when the AI fails', async () => {
+    const { editor, transport } = await newEditor();
+    let answer: (value: CallResult) => void = () => undefined;
+    transport.answer('aiAssist', () => new Promise((resolve) => (answer = resolve)));
+    const { dialog } = renderDialog(editor);
+    const text = within(dialog).getByRole('textbox', { name: 'Text' }) as HTMLTextAreaElement;
+    await fireEvent.input(text, { target: { value: 'Keep me' } });
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Shorten' }));
+    expect(within(dialog).getByText('Asking the AI…')).toBeTruthy();
+    // The answer would overwrite what is typed meanwhile, so the text waits for it.
+    expect(text.readOnly).toBe(true);
+    expect(within(dialog).getByRole('button', { name: 'Schedule' })).toHaveProperty(
+      'disabled',
+      true,
+    );
+    answer(refused('No AI provider answered: quota exceeded'));
+    expect(
+      await within(dialog).findByText(/AI assist failed: No AI provider answered: quota exceeded/),
+    ).toBeTruthy();
+    expect(text.value).toBe('Keep me');
+    expect(text.readOnly).toBe(false);
+  });
+
+  it('previews https images and says when one does not load', async () => {
+    const { editor } = await newEditor();
+    const { dialog } = renderDialog(editor);
+    await fireEvent.input(within(dialog).getByLabelText('Media URLs'), {
+      target: { value: 'https://example.com/a.jpg\nhttp://example.com/b.jpg\nnope' },
+    });
+    const image = within(dialog).getByRole('img', { name: 'Preview of https://example.com/a.jpg' });
+    expect(within(dialog).getByText('No preview for http')).toBeTruthy();
+    expect(within(dialog).getByText('Not a valid URL')).toBeTruthy();
+    await fireEvent.error(image);
+    expect(within(dialog).getByText('Could not load this image')).toBeTruthy();
+    expect(within(dialog).queryByRole('img')).toBeNull();
+  });
+
+  it('shows a published post read-only, saying why', async () => {
+    const { shell } = await shellWith();
+    const editor = new PostEditor(shell, { post: post({ id: 2, status: 'published' }) });
+    render(PostEditorDialog, {
+      props: { editor, bots: [], onsaved: vi.fn(), onclose: vi.fn() },
+    });
+    const dialog = screen.getByRole('dialog', { name: 'Edit post' });
+    expect(dialog.textContent).toContain('Read-only: It is published');
+    expect(within(dialog).queryByRole('button', { name: 'Schedule' })).toBeNull();
+    // The fieldset disables its controls: the property stays false, the :disabled state holds.
+    expect(within(dialog).getByLabelText('Date').matches(':disabled')).toBe(true);
+    expect(within(dialog).getByRole('button', { name: 'Close' })).toBeTruthy();
+  });
+
+  it('deletes a draft after asking once more', async () => {
+    const { shell, transport } = await shellWith({ deletePost: () => ok({ removed: 1 }) });
+    const editor = new PostEditor(shell, { post: post({ id: 6, status: 'draft' }) });
+    const onsaved = vi.fn();
+    render(PostEditorDialog, { props: { editor, bots: [], onsaved, onclose: vi.fn() } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    expect(transport.callsOf('deletePost')).toEqual([]);
+    await fireEvent.click(screen.getByRole('button', { name: 'Delete post' }));
+    await vi.waitFor(() => expect(onsaved).toHaveBeenCalled());
+    expect(transport.callsOf('deletePost')).toEqual([{ id: 6 }]);
+  });
+});

@@ -1,0 +1,244 @@
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { CallResult } from '../../shared/contract';
+import type { LocalPost, QueueRow, Status } from '../../shared/domain';
+import QueueScreen from '../../renderer/src/screens/QueueScreen.svelte';
+import { shellContext } from '../../renderer/src/lib/context';
+import { QueueState, gaugeView } from '../../renderer/src/state/queue.svelte';
+import { Shell } from '../../renderer/src/state/shell.svelte';
+import { FakeTransport, ok } from './fake-transport';
+
+const row = (id: number, state: QueueRow['state'], extra: Partial<QueueRow> = {}): QueueRow => ({
+  id,
+  kind: 'create_post',
+  postId: id,
+  productId: null,
+  payload: {},
+  state,
+  priority: 1,
+  dueAt: 0,
+  readyAt: 0,
+  attempts: 0,
+  idempotencyKey: `key-${id}`,
+  remoteId: null,
+  lastError: null,
+  fieldErrors: [],
+  outcomeUnknown: false,
+  groupId: null,
+  createdAt: 0,
+  updatedAt: 0,
+  summary: `Post: number ${id}`,
+  ...extra,
+});
+
+const missedPost: LocalPost = {
+  id: 7,
+  remoteId: null,
+  botId: 'bot_1',
+  text: 'Fresh rye today',
+  mediaUrls: [],
+  scheduledAt: Date.UTC(2026, 10, 22, 8, 0),
+  zone: 'Europe/Berlin',
+  status: 'missed',
+  origin: 'local',
+  publishedAt: null,
+  error: null,
+  batchId: null,
+  createdAt: 0,
+  updatedAt: 0,
+};
+
+const status = (patch: Partial<Status> = {}): Status => ({
+  outbox: { queued: 1, sending: 0, done: 4, retrying: 0, failed: 1, cancelled: 0 },
+  posts: {
+    draft: 0,
+    scheduled: 0,
+    sending: 0,
+    published: 0,
+    failed: 0,
+    missed: 0,
+    handed_off: 0,
+  },
+  products: { draft: 0, queued: 0, sending: 0, published: 0, failed: 0 },
+  rateLimit: { limit: 60, remaining: 42, resetAtMs: 10_000, inFlight: 2, waiting: 3, paused: null },
+  paused: null,
+  online: true,
+  requests: 0,
+  rateLimited: 0,
+  ...patch,
+});
+
+const refused = (message: string): CallResult => ({
+  ok: false,
+  error: { kind: 'not_allowed', message },
+});
+
+function setup(rows: QueueRow[] = [row(1, 'failed', { lastError: 'text is too long' })]) {
+  const transport = new FakeTransport({
+    listQueue: () => ok(rows),
+    listPosts: () => ok([missedPost]),
+    status: () => ok(status()),
+  });
+  const shell = new Shell(transport);
+  return { transport, shell, queue: new QueueState(shell) };
+}
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+describe('queue state', () => {
+  it('loads every item and the missed posts, filtering by state on the core', async () => {
+    const { transport, queue } = setup();
+    await queue.load();
+    expect(queue.rows.map((item) => item.id)).toEqual([1]);
+    expect(queue.missed.map((post) => post.id)).toEqual([7]);
+    expect(transport.callsOf('listPosts')).toEqual([{ status: 'missed' }]);
+    await queue.setFilter('failed');
+    expect(transport.callsOf('listQueue')).toEqual([{}, { states: ['failed'] }]);
+  });
+
+  it('retries a failed item, showing it queued at once', async () => {
+    const { transport, queue } = setup();
+    await queue.load();
+    let settle: (value: CallResult) => void = () => undefined;
+    transport.answer('retryItem', () => new Promise((resolve) => (settle = resolve)));
+    const retried = queue.retry(queue.rows[0]!);
+    expect(queue.rows[0]?.state).toBe('queued');
+    expect(queue.canRetry(queue.rows[0]!)).toBe(false);
+    settle(ok({ ...row(1, 'queued'), attempts: 0, readyAt: 5 }));
+    await retried;
+    expect(transport.callsOf('retryItem')).toEqual([{ id: 1 }]);
+    expect(queue.rows[0]).toMatchObject({ state: 'queued', readyAt: 5, summary: 'Post: number 1' });
+  });
+
+  it('rolls a cancel back and shows the core’s message when it is refused', async () => {
+    const { transport, shell, queue } = setup([row(2, 'queued')]);
+    await queue.load();
+    transport.answer('cancelItem', () => refused('the item is already sending'));
+    await queue.cancel(queue.rows[0]!);
+    expect(queue.rows[0]?.state).toBe('queued');
+    expect(shell.notices.list.at(-1)?.text).toBe('Could not cancel: the item is already sending');
+  });
+
+  it('offers retry and cancel only in the states that allow them', () => {
+    const { queue } = setup();
+    expect(queue.canRetry(row(1, 'done'))).toBe(false);
+    expect(queue.canRetry(row(1, 'cancelled'))).toBe(true);
+    expect(queue.canCancel(row(1, 'cancelled'))).toBe(false);
+    expect(queue.canCancel(row(1, 'retrying'))).toBe(true);
+    expect(queue.canCancel(row(1, 'sending'))).toBe(false);
+  });
+
+  it('pauses and resumes, then reads the paused reason from the status', async () => {
+    const { transport, shell, queue } = setup();
+    transport.answer('pauseQueue', () => ok(null));
+    transport.answer('resumeQueue', () => ok(null));
+    transport.answer('status', () => ok(status({ paused: 'paused by the user' })));
+    await queue.pause();
+    expect(transport.callsOf('pauseQueue')).toHaveLength(1);
+    expect(queue.paused).toBe('paused by the user');
+    transport.answer('status', () => ok(status()));
+    await queue.resume();
+    expect(transport.callsOf('resumeQueue')).toHaveLength(1);
+    expect(queue.paused).toBeNull();
+    expect(shell.status?.paused).toBeNull();
+  });
+
+  it('counts the gauge down to the reset and never below zero', () => {
+    const rate = status().rateLimit;
+    expect(gaugeView(rate, 0)).toEqual({
+      limit: 60,
+      remaining: 42,
+      resetsIn: 10,
+      inFlight: 2,
+      waiting: 3,
+    });
+    expect(gaugeView(rate, 8_500).resetsIn).toBe(2);
+    expect(gaugeView(rate, 9_999).resetsIn).toBe(1);
+    expect(gaugeView(rate, 12_000).resetsIn).toBe(0);
+  });
+
+  it('ticks the countdown every second while watched', async () => {
+    vi.useFakeTimers({ now: 3_000 });
+    const { shell, queue } = setup();
+    await shell.refreshStatus();
+    const stop = queue.watch();
+    expect(queue.gauge?.resetsIn).toBe(7);
+    vi.advanceTimersByTime(2_000);
+    expect(queue.gauge?.resetsIn).toBe(5);
+    stop();
+  });
+
+  it('reloads on queue events and queue changes, not on others', async () => {
+    const { transport, shell, queue } = setup();
+    void shell.start();
+    const stop = queue.watch();
+    transport.emit({ type: 'failed', item: row(1, 'failed'), reason: 'boom' });
+    await vi.waitFor(() => expect(transport.callsOf('listQueue')).toHaveLength(1));
+    transport.emit({ type: 'changed', what: 'queue' });
+    await vi.waitFor(() => expect(transport.callsOf('listQueue')).toHaveLength(2));
+    transport.emit({ type: 'changed', what: 'products' });
+    await Promise.resolve();
+    expect(transport.callsOf('listQueue')).toHaveLength(2);
+    stop();
+    shell.stop();
+  });
+
+  it('publishes a missed post now', async () => {
+    const { transport, queue } = setup();
+    transport.answer('queuePost', () => ok({ ...missedPost, status: 'scheduled' }));
+    await queue.publishNow(missedPost);
+    expect(transport.callsOf('queuePost')).toEqual([{ id: 7, mode: 'publish_now' }]);
+  });
+
+  it('reschedules a missed post, or answers the core’s reason and does not queue it', async () => {
+    const { transport, queue } = setup();
+    transport.answer('updatePost', () => ok(missedPost));
+    transport.answer('queuePost', () => ok(missedPost));
+    expect(await queue.reschedule(missedPost, '2026-11-24T09:00', 'Europe/Berlin')).toBeNull();
+    expect(transport.callsOf('updatePost')).toEqual([
+      { id: 7, at: '2026-11-24T09:00', zone: 'Europe/Berlin' },
+    ]);
+    expect(transport.callsOf('queuePost')).toEqual([{ id: 7, mode: 'schedule' }]);
+
+    transport.answer('updatePost', () =>
+      refused('2026-03-29 02:30 does not exist in Europe/Berlin'),
+    );
+    expect(await queue.reschedule(missedPost, '2026-03-29T02:30', 'Europe/Berlin')).toBe(
+      '2026-03-29 02:30 does not exist in Europe/Berlin',
+    );
+    expect(transport.callsOf('queuePost')).toHaveLength(1);
+  });
+});
+
+describe('the queue screen', () => {
+  it('shows each item with its server message and retries from the table', async () => {
+    const { transport, shell } = setup([
+      row(1, 'failed', {
+        lastError: 'The platform refused the post',
+        fieldErrors: [{ field: 'text', message: 'is too long' }],
+        attempts: 3,
+      }),
+      row(2, 'done'),
+    ]);
+    transport.answer('retryItem', () => ok(row(1, 'queued')));
+    render(QueueScreen, { context: shellContext(shell) });
+    const table = await screen.findByRole('table');
+    const rows = within(table).getAllByRole('row');
+    expect(rows).toHaveLength(3);
+    expect(rows[1]?.textContent).toContain('The platform refused the post');
+    expect(rows[1]?.textContent).toContain('text: is too long');
+    expect(within(rows[2]!).queryByRole('button', { name: 'Retry #2' })).toBeNull();
+    await fireEvent.click(within(rows[1]!).getByRole('button', { name: 'Retry #1' }));
+    expect(transport.callsOf('retryItem')).toEqual([{ id: 1 }]);
+    expect(await screen.findByText('Fresh rye today')).toBeTruthy();
+  });
+
+  it('says what to do when the queue is empty', async () => {
+    const { shell } = setup([]);
+    render(QueueScreen, { context: shellContext(shell) });
+    expect((await screen.findByText(/The queue is empty/)).textContent).toContain('Calendar');
+  });
+});

@@ -1,0 +1,8 @@
+// jsdom lacks the layout observers that the calendar and the virtual grid use; they only
+// need to exist here, since jsdom never lays anything out.
+class InertResizeObserver {
+  observe(): void {}
+  unobserve(): void {}
+  disconnect(): void {}
+}
+globalThis.ResizeObserver ??= InertResizeObserver as unknown as typeof ResizeObserver;

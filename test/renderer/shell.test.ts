@@ -1,0 +1,45 @@
+import { render, screen } from '@testing-library/svelte';
+import { describe, expect, it } from 'vitest';
+import App from '../../renderer/src/App.svelte';
+import { shellContext } from '../../renderer/src/lib/context';
+import { Shell } from '../../renderer/src/state/shell.svelte';
+import { FakeTransport, ok } from './fake-transport';
+
+const settings = {
+  timezone: 'Europe/Berlin',
+  graceMinutes: 30,
+  theme: 'dark',
+  defaultCurrency: 'EUR',
+  defaultBotId: null,
+  account: { mode: 'demo', apiBase: 'http://127.0.0.1:1/api/v1', tokenHint: null, plan: 'free' },
+};
+
+describe('the app shell', () => {
+  it('labels the demo workspace, applies the theme and switches screens', async () => {
+    const transport = new FakeTransport({
+      getSettings: () => ok(settings),
+      status: () => ok(null),
+    });
+    const shell = new Shell(transport);
+    render(App, { context: shellContext(shell) });
+    expect(await screen.findByText('Demo workspace')).toBeTruthy();
+    expect(document.documentElement.dataset.theme).toBe('dark');
+    screen.getByRole('link', { name: 'Settings' }).click();
+    await Promise.resolve();
+    expect(shell.screen).toBe('settings');
+    expect(location.hash).toBe('#/settings');
+    shell.stop();
+  });
+
+  it('shows a failed call as an error notice', async () => {
+    const transport = new FakeTransport({
+      getSettings: () => ({ ok: false, error: { kind: 'internal', message: 'disk is full' } }),
+      status: () => ok(null),
+    });
+    location.hash = '#/calendar'; // the test before left the app on Settings, which says it too
+    const shell = new Shell(transport);
+    render(App, { context: shellContext(shell) });
+    expect(await screen.findByText(/disk is full/)).toBeTruthy();
+    shell.stop();
+  });
+});
