@@ -2,55 +2,78 @@
 // saying so, and the same app in the browser through the web host. A first run has no account,
 // so it opens the demo workspace: the embedded reference server with its demo seed, and a
 // workspace that publishes to it.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { FileSecretStore } from '../core/account';
 import { waitForStopSignal } from '../core/lifecycle';
 import { userDataDir } from '../core/paths';
-import { Pressroom } from '../core/pressroom';
-import { startPlatformServer } from '../emulator/server';
+import { Session } from '../core/session';
+import { startDemoPlatform } from '../host/demo';
 import { startWebHost } from '../host/web';
 
-/** The Electron binary's path, or null when the package or its downloaded binary is missing. */
+const EXECUTABLES: Partial<Record<NodeJS.Platform, string>> = {
+  darwin: 'Electron.app/Contents/MacOS/Electron',
+  win32: 'electron.exe',
+};
+
+/**
+ * The Electron binary's path, or null when the package or its binary is missing. Looked up the
+ * way the `electron` package does, without requiring it: requiring it downloads the binary.
+ */
 function electronBinary(): string | null {
+  let packageDir: string;
   try {
-    const binary = createRequire(import.meta.url)('electron') as unknown;
-    return typeof binary === 'string' && existsSync(binary) ? binary : null;
+    packageDir = dirname(createRequire(import.meta.url).resolve('electron/package.json'));
   } catch {
     return null;
   }
+  const dist = process.env.ELECTRON_OVERRIDE_DIST_PATH ?? join(packageDir, 'dist');
+  const binary = join(dist, EXECUTABLES[process.platform] ?? 'electron');
+  return existsSync(binary) ? binary : null;
+}
+
+async function runElectron(binary: string): Promise<number> {
+  console.log(`Starting Pressroom in Electron (${binary}).`);
+  // Loaded here: the browser path needs no bundler.
+  const { buildShell } = await import('./build');
+  const { main } = await buildShell();
+  const child = spawn(binary, [main], { stdio: 'inherit' });
+  // Electron quits cleanly (draining its queue) on these; we wait for it rather than die first.
+  const forward = (signal: NodeJS.Signals) => child.kill(signal);
+  process.on('SIGINT', forward).on('SIGTERM', forward);
+  const [code] = (await once(child, 'exit')) as [number | null];
+  process.off('SIGINT', forward).off('SIGTERM', forward);
+  return code ?? 1;
+}
+
+async function runInBrowser(): Promise<void> {
+  console.log(
+    'Electron is not installed here (its binary cannot be downloaded), so Pressroom opens in the browser instead.',
+  );
+  const folder = userDataDir();
+  mkdirSync(folder, { recursive: true });
+  const session = await Session.open({
+    folder,
+    secrets: new FileSecretStore(folder),
+    demo: () => startDemoPlatform(folder),
+  });
+  const host = await startWebHost({ session, staticDir: 'dist/renderer' });
+  const account = session.accountSettings();
+  console.log(
+    [
+      `Pressroom (${account.mode === 'demo' ? 'demo workspace' : account.mode === 'account' ? account.apiBase : 'offline'}) is at ${host.url}`,
+      `  data: ${folder}`,
+      'Stop with Ctrl+C.',
+    ].join('\n'),
+  );
+  await waitForStopSignal();
+  await host.close();
+  await session.close();
 }
 
 const binary = electronBinary();
-console.log(
-  binary
-    ? `Electron is installed (${binary}), but this version has no desktop window yet: opening Pressroom in the browser instead.`
-    : 'Electron is not installed here (its binary cannot be downloaded), so Pressroom opens in the browser instead.',
-);
-
-const folder = userDataDir();
-mkdirSync(folder, { recursive: true });
-const platform = await startPlatformServer({
-  dbFile: join(folder, 'demo-platform.sqlite'),
-  seed: 'demo',
-  demoActivityMs: 20_000,
-});
-// The demo token lives in memory only; a new one is minted at every start.
-const pressroom = new Pressroom({
-  dbFile: join(folder, 'demo-workspace.sqlite'),
-  apiBase: platform.baseUrl,
-  token: platform.token,
-});
-const host = await startWebHost({ pressroom, staticDir: 'dist/renderer' });
-console.log(
-  [
-    `Pressroom (demo workspace) is at ${host.url}`,
-    `  demo platform: ${platform.baseUrl} (a demo bakery's bots, subscribers, posts and catalog)`,
-    `  data:          ${folder}`,
-    'Stop with Ctrl+C.',
-  ].join('\n'),
-);
-await pressroom.watch(waitForStopSignal());
-await host.close();
-pressroom.close();
-await platform.close();
+if (binary) process.exitCode = await runElectron(binary);
+else await runInBrowser();

@@ -1,0 +1,22 @@
+// IPC channel names and the app's own URL, shared by the preload (sandboxed renderer) and the
+// shell (Electron main process). Pure: the preload bundle must not pull in the core.
+
+/** Each contract operation has its own channel, so the main process can refuse unknown ones. */
+export const CALL_PREFIX = 'pressroom:call:';
+/** Core events, main → renderer. */
+export const EVENT_CHANNEL = 'pressroom:event';
+
+/** The page every window loads, served by our own protocol (not file://, not http). */
+export const APP_SCHEME_NAME = 'app';
+const APP_HOST = 'pressroom';
+export const APP_URL = `${APP_SCHEME_NAME}://${APP_HOST}/index.html`;
+
+/** True for our own pages. (URL.origin is "null" for custom schemes, so compare the parts.) */
+export function isAppUrl(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === `${APP_SCHEME_NAME}:` && parsed.host === APP_HOST;
+  } catch {
+    return false;
+  }
+}

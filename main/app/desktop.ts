@@ -1,0 +1,160 @@
+// The native parts of the app that are plain data (Electron main process): the application
+// menu, the tray's summary and menu of the queue, and which core events become notifications.
+// shell.ts hands them to Electron; tests read them as they are.
+import type { CoreEvent } from '../../shared/contract';
+import type { OutboxItem, Status } from '../../shared/domain';
+import type { MenuItemOptions, NotificationOptions } from './electron-api';
+
+/** Screens the menu opens, by the renderer's `#/<screen>` address. */
+export type MenuScreen = 'calendar' | 'catalog' | 'queue' | 'import' | 'settings';
+
+export interface MenuActions {
+  showScreen(screen: MenuScreen): void;
+  newPost(): void;
+  importCsv(): void;
+  exportCsv(kind: 'posts' | 'products'): void;
+}
+
+export function applicationMenu(
+  actions: MenuActions,
+  platform: NodeJS.Platform,
+): MenuItemOptions[] {
+  const file: MenuItemOptions = {
+    label: 'File',
+    submenu: [
+      { label: 'New Post', accelerator: 'CmdOrCtrl+N', click: () => actions.newPost() },
+      { label: 'Import CSV…', accelerator: 'CmdOrCtrl+O', click: () => actions.importCsv() },
+      {
+        label: 'Export Posts as CSV…',
+        accelerator: 'CmdOrCtrl+Shift+E',
+        click: () => actions.exportCsv('posts'),
+      },
+      { label: 'Export Products as CSV…', click: () => actions.exportCsv('products') },
+      { type: 'separator' },
+      // macOS has Settings in the app menu, as its users expect; others in File.
+      ...(platform === 'darwin'
+        ? []
+        : [
+            settingsItem(actions),
+            { type: 'separator' as const },
+            { role: 'quit' as const, accelerator: 'Ctrl+Q' },
+          ]),
+      ...(platform === 'darwin' ? [{ role: 'close' as const }] : []),
+    ],
+  };
+  const view: MenuItemOptions = {
+    label: 'View',
+    submenu: [
+      {
+        label: 'Calendar',
+        accelerator: 'CmdOrCtrl+1',
+        click: () => actions.showScreen('calendar'),
+      },
+      { label: 'Catalog', accelerator: 'CmdOrCtrl+2', click: () => actions.showScreen('catalog') },
+      { label: 'Queue', accelerator: 'CmdOrCtrl+3', click: () => actions.showScreen('queue') },
+      { type: 'separator' },
+      { role: 'reload' },
+      { role: 'toggleDevTools' },
+      { role: 'togglefullscreen' },
+    ],
+  };
+  const appMenu: MenuItemOptions = {
+    label: 'Pressroom',
+    submenu: [
+      { role: 'about' },
+      { type: 'separator' },
+      settingsItem(actions),
+      { type: 'separator' },
+      { role: 'quit' },
+    ],
+  };
+  return [
+    ...(platform === 'darwin' ? [appMenu] : []),
+    file,
+    { role: 'editMenu' },
+    view,
+    { role: 'windowMenu' },
+  ];
+}
+
+function settingsItem(actions: MenuActions): MenuItemOptions {
+  return {
+    label: 'Settings…',
+    accelerator: 'CmdOrCtrl+,',
+    click: () => actions.showScreen('settings'),
+  };
+}
+
+export interface TrayActions {
+  showWindow(): void;
+  pause(): void;
+  resume(): void;
+  quit(): void;
+}
+
+/** The queue as the tray shows it; `connected` is false for offline drafts (no queue runs). */
+export interface QueueState {
+  status: Status;
+  connected: boolean;
+}
+
+/** One line for the tray's tooltip and menu: what the queue is doing. */
+export function queueSummary({ status, connected }: QueueState): string {
+  if (!connected) return 'Pressroom: offline drafts (no account)';
+  const { outbox, paused } = status;
+  const waiting = outbox.queued + outbox.retrying;
+  const parts = [
+    paused ? `paused (${paused})` : outbox.sending > 0 ? `sending ${outbox.sending}` : 'running',
+    `${waiting} waiting`,
+    ...(outbox.failed > 0 ? [`${outbox.failed} failed`] : []),
+  ];
+  return `Pressroom: ${parts.join(', ')}`;
+}
+
+export function trayMenu(state: QueueState, actions: TrayActions): MenuItemOptions[] {
+  const { connected } = state;
+  return [
+    { label: queueSummary(state), enabled: false },
+    { type: 'separator' },
+    { label: 'Open Pressroom', click: () => actions.showWindow() },
+    state.status.paused
+      ? { label: 'Resume Queue', enabled: connected, click: () => actions.resume() }
+      : { label: 'Pause Queue', enabled: connected, click: () => actions.pause() },
+    { type: 'separator' },
+    { label: 'Quit Pressroom', click: () => actions.quit() },
+  ];
+}
+
+const PUBLISHED_KINDS = new Set(['create_post', 'create_product']);
+
+/** What a queue event is about, in a few words: the post's text or the product's name. */
+function subject(kind: OutboxItem['kind'], words: string | null): string {
+  const what = kind === 'create_product' ? 'Product' : 'Post';
+  const clean = (words ?? '').replace(/\s+/g, ' ').trim();
+  if (!clean) return what;
+  return `${what} “${clean.length > 60 ? `${clean.slice(0, 59)}…` : clean}”`;
+}
+
+/**
+ * Published, failed and missed posts and products notify; the rest is the queue screen's.
+ * `words` finds the post's text or the product's name (the queue item only points at it).
+ */
+export function notificationFor(
+  event: CoreEvent,
+  words: (item: OutboxItem) => string | null,
+): NotificationOptions | null {
+  if (event.type !== 'done' && event.type !== 'failed' && event.type !== 'missed') return null;
+  if (!PUBLISHED_KINDS.has(event.item.kind)) return null;
+  const about = subject(event.item.kind, words(event.item));
+  switch (event.type) {
+    case 'done':
+      return { title: 'Published', body: `${about} is live.` };
+    case 'failed':
+      return { title: 'Publishing failed', body: `${about}: ${event.reason}` };
+    case 'missed':
+      return {
+        title: 'Missed its time',
+        body: `${about} was not sent on time (the computer was asleep or off). Publish it now or reschedule it.`,
+      };
+  }
+}

@@ -1,0 +1,63 @@
+// The contract over IPC (Electron main process): one `ipcMain.handle` per contract operation.
+// Each call must come from our own window's page and carry exactly one payload, which the core
+// validates with the contract's schemas (core/service.ts `invoke`); anything else is refused,
+// logged without its payload (it may hold a token), and answered as a CallResult, never a throw.
+import type { CallResult, OperationName } from '../../shared/contract';
+import { OPERATION_NAMES, invoke } from '../core/service';
+import type { Session } from '../core/session';
+import { CALL_PREFIX, isAppUrl } from './channels';
+import type { ElectronApi, IpcEvent, ShellWindow } from './electron-api';
+import type { Log } from './log';
+import type { InFlight } from './quit';
+
+export interface IpcOptions {
+  session: Session;
+  /** The window whose page may call; null while it is closed (macOS keeps running). */
+  window: () => ShellWindow | null;
+  calls: InFlight;
+  log: Log;
+  /** False once quitting has begun: late calls are refused rather than racing the close. */
+  accepting: () => boolean;
+}
+
+function refusal(kind: 'not_allowed' | 'invalid_input', message: string): CallResult {
+  return { ok: false, error: { kind, message } };
+}
+
+/** Our window's own page, not a frame it might embed or another webContents. */
+function fromOurWindow(event: IpcEvent, window: ShellWindow | null): boolean {
+  return (
+    window !== null &&
+    !window.isDestroyed() &&
+    event.sender.id === window.webContents.id &&
+    event.senderFrame !== null &&
+    isAppUrl(event.senderFrame.url)
+  );
+}
+
+export function registerIpc(ipcMain: ElectronApi['ipcMain'], options: IpcOptions): void {
+  const { session, calls, log } = options;
+  const handle = async (
+    operation: OperationName,
+    event: IpcEvent,
+    args: unknown[],
+  ): Promise<CallResult> => {
+    if (!fromOurWindow(event, options.window())) {
+      log.warn(
+        `IPC: refused ${operation} from a foreign sender (webContents ${event.sender.id}, ${event.senderFrame?.url ?? 'no frame'})`,
+      );
+      return refusal('not_allowed', 'Calls are only taken from the Pressroom window');
+    }
+    if (!options.accepting()) return refusal('not_allowed', 'Pressroom is quitting');
+    if (args.length !== 1) {
+      log.warn(`IPC: refused ${operation}: ${args.length} payloads instead of one`);
+      return refusal('invalid_input', 'A call carries exactly one payload');
+    }
+    const result = await calls.track(invoke(session, operation, args[0]));
+    if (!result.ok && result.error.kind === 'invalid_input')
+      log.warn(`IPC: refused ${operation}: ${result.error.message}`);
+    return result;
+  };
+  for (const operation of OPERATION_NAMES)
+    ipcMain.handle(CALL_PREFIX + operation, (event, ...args) => handle(operation, event, args));
+}

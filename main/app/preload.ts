@@ -1,0 +1,36 @@
+// The preload (Electron's sandboxed renderer, before the page): exposes `window.pressroom`, the
+// renderer's Transport (renderer/src/lib/transport.ts picks it up), and nothing else — no
+// ipcRenderer, no Node. Bundled on its own by build.ts, so it imports only what a sandboxed
+// preload may: `electron` and pure modules.
+import { contextBridge, ipcRenderer } from 'electron';
+import type { IpcRendererEvent } from 'electron';
+import type { CallResult, CoreEvent, OperationName } from '../../shared/contract';
+import type { Transport } from '../../renderer/src/lib/api';
+import { CALL_PREFIX, EVENT_CHANNEL } from './channels';
+
+const transport: Transport = {
+  async call(operation: OperationName, input: unknown): Promise<CallResult> {
+    try {
+      return (await ipcRenderer.invoke(CALL_PREFIX + String(operation), input)) as CallResult;
+    } catch {
+      // The main process has no handler for that name: it is not in the contract.
+      return {
+        ok: false,
+        error: {
+          kind: 'unknown_operation',
+          message: `There is no operation "${String(operation)}"`,
+        },
+      };
+    }
+  },
+  events(listener: (event: CoreEvent) => void): () => void {
+    // Only the event's data reaches the page, never Electron's event object (it holds `sender`).
+    const forward = (_event: IpcRendererEvent, coreEvent: CoreEvent) => listener(coreEvent);
+    ipcRenderer.on(EVENT_CHANNEL, forward);
+    return () => {
+      ipcRenderer.removeListener(EVENT_CHANNEL, forward);
+    };
+  },
+};
+
+contextBridge.exposeInMainWorld('pressroom', transport);

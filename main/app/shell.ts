@@ -1,0 +1,256 @@
+// The desktop shell (Electron main process): one window over the core, and the native parts of
+// the app around it — single instance, menu, tray, notifications, dialogs, backups, the log and
+// a clean quit. It takes Electron as an argument (ElectronApi) so tests can run it on a fake.
+import { join } from 'node:path';
+import type { CoreEvent } from '../../shared/contract';
+import type { OutboxItem } from '../../shared/domain';
+import { userDataDir } from '../core/paths';
+import { invoke } from '../core/service';
+import { Session } from '../core/session';
+import type { SessionOptions } from '../core/session';
+import { startDemoPlatform } from '../host/demo';
+import { backupBeforeMigration, backupDaily, recoverIfDamaged } from '../store/backup';
+import { APP_URL, EVENT_CHANNEL } from './channels';
+import { applicationMenu, notificationFor, trayMenu } from './desktop';
+import { csvFiles } from './files';
+import type { MenuScreen } from './desktop';
+import type { ElectronApi, ShellWindow, Tray } from './electron-api';
+import { registerIpc } from './ipc';
+import { createLog } from './log';
+import type { Log } from './log';
+import { APP_SCHEME, rendererProtocol } from './protocol';
+import { InFlight, drainAndClose } from './quit';
+import { SafeStorageSecretStore } from './secrets';
+import { createMainWindow } from './window';
+
+export interface ShellOptions {
+  electron: ElectronApi;
+  platform?: NodeJS.Platform;
+  /** The user-data folder (default: core/paths.ts's, shared with the CLI and web host). */
+  folder?: string;
+  /** The built preload script and renderer, and the icons (see build.ts for the layout). */
+  preload: string;
+  rendererDir: string;
+  windowIcon?: string;
+  trayIcon: string;
+  /** Extra session settings (tests: no background queue, a fake platform). */
+  session?: Pick<SessionOptions, 'demo' | 'watch' | 'pressroom'>;
+  /** How long quitting waits for requests in flight (default 10 s). */
+  quitTimeoutMs?: number;
+  /** Also write log lines here (the terminal in development). */
+  echoLog?: (line: string) => void;
+}
+
+export interface Shell {
+  session: Session;
+  log: Log;
+  window(): ShellWindow | null;
+  /** Resolves once quitting has drained and closed the workspace. */
+  closed: Promise<void>;
+}
+
+/** Workspace databases in the user-data folder (see core/session.ts). */
+const WORKSPACE_FILES = ['workspace.sqlite', 'demo-workspace.sqlite'];
+const HOUR_MS = 60 * 60_000;
+const TRAY_REFRESH_MS = 5_000;
+
+const backupsOf = (folder: string) => ({ dir: join(folder, 'backups'), keep: 7 });
+
+/** Backs up before migrations and restores damaged databases; returns messages for the user. */
+function guardDatabases(folder: string, log: Log): string[] {
+  const backups = backupsOf(folder);
+  const messages: string[] = [];
+  for (const name of WORKSPACE_FILES) {
+    const file = join(folder, name);
+    const recovery = recoverIfDamaged(file, backups);
+    if (recovery.state !== 'ok') {
+      log.error(recovery.message);
+      messages.push(recovery.message);
+    }
+    const saved = backupBeforeMigration(file, backups) ?? backupDaily(file, backups);
+    if (saved) log.info(`Backup: ${saved}`);
+  }
+  return messages;
+}
+
+/**
+ * Starts the app; null when another instance already runs (it is focused instead). Call before
+ * Electron is ready: the app:// scheme must be registered first.
+ */
+export async function startShell(options: ShellOptions): Promise<Shell | null> {
+  const { electron } = options;
+  const { app, dialog } = electron;
+  const platform = options.platform ?? process.platform;
+  electron.protocol.registerSchemesAsPrivileged([APP_SCHEME]);
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return null;
+  }
+  // The CLI and the web host use the same folder (PRESSROOM_HOME overrides it), and a run from
+  // source (`electron out/main/index.js`) would otherwise be named "Electron".
+  const folder = options.folder ?? userDataDir();
+  app.setName('Pressroom');
+  app.setPath('userData', folder);
+  await app.whenReady();
+  if (platform === 'win32') app.setAppUserModelId('app.pressroom.desktop'); // notifications
+
+  const secrets = new SafeStorageSecretStore(electron.safeStorage, folder);
+  let demoToken: string | null = null;
+  const log = createLog({
+    file: join(folder, 'logs', 'main.log'),
+    secrets: () => [secrets.known, demoToken],
+    ...(options.echoLog ? { echo: options.echoLog } : {}),
+  });
+  log.info(`Pressroom ${app.getVersion()} starting in ${folder}`);
+  const damaged = guardDatabases(folder, log);
+  const demo = options.session?.demo ?? (() => startDemoPlatform(folder));
+  const session = await Session.open({
+    watch: options.session?.watch,
+    ...(options.session?.pressroom ? { pressroom: options.session.pressroom } : {}),
+    folder,
+    secrets,
+    demo: async () => {
+      const started = await demo();
+      demoToken = started.token;
+      return started;
+    },
+  });
+
+  electron.protocol.handle(APP_SCHEME.scheme, rendererProtocol(options.rendererDir));
+  // The page needs no camera, location or the like; every permission request is refused.
+  electron.session.defaultSession.setPermissionRequestHandler((_contents, permission, grant) => {
+    log.warn(`Refused the page's request for the "${permission}" permission`);
+    grant(false);
+  });
+
+  let window: ShellWindow | null = null;
+  let phase: 'running' | 'quitting' | 'closed' = 'running';
+  const accepting = () => phase === 'running';
+  const calls = new InFlight();
+  const documents = app.getPath('documents');
+  const files = csvFiles({ dialog, session, calls, log, documents, accepting });
+
+  const openWindow = (): ShellWindow => {
+    if (window && !window.isDestroyed()) return window;
+    const created = createMainWindow(
+      electron,
+      {
+        preload: options.preload,
+        folder,
+        ...(options.windowIcon ? { icon: options.windowIcon } : {}),
+        onFileDropped: (path) => void files.importCsv(path),
+      },
+      log,
+    );
+    created.on('closed', () => {
+      if (window === created) window = null;
+    });
+    window = created;
+    return created;
+  };
+  const showWindow = () => {
+    const shown = openWindow();
+    if (shown.isMinimized()) shown.restore();
+    shown.show();
+    shown.focus();
+  };
+  const showScreen = (screen: MenuScreen) => {
+    void openWindow().loadURL(`${APP_URL}#/${screen}`);
+    showWindow();
+  };
+
+  registerIpc(electron.ipcMain, { session, window: () => window, calls, log, accepting });
+
+  // Tray: the queue's state at a glance, and Pause/Resume without opening the window.
+  const tray: Tray = new electron.Tray(options.trayIcon);
+  const refreshTray = () => {
+    const state = { status: session.current.status(), connected: session.current.connected };
+    const menu = trayMenu(state, {
+      showWindow,
+      pause: () => void invoke(session, 'pauseQueue', {}),
+      resume: () => void invoke(session, 'resumeQueue', {}),
+      quit: () => app.quit(),
+    });
+    tray.setToolTip(String(menu[0]?.label));
+    tray.setContextMenu(electron.Menu.buildFromTemplate(menu));
+  };
+  tray.on('click', showWindow);
+  refreshTray();
+  const trayTimer = setInterval(refreshTray, TRAY_REFRESH_MS);
+  const backupTimer = setInterval(() => guardDailyBackups(folder, log), HOUR_MS);
+
+  const notify = electron.Notification.isSupported();
+  const wordsOf = (item: OutboxItem): string | null => {
+    const { store } = session.current;
+    if (item.postId !== null) return store.posts.get(item.postId)?.text ?? null;
+    return item.productId !== null ? (store.products.get(item.productId)?.name ?? null) : null;
+  };
+  const unsubscribe = session.subscribe((event: CoreEvent) => {
+    if (window && !window.isDestroyed()) window.webContents.send(EVENT_CHANNEL, event);
+    const note = notify ? notificationFor(event, wordsOf) : null;
+    if (note) new electron.Notification(note).show();
+    if (event.type !== 'import' && event.type !== 'received') refreshTray();
+  });
+
+  electron.Menu.setApplicationMenu(
+    electron.Menu.buildFromTemplate(
+      applicationMenu(
+        {
+          showScreen,
+          newPost: () => showScreen('calendar'),
+          importCsv: () => void files.importCsv(),
+          exportCsv: (kind) => void files.exportCsv(kind),
+        },
+        platform,
+      ),
+    ),
+  );
+
+  app.on('second-instance', showWindow);
+  app.on('activate', showWindow);
+  // macOS apps live on with no window: the queue keeps publishing from the dock and tray.
+  app.on('window-all-closed', () => {
+    if (platform !== 'darwin') app.quit();
+  });
+
+  let closedNow!: () => void;
+  const closed = new Promise<void>((resolve) => (closedNow = resolve));
+  app.on('before-quit', (event) => {
+    if (phase === 'closed') return;
+    event.preventDefault();
+    if (phase === 'quitting') return;
+    phase = 'quitting';
+    unsubscribe();
+    clearInterval(trayTimer);
+    clearInterval(backupTimer);
+    void drainAndClose({ session, calls, log, timeoutMs: options.quitTimeoutMs ?? 10_000 }).finally(
+      () => {
+        tray.destroy();
+        phase = 'closed';
+        closedNow();
+        app.quit();
+      },
+    );
+  });
+
+  for (const detail of damaged)
+    void dialog.showMessageBox({
+      type: 'error',
+      message: 'Pressroom found a damaged database',
+      detail,
+      buttons: ['OK'],
+    });
+  openWindow();
+  return { session, log, window: () => window, closed };
+}
+
+function guardDailyBackups(folder: string, log: Log): void {
+  for (const name of WORKSPACE_FILES) {
+    try {
+      const saved = backupDaily(join(folder, name), backupsOf(folder));
+      if (saved) log.info(`Backup: ${saved}`);
+    } catch (error) {
+      log.error(`Backup of ${name} failed:`, error);
+    }
+  }
+}
