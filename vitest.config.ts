@@ -1,10 +1,46 @@
+import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vitest/config';
+
+// Projects do not inherit the root's test options, so each names its own time limits: generous,
+// because CI machines run two projects side by side on two cores.
+const limits = { testTimeout: 20_000, hookTimeout: 20_000 };
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    environment: 'node',
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
+    projects: [
+      {
+        test: {
+          name: 'node',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/renderer/**', 'test/e2e/**'],
+          environment: 'node',
+          ...limits,
+        },
+      },
+      {
+        // Component and state tests: Svelte compiled for the browser, in jsdom.
+        plugins: [svelte()],
+        resolve: { conditions: ['browser'] },
+        test: {
+          name: 'renderer',
+          include: ['test/renderer/**/*.test.ts'],
+          environment: 'jsdom',
+          setupFiles: ['test/renderer/setup.ts'],
+          ...limits,
+        },
+      },
+      {
+        // The renderer in Debian's Chromium against the web host on the demo workspace.
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/e2e/build-renderer.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
   },
 });

@@ -1,0 +1,137 @@
+// npm run bench:ui — the renderer in Debian's Chromium against `serve`:
+//  1. web-host cold start: from spawning `serve` to an interactive page (target < 1.5 s);
+//  2. calendar month view with 5,000 posts: from the posts' arrival to the frame that shows
+//     them (target < 100 ms);
+//  3. catalog with 100,000 products: from opening the screen to the first rows (target
+//     < 300 ms), and frames per second while scrolling (target ≥ 55 fps).
+import { writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'vite';
+import { Pressroom } from '../../main/core/pressroom';
+import { launchChromium, openApp, serve } from '../e2e/harness';
+
+const folder = mkdtempSync(join(tmpdir(), 'pressroom-bench-ui-'));
+const dbFile = join(folder, 'workspace.sqlite');
+const POSTS = 5_000;
+const PRODUCTS = 100_000;
+
+function report(label: string, value: number, unit: string, target: string): void {
+  console.log(`${label}: ${value.toFixed(unit === 'fps' ? 1 : 0)} ${unit} (target ${target})`);
+}
+
+/** A month of posts in the current month (UTC) and a catalog, written straight to the database. */
+async function seed(): Promise<void> {
+  const now = new Date();
+  const monthStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
+  const monthDays = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 0)).getUTCDate();
+  const posts = ['text,scheduled_at'];
+  for (let i = 0; i < POSTS; i++) {
+    const at = monthStart + (i % monthDays) * 86_400_000 + ((i * 7) % 1440) * 60_000;
+    posts.push(`Post number ${i} about bread,${new Date(at).toISOString()}`);
+  }
+  const products = ['sku,name,price,stock'];
+  for (let i = 0; i < PRODUCTS; i++)
+    products.push(`SKU-${String(i).padStart(6, '0')},Product ${i},${(i % 500) + 1}.50,${i % 90}`);
+  writeFileSync(join(folder, 'posts.csv'), posts.join('\n'));
+  writeFileSync(join(folder, 'products.csv'), products.join('\n'));
+  const pressroom = new Pressroom({ dbFile });
+  await pressroom.importFile({
+    kind: 'posts',
+    path: join(folder, 'posts.csv'),
+    past: 'publish-now',
+  });
+  await pressroom.importFile({ kind: 'products', path: join(folder, 'products.csv') });
+  pressroom.close();
+}
+
+await build({ configFile: 'renderer/vite.config.ts', logLevel: 'warn' });
+await seed();
+const browser = await launchChromium();
+
+// 1. Cold start on a fresh demo workspace.
+{
+  const started = performance.now();
+  const served = await serve();
+  const { page } = await openApp(browser, served.url);
+  report(
+    'web-host cold start to an interactive page',
+    performance.now() - started,
+    'ms',
+    '< 1500 ms',
+  );
+  await page.close();
+  await served.stop();
+}
+
+const served = await serve({ args: ['--db', dbFile] });
+
+// 2. Calendar month view: the page records when listPosts answers and the first frame after
+// the calendar drew its events.
+{
+  const { page } = await openApp(browser, served.url, {
+    // Before the app's own scripts, so the calendar's first listPosts is seen.
+    beforeLoad: (page) =>
+      page.addInitScript(() => {
+        const original = window.fetch.bind(window);
+        const marks: Record<string, number> = {};
+        (window as unknown as { benchMarks: Record<string, number> }).benchMarks = marks;
+        window.fetch = async (...args) => {
+          const response = await original(...args);
+          if (String(args[0]).endsWith('/listPosts')) marks.postsArrived = performance.now();
+          return response;
+        };
+      }),
+  });
+  const ms = await page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        const marks = (window as unknown as { benchMarks: Record<string, number> }).benchMarks;
+        const check = () => {
+          if (marks.postsArrived !== undefined && document.querySelector('.ec-event'))
+            resolve(performance.now() - marks.postsArrived);
+          else requestAnimationFrame(check);
+        };
+        requestAnimationFrame(check);
+      }),
+  );
+  report(`calendar month view, ${POSTS} posts, data to drawn`, ms, 'ms', '< 100 ms');
+  await page.close();
+}
+
+// 3. Catalog: first rows, then scrolling frame rate.
+{
+  const { page } = await openApp(browser, served.url);
+  const started = await page.evaluate(() => performance.now());
+  await page.getByRole('link', { name: 'Catalog' }).click();
+  await page.getByRole('grid').getByRole('row').nth(1).waitFor();
+  const firstRows = (await page.evaluate(() => performance.now())) - started;
+  report(`catalog, ${PRODUCTS} products, to first rows`, firstRows, 'ms', '< 300 ms');
+  const fps = await page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        const grid = document.querySelector('[role="grid"]');
+        const scroller = [grid, ...(grid?.querySelectorAll('*') ?? [])].find(
+          (element): element is HTMLElement =>
+            element instanceof HTMLElement && element.scrollHeight > element.clientHeight + 10,
+        );
+        if (!scroller) return resolve(0);
+        const duration = 3000;
+        const start = performance.now();
+        let frames = 0;
+        const step = (now: number) => {
+          frames++;
+          scroller.scrollTop += 120;
+          if (now - start < duration) requestAnimationFrame(step);
+          else resolve((frames * 1000) / (now - start));
+        };
+        requestAnimationFrame(step);
+      }),
+  );
+  report('catalog scrolling', fps, 'fps', '≥ 55 fps');
+  await page.close();
+}
+
+await browser.close();
+await served.stop();

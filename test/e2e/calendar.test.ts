@@ -1,0 +1,97 @@
+// The calendar in Chromium on the demo workspace: a post created by clicking an empty day and
+// scheduled, then dragged to another day; AI assist filling the editor.
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalPost } from '../../shared/domain';
+import { callCore, launchChromium, openApp, screenshot, serve } from './harness';
+import type { Served } from './harness';
+
+/** The month-view cell of a day of the shown month. */
+function dayCell(page: Page, day: number) {
+  return page.locator('.ec-day:not(.ec-other-month)').nth(day - 1);
+}
+
+/** The day of the shown month an event is drawn on: the library draws events in a layer above
+ * the days, so it is found by where the event sits, as a user sees it. */
+async function dayUnder(page: Page, event: Locator): Promise<number> {
+  const box = await event.boundingBox();
+  if (!box) throw new Error('the event is not drawn');
+  const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+  const days = await page
+    .locator('.ec-day:not(.ec-other-month)')
+    .evaluateAll((cells) => cells.map((cell) => cell.getBoundingClientRect().toJSON() as DOMRect));
+  const index = days.findIndex(
+    (day) => x >= day.left && x <= day.right && y >= day.top && y <= day.bottom,
+  );
+  return index + 1;
+}
+
+describe('the calendar in Chromium', () => {
+  let served: Served;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [served, browser] = await Promise.all([serve(), launchChromium()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await served?.stop();
+  });
+
+  it('creates a post on an empty day, schedules it, and drags it to another day', async () => {
+    const { page, problems } = await openApp(browser, served.url);
+    // Two months ahead the demo's own posts have not begun, so the days are empty.
+    const next = page.getByRole('button', { name: 'Next', exact: true });
+    await next.click();
+    await next.click();
+    const cell = dayCell(page, 10);
+    const box = await cell.boundingBox();
+    if (!box) throw new Error('no day cell');
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height - 8);
+    const dialog = page.getByRole('dialog', { name: 'New post' });
+    await dialog.getByLabel('Text').fill('Stollen season starts');
+    await dialog.getByRole('button', { name: 'Schedule' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const event = page.locator('.ec-event', { hasText: 'Stollen season starts' });
+    await event.waitFor();
+    expect(await dayUnder(page, event)).toBe(10);
+
+    const before = (await callCore<LocalPost[]>(served, 'listPosts', {})).find(
+      (post) => post.text === 'Stollen season starts',
+    );
+    expect(before?.status).toBe('scheduled');
+    await event.dragTo(dayCell(page, 17));
+    await expect.poll(() => dayUnder(page, event)).toBe(17);
+    let after: LocalPost | undefined;
+    await expect
+      .poll(async () => {
+        after = (await callCore<LocalPost[]>(served, 'listPosts', {})).find(
+          (post) => post.id === before?.id,
+        );
+        return after?.scheduledAt;
+      })
+      .toBe((before?.scheduledAt ?? 0) + 7 * 86_400_000);
+    expect(after?.status).toBe('scheduled');
+    await screenshot(page, 'calendar-drag');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('fills the editor with AI assist and says which provider answered', async () => {
+    const { page, problems } = await openApp(browser, served.url);
+    await page.getByRole('button', { name: 'New post' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New post' });
+    const text = dialog.getByLabel('Text');
+    await text.fill('Our cinnamon buns are back on Saturday');
+    await dialog
+      .getByRole('group', { name: 'AI assist' })
+      .getByRole('button', { name: /^Rephrase/ })
+      .click();
+    await dialog.getByText(/Answered by/).waitFor();
+    await expect(text.inputValue()).resolves.not.toBe('Our cinnamon buns are back on Saturday');
+    await expect(dialog.getByText(/\d+ tokens/).isVisible()).resolves.toBe(true);
+    await screenshot(page, 'calendar-ai-assist');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
