@@ -5,8 +5,8 @@ import type { CoreEvent } from '../../shared/contract';
 import type { OutboxItem, Status } from '../../shared/domain';
 import type { MenuItemOptions, NotificationOptions } from './electron-api';
 
-/** Screens the menu opens, by the renderer's `#/<screen>` address. */
-export type MenuScreen = 'calendar' | 'catalog' | 'queue' | 'import' | 'settings';
+/** Screens the menu opens, by the renderer's `#/<screen>` address (`calendar/new`: a new post). */
+export type MenuScreen = 'calendar' | 'calendar/new' | 'catalog' | 'queue' | 'import' | 'settings';
 
 export interface MenuActions {
   showScreen(screen: MenuScreen): void;

@@ -197,7 +197,7 @@ export async function startShell(options: ShellOptions): Promise<Shell | null> {
       applicationMenu(
         {
           showScreen,
-          newPost: () => showScreen('calendar'),
+          newPost: () => showScreen('calendar/new'),
           importCsv: () => void files.importCsv(),
           exportCsv: (kind) => void files.exportCsv(kind),
         },

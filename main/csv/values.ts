@@ -1,6 +1,7 @@
 // Reading spreadsheet cell values (Node, main process; pure): prices as people type them, into
 // exact minor units, and URLs. Used by CSV import; every refusal is a sentence for the row's
 // error.
+import { Temporal } from 'temporal-polyfill';
 import { decimalToMinor } from '../../shared/money';
 import { isHttpUrl } from '../../shared/validation';
 
@@ -120,5 +121,18 @@ export function normaliseDateTime(text: string, dateFormat?: DateFormat): ValueR
       return { ok: false, reason: `"${text}" has a 12-hour time outside 1 to 12` };
     hour = (hour % 12) + (meridiem.toLowerCase() === 'p' ? 12 : 0);
   }
-  return { ok: true, value: `${date}T${String(hour).padStart(2, '0')}:${minute}:${second}` };
+  const iso = `${date}T${String(hour).padStart(2, '0')}:${minute}:${second}`;
+  // Checked here, so the message quotes the cell as the user typed it.
+  if (!isCalendarDateTime(iso))
+    return { ok: false, reason: `"${text}" is not a real date and time of day` };
+  return { ok: true, value: iso };
+}
+
+function isCalendarDateTime(iso: string): boolean {
+  try {
+    Temporal.PlainDateTime.from(iso, { overflow: 'reject' });
+    return true;
+  } catch {
+    return false;
+  }
 }

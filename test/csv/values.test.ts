@@ -63,4 +63,16 @@ describe('normaliseDateTime', () => {
     expect(normaliseDateTime('2026-11-23').ok).toBe(false);
     expect(normaliseDateTime('2026-11-23 13:00 PM').ok).toBe(false);
   });
+
+  it('refuses times and dates no clock or calendar has, quoting the cell as typed', () => {
+    expect(normaliseDateTime('2027-12-01 25:00')).toEqual({
+      ok: false,
+      reason: '"2027-12-01 25:00" is not a real date and time of day',
+    });
+    expect(normaliseDateTime('2027-02-30 10:00')).toEqual({
+      ok: false,
+      reason: '"2027-02-30 10:00" is not a real date and time of day',
+    });
+    expect(normaliseDateTime('31/04/2027 10:61', 'DD/MM/YYYY').ok).toBe(false);
+  });
 });

@@ -320,6 +320,13 @@ describe('the calendar screen', () => {
     expect(await screen.findByRole('dialog', { name: 'New post' })).toBeTruthy();
   });
 
+  it('opens a new post when the address asks for one (the desktop menu’s New Post)', async () => {
+    const { shell } = await mount([]);
+    shell.newPostRequested = true;
+    expect(await screen.findByRole('dialog', { name: 'New post' })).toBeTruthy();
+    expect(shell.newPostRequested).toBe(false);
+  });
+
   /** A pointer event as the calendar reads it; jsdom lays nothing out, so the point is 0,0. */
   function pointer(type: string, target: EventTarget, x = 0): void {
     const event = new Event(type, { bubbles: true, cancelable: true });

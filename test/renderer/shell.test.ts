@@ -42,4 +42,24 @@ describe('the app shell', () => {
     expect(await screen.findByText(/disk is full/)).toBeTruthy();
     shell.stop();
   });
+
+  it('follows the address as the desktop menu changes it, New Post included', async () => {
+    const transport = new FakeTransport({
+      getSettings: () => ok(settings),
+      status: () => ok(null),
+    });
+    location.hash = '#/catalog';
+    const shell = new Shell(transport);
+    expect(shell.screen).toBe('catalog');
+    await shell.start();
+    location.hash = '#/queue';
+    window.dispatchEvent(new HashChangeEvent('hashchange'));
+    expect(shell.screen).toBe('queue');
+    location.hash = '#/calendar/new';
+    window.dispatchEvent(new HashChangeEvent('hashchange'));
+    expect(shell.screen).toBe('calendar');
+    expect(shell.newPostRequested).toBe(true);
+    expect(location.hash).toBe('#/calendar');
+    shell.stop();
+  });
 });

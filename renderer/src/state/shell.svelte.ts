@@ -20,15 +20,20 @@ export const SCREENS = [
 ] as const;
 export type ScreenId = (typeof SCREENS)[number]['id'];
 
-function screenFromHash(): ScreenId {
-  const id = location.hash.replace(/^#\/?/, '');
-  return SCREENS.find((screen) => screen.id === id)?.id ?? 'calendar';
+/** What an address asks for: `#/<screen>`, or `#/calendar/new` for a new post (the desktop
+ * menu's New Post opens the app at such an address). */
+function routeFromHash(): { screen: ScreenId; newPost: boolean } {
+  const [id, action] = location.hash.replace(/^#\/?/, '').split('/');
+  const screen = SCREENS.find((candidate) => candidate.id === id)?.id ?? 'calendar';
+  return { screen, newPost: screen === 'calendar' && action === 'new' };
 }
 
 export class Shell {
   readonly api: Api;
   readonly notices = new Notices();
-  screen = $state<ScreenId>(screenFromHash());
+  screen = $state<ScreenId>('calendar');
+  /** Set when an address asked for a new post; the Calendar screen opens its editor and clears it. */
+  newPostRequested = $state(false);
   status = $state.raw<Status | null>(null);
   settings = $state.raw<(WorkspaceSettings & { account: AccountSettings }) | null>(null);
   /** False when the core itself (not the platform) stopped answering. */
@@ -37,10 +42,22 @@ export class Shell {
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
   private readonly listeners = new Set<(event: CoreEvent) => void>();
   private stopEvents: (() => void) | null = null;
+  private readonly followHash = () => this.route();
   private statusTimer: ReturnType<typeof setInterval> | null = null;
 
   constructor(private readonly transport: Transport) {
     this.api = createApi(transport);
+    this.route();
+  }
+
+  /** Follows the address: the desktop menu changes it while the app is open. */
+  private route(): void {
+    const { screen, newPost } = routeFromHash();
+    this.screen = screen;
+    if (!newPost) return;
+    this.newPostRequested = true;
+    // Back to the plain screen address, so the next New Post changes the address again.
+    history.replaceState(null, '', `#/${screen}`);
   }
 
   /** The zone times are shown in: the user's setting, else this machine's. */
@@ -55,11 +72,13 @@ export class Shell {
       for (const listener of this.listeners) listener(event);
       void this.refreshStatus();
     });
+    addEventListener('hashchange', this.followHash);
     await Promise.all([this.loadSettings(), this.refreshStatus()]);
     this.statusTimer = setInterval(() => void this.refreshStatus(), 2_000);
   }
 
   stop(): void {
+    removeEventListener('hashchange', this.followHash);
     this.stopEvents?.();
     if (this.statusTimer) clearInterval(this.statusTimer);
   }
