@@ -1,13 +1,18 @@
 // The typed contract between the core and its callers (renderer over IPC or HTTP, and the CLI):
 // each operation's input schema, defined once. Pure; runs in every process.
 import { z } from 'zod';
+import { CAMPAIGN_TONES, MAX_BRIEF_LENGTH, MAX_CAMPAIGN_POSTS } from './campaign';
 import { OUTBOX_STATES, POST_STATUSES, PRODUCT_STATUSES, THEMES } from './domain';
 import type {
   AccountSettings,
   AiAssistReply,
   AiUsageDay,
+  BotSchedule,
   BotSummary,
+  CampaignDrafts,
   DrainReport,
+  DuplicateConflict,
+  FreeSlot,
   ImportPreview,
   ImportProgress,
   ImportResult,
@@ -18,6 +23,7 @@ import type {
   Page,
   QueueRow,
   ReceivedEvent,
+  SharedNext,
   Status,
   SubscriberDetail,
   SubscriberSummary,
@@ -51,6 +57,13 @@ const importOptions = {
   dateFormat: z.enum(['DD/MM/YYYY', 'MM/DD/YYYY']).optional(),
   /** Field → the file's header it is read from (null: not imported); other fields match by name. */
   mapping: z.record(z.string(), z.string().nullable()).optional(),
+  /**
+   * Posts: rows without a time are scheduled in the next free slots of their bot (the row's, else
+   * the default bot); implies `queue`. ImportResult.slots (the preview's too) lists the times given.
+   */
+  fillSlots: z.boolean().default(false),
+  /** Posts: import rows that repeat a post of their bot, instead of leaving them out with a warning. */
+  allowDuplicates: z.boolean().default(false),
 };
 const upload = {
   fileName: z.string().min(1).max(255),
@@ -67,31 +80,113 @@ const itemId = z
 
 export const POST_MODES = ['draft', 'schedule', 'publish_now', 'hand_off'] as const;
 
+/**
+ * Every operation that sends a post out (schedules, publishes now or hands off) refuses a text that
+ * repeats a counted post of the same bot within settings.duplicateWindowDays, with the error kind
+ * `duplicate` (CallError.duplicate names the other post); the same input with this flag set to
+ * true goes ahead.
+ */
+const allowDuplicate = z.boolean().default(false);
+const mediaUrls = z.array(httpUrl).max(10, { error: 'must have at most 10 URLs' });
+const botId = z.string().min(1);
+
+/** A post to put in its bot's queue: an existing one (id), or a new one (text, and its bot). */
+const queueTarget = z
+  .strictObject({
+    id: itemId.optional(),
+    text: text(1, 4096).optional(),
+    /** A new post's bot; by default settings.defaultBotId. */
+    botId: botId.optional(),
+    mediaUrls: mediaUrls.optional(),
+    allowDuplicate,
+  })
+  .superRefine((target, context) => {
+    if ((target.id === undefined) === (target.text === undefined))
+      context.addIssue({
+        code: 'custom',
+        path: ['text'],
+        message: 'give either id (a post to move) or text (a new post)',
+      });
+    else if (
+      target.id !== undefined &&
+      (target.botId !== undefined || target.mediaUrls !== undefined)
+    )
+      context.addIssue({
+        code: 'custom',
+        path: [target.botId === undefined ? 'mediaUrls' : 'botId'],
+        message: 'is for a new post; change an existing one with updatePost',
+      });
+  });
+
+/** Milliseconds since the epoch, UTC. */
+const instant = z.number().int();
+
 export const operations = {
   addPost: z.strictObject({
     text: text(1, 4096),
     /** ISO 8601; without an offset it is a wall time in `zone`. */
     at: z.string().min(1).optional(),
     zone: zone.optional(),
-    botId: z.string().min(1).optional(),
-    mediaUrls: z.array(httpUrl).max(10, { error: 'must have at most 10 URLs' }).default([]),
+    botId: botId.optional(),
+    mediaUrls: mediaUrls.default([]),
     /** draft: keep here; schedule: publish at `at`; publish_now; hand_off: give the platform the time now. */
     mode: z.enum(POST_MODES).default('schedule'),
+    allowDuplicate,
   }),
+  /** Edits a post; a queued one is checked by the duplicate guard when its text, bot or time changes. */
   updatePost: z.strictObject({
     id: itemId,
     text: text(1, 4096).optional(),
     at: z.string().min(1).nullable().optional(),
     zone: zone.optional(),
-    botId: z.string().min(1).nullable().optional(),
-    mediaUrls: z.array(httpUrl).max(10, { error: 'must have at most 10 URLs' }).optional(),
+    botId: botId.nullable().optional(),
+    mediaUrls: mediaUrls.optional(),
+    allowDuplicate,
   }),
   /** Moves a draft (or a failed or missed post) into the queue. */
-  queuePost: z.strictObject({ id: itemId, mode: z.enum(['schedule', 'publish_now', 'hand_off']) }),
+  queuePost: z.strictObject({
+    id: itemId,
+    mode: z.enum(['schedule', 'publish_now', 'hand_off']),
+    allowDuplicate,
+  }),
+  /** A bot's weekly posting schedule, in settings.timezone. */
+  getSchedule: z.strictObject({ botId }),
+  /**
+   * Replaces a bot's schedule, written as "mon-fri 09:00,12:30,17:00; sat 10:00" (shared/schedule.ts
+   * formatSchedule writes it from a grid); "" clears it. Unreadable text: invalid_input on
+   * `schedule`, naming the part and why.
+   */
+  setSchedule: z.strictObject({ botId, schedule: z.string().max(2000) }),
+  /**
+   * The slots no post holds in [from, to) (at most 366 days; slots before now are left out), for
+   * every bot with a schedule or only `botId`, by time.
+   */
+  listFreeSlots: z
+    .strictObject({ from: instant, to: instant, botId: botId.optional() })
+    .refine((range) => range.to > range.from && range.to - range.from <= 366 * 86_400_000, {
+      path: ['to'],
+      error: 'must be after from, and at most 366 days after it',
+    }),
+  /**
+   * "Add to queue": schedules the post in its bot's next free slot. A new post (text) is created
+   * there; an existing draft, failed, missed or scheduled post (id) moves there (a scheduled one
+   * may move earlier, into a gap). No bot, a bot without a schedule or without a free slot within
+   * a year: invalid_input on `botId`.
+   */
+  addToQueue: queueTarget,
+  /**
+   * "Share next": the post goes to the front of its bot's queue, into the bot's next slot. Queued
+   * posts sitting in the following slots one after another each move one slot later, up to the
+   * first free slot, so the schedule's spacing is kept; posts that cannot move (being sent, handed
+   * off, made on the platform) keep their slot and are stepped over. Errors as addToQueue.
+   */
+  shareNext: queueTarget,
   listPosts: z.strictObject({
     from: z.number().int().optional(),
     to: z.number().int().optional(),
     status: z.enum(POST_STATUSES).optional(),
+    /** Only posts without a time (the calendar's list of unscheduled drafts). */
+    unscheduled: z.boolean().optional(),
   }),
   /** Removes a post that never went out (draft, failed or missed), with its queue item. */
   deletePost: z.strictObject({ id: itemId }),
@@ -178,6 +273,34 @@ export const operations = {
     provider: z.string().min(1).max(40).optional(),
   }),
   aiUsage: z.strictObject({ days: z.number().int().min(1).max(366).default(30) }),
+  /**
+   * Asks the platform's AI for `count` posts from a brief; saves nothing. The tokens it will likely
+   * use can be shown beforehand with shared/campaign.ts estimateCampaign (the answer repeats that
+   * estimate beside the platform's count). A provider failure is a `platform` error with the
+   * server's message.
+   */
+  draftCampaign: z.strictObject({
+    brief: text(1, MAX_BRIEF_LENGTH),
+    count: z.number().int().min(1).max(MAX_CAMPAIGN_POSTS),
+    /** The bot the posts are for (its name and channel go into the request); default bot else. */
+    botId: botId.optional(),
+    tone: z.enum(CAMPAIGN_TONES).default('friendly'),
+    hashtags: z.boolean().default(false),
+    provider: z.string().min(1).max(40).optional(),
+  }),
+  /**
+   * Saves the drafts the user kept (and edited), in order, as drafts or each in the bot's next
+   * free slot. All or nothing: a duplicate (or no free slot) saves none of them.
+   */
+  saveCampaignDrafts: z.strictObject({
+    drafts: z
+      .array(text(1, 4096))
+      .min(1, { error: 'keep at least one draft' })
+      .max(MAX_CAMPAIGN_POSTS),
+    botId: botId.optional(),
+    placement: z.enum(['drafts', 'slots']).default('drafts'),
+    allowDuplicate,
+  }),
   listWebhooks: z.strictObject({}),
   createWebhook: z.strictObject({
     url: httpUrl,
@@ -204,6 +327,7 @@ export const operations = {
       .refine(isCurrency, { error: 'must be an ISO 4217 code such as EUR' })
       .optional(),
     defaultBotId: z.string().min(1).nullable().optional(),
+    duplicateWindowDays: z.number().int().min(0).max(90).optional(),
   }),
   /** Tests the token against the platform, then keeps it (encrypted) and switches to the account. */
   connectAccount: z.strictObject({
@@ -220,6 +344,11 @@ export interface OperationResults {
   addPost: LocalPost;
   updatePost: LocalPost;
   queuePost: LocalPost;
+  getSchedule: BotSchedule;
+  setSchedule: BotSchedule;
+  listFreeSlots: FreeSlot[];
+  addToQueue: LocalPost;
+  shareNext: SharedNext;
   listPosts: LocalPost[];
   deletePost: { removed: number };
   listProducts: Page<LocalProduct>;
@@ -254,6 +383,8 @@ export interface OperationResults {
   resumeQueue: null;
   aiAssist: AiAssistReply;
   aiUsage: AiUsageDay[];
+  draftCampaign: CampaignDrafts;
+  saveCampaignDrafts: LocalPost[];
   listWebhooks: { subscriptions: WebhookInfo[]; receiverUrl: string | null };
   createWebhook: WebhookInfo;
   listReceivedEvents: ReceivedEvent[];
@@ -279,7 +410,10 @@ export type QueueEvent =
 export type CoreEvent =
   | QueueEvent
   | { type: 'import'; progress: ImportProgress }
-  | { type: 'changed'; what: 'posts' | 'products' | 'cache' | 'queue' | 'settings' | 'account' }
+  | {
+      type: 'changed';
+      what: 'posts' | 'products' | 'cache' | 'queue' | 'settings' | 'account' | 'schedules';
+    }
   | { type: 'received'; event: ReceivedEvent };
 
 /** A field-by-field problem with an input, as every boundary reports it. */
@@ -295,9 +429,17 @@ export type CallErrorKind =
   | 'platform'
   | 'unusable_file'
   | 'unknown_operation'
+  /** The text repeats another post of the bot; `duplicate` says which. Retry with allowDuplicate. */
+  | 'duplicate'
   | 'internal';
 
+export interface CallError {
+  kind: CallErrorKind;
+  message: string;
+  issues?: Issue[];
+  /** With kind `duplicate`: the post the text repeats. */
+  duplicate?: DuplicateConflict;
+}
+
 /** What crosses IPC or HTTP for every call: a value, or an error the UI can show as it is. */
-export type CallResult<T = unknown> =
-  | { ok: true; value: T }
-  | { ok: false; error: { kind: CallErrorKind; message: string; issues?: Issue[] } };
+export type CallResult<T = unknown> = { ok: true; value: T } | { ok: false; error: CallError };

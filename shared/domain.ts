@@ -1,5 +1,6 @@
 // Pressroom's own records, as the core hands them to the renderer and the CLI. Pure types and
 // constants; runs in every process.
+import type { TokenEstimate } from './campaign';
 
 export const POST_STATUSES = [
   'draft',
@@ -151,13 +152,18 @@ export interface OrderSummary {
   items: { name: string; quantity: number }[];
 }
 
-export interface AiAssistReply {
-  text: string;
+/** Who answered an AI request, and what it cost. */
+export interface AiAnswerInfo {
   provider: string;
   model: string;
+  /** As the platform counted them. */
   tokens: { prompt: number; completion: number; total: number };
   /** Providers tried before the one that answered, and why they did not. */
   attempts: { provider: string; error: string | null }[];
+}
+
+export interface AiAssistReply extends AiAnswerInfo {
+  text: string;
 }
 
 export interface AiUsageDay {
@@ -186,6 +192,8 @@ export interface WorkspaceSettings {
   theme: Theme;
   defaultCurrency: string;
   defaultBotId: string | null;
+  /** The duplicate-content guard's window: the same text within this many days (0: guard off). */
+  duplicateWindowDays: number;
 }
 
 /** Which platform the workspace talks to; the token itself never leaves the main side. */
@@ -250,8 +258,13 @@ export interface ImportResult {
   updated: number;
   unchanged: number;
   invalid: number;
+  /** Rows left out because they repeat a post of their bot (each has a warning). */
+  duplicates: number;
   errors: RowError[];
+  /** Rows left out but not invalid: repeated posts, products the platform has already. */
   warnings: RowError[];
+  /** The posting slot each undated row got with fillSlots, in row order. */
+  slots: { row: number; botId: string; at: number }[];
   /** The header and every invalid row as read, for a file of bad rows to fix and import again. */
   badRows: { header: string[]; rows: { cells: string[]; message: string }[] };
   /** The same bad rows as CSV text with an `error` column (null when none), for the UI to offer. */
@@ -284,4 +297,53 @@ export interface ImportPreview {
   result: ImportResult | null;
   /** Why the file cannot be imported as mapped (a required field has no column), else null. */
   problem: string | null;
+}
+
+/** A bot's weekly posting schedule, as the schedule editor and `schedule show` present it. */
+export interface BotSchedule {
+  botId: string;
+  /** The workspace's zone (settings.timezone): the slots are wall times there, through DST. */
+  zone: string;
+  /** Seven lists of "HH:MM", Monday first (shared/schedule.ts WeeklySchedule). */
+  days: string[][];
+  /** The same schedule as text, e.g. "mon-fri 09:00,12:30,17:00; sat 10:00" ("" when empty). */
+  text: string;
+  /** The next three free slots (UTC epoch ms), for a hint beside the editor. */
+  nextFree: number[];
+}
+
+/** A slot of a bot's schedule that no post holds: the calendar shows it faintly. */
+export interface FreeSlot {
+  botId: string;
+  /** UTC epoch ms. */
+  at: number;
+}
+
+/** What "share next" did: where the post went, and the queued posts it pushed one slot later. */
+export interface SharedNext {
+  post: LocalPost;
+  moved: { id: number; from: number; to: number }[];
+}
+
+/** The post a refused text repeats (CallError `duplicate`), so the UI can ask and retry. */
+export interface DuplicateConflict {
+  postId: number;
+  botId: string | null;
+  status: PostStatus;
+  text: string;
+  /** When that post goes or went out (UTC epoch ms). */
+  at: number;
+  /** When the refused post would have gone out. */
+  requestedAt: number;
+  windowDays: number;
+}
+
+export interface CampaignDrafts extends AiAnswerInfo {
+  /** The posts read from the answer: `requested` of them, or fewer when the model gave fewer. */
+  drafts: string[];
+  requested: number;
+  /** Counted before the call (shared/campaign.ts estimateCampaign, which the UI can run too). */
+  estimate: TokenEstimate;
+  /** The answer was cut at the token limit (its last, incomplete post is left out). */
+  truncated: boolean;
 }

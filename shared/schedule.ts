@@ -16,6 +16,11 @@ export function emptySchedule(): WeeklySchedule {
   return WEEKDAYS.map(() => []);
 }
 
+/** True when the schedule has at least one slot in the week. */
+export function hasSlots(schedule: WeeklySchedule): boolean {
+  return schedule.some((times) => times.length > 0);
+}
+
 function weekday(name: string): number {
   const lower = name.toLowerCase();
   const index = WEEKDAYS.indexOf(lower as (typeof WEEKDAYS)[number]);
@@ -106,7 +111,7 @@ export function slotsBetween(
   toMs: number,
 ): number[] {
   const slots: number[] = [];
-  if (schedule.every((times) => times.length === 0)) return slots;
+  if (!hasSlots(schedule)) return slots;
   let date = Temporal.Instant.fromEpochMilliseconds(fromMs).toZonedDateTimeISO(zone).toPlainDate();
   const lastDate = Temporal.Instant.fromEpochMilliseconds(toMs)
     .toZonedDateTimeISO(zone)
@@ -123,9 +128,52 @@ export function slotsBetween(
   return slots;
 }
 
+const DAY_MS = 86_400_000;
+const WEEK_MS = 7 * DAY_MS;
+/** How far ahead a free slot is looked for: the platform takes posts scheduled at most 365 days ahead. */
+export const SLOT_HORIZON_DAYS = 365;
+
+/** The minute an instant falls in: a post holds a slot when it is scheduled in the slot's minute. */
+export function slotMinute(ms: number): number {
+  return Math.floor(ms / 60_000);
+}
+
+function heldMinutes(taken: Iterable<number>): Set<number> {
+  return new Set([...taken].map(slotMinute));
+}
+
 /**
- * The first `count` slots after `afterMs` that no post holds yet (a post holds a slot when it is
- * scheduled in the same minute), looking at most `horizonDays` ahead.
+ * Every slot after `afterMs`, ascending, at most `horizonDays` ahead. Computed a week at a time,
+ * lazily: most callers stop within the first one or two.
+ */
+export function* upcomingSlots(
+  schedule: WeeklySchedule,
+  zone: string,
+  afterMs: number,
+  horizonDays = SLOT_HORIZON_DAYS,
+): Generator<number, void, undefined> {
+  const end = afterMs + horizonDays * DAY_MS;
+  for (let from = afterMs; from < end; from += WEEK_MS) {
+    for (const ms of slotsBetween(schedule, zone, from, Math.min(from + WEEK_MS, end)))
+      if (ms > afterMs) yield ms;
+  }
+}
+
+/** The slots in [fromMs, toMs) that no post holds (the calendar's empty slots). */
+export function freeSlotsBetween(
+  schedule: WeeklySchedule,
+  zone: string,
+  fromMs: number,
+  toMs: number,
+  taken: Iterable<number>,
+): number[] {
+  const held = heldMinutes(taken);
+  return slotsBetween(schedule, zone, fromMs, toMs).filter((ms) => !held.has(slotMinute(ms)));
+}
+
+/**
+ * The first `count` slots after `afterMs` that no post holds yet, looking at most `horizonDays`
+ * ahead.
  */
 export function nextFreeSlots(
   schedule: WeeklySchedule,
@@ -133,18 +181,15 @@ export function nextFreeSlots(
   afterMs: number,
   taken: Iterable<number>,
   count: number,
-  horizonDays = 366,
+  horizonDays = SLOT_HORIZON_DAYS,
 ): number[] {
-  const held = new Set([...taken].map((ms) => Math.floor(ms / 60_000)));
+  const held = heldMinutes(taken);
   const free: number[] = [];
-  const end = afterMs + horizonDays * 86_400_000;
-  // A week at a time: most calls are answered from the first one or two.
-  for (let from = afterMs; from < end && free.length < count; from += 7 * 86_400_000) {
-    for (const ms of slotsBetween(schedule, zone, from, Math.min(from + 7 * 86_400_000, end))) {
-      if (ms <= afterMs || held.has(Math.floor(ms / 60_000))) continue;
-      free.push(ms);
-      if (free.length === count) break;
-    }
+  if (count <= 0) return free;
+  for (const ms of upcomingSlots(schedule, zone, afterMs, horizonDays)) {
+    if (held.has(slotMinute(ms))) continue;
+    free.push(ms);
+    if (free.length === count) break;
   }
   return free;
 }

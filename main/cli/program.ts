@@ -4,6 +4,7 @@ import { registerExport, registerImport } from './commands/import';
 import { registerPlatform } from './commands/platform';
 import { registerPosts } from './commands/posts';
 import { registerQueue } from './commands/queue';
+import { registerSchedule } from './commands/schedule';
 import { registerServe } from './commands/serve';
 import { addGlobalOptions } from './options';
 
@@ -20,6 +21,7 @@ export function buildProgram(): Command {
   registerPlatform(program);
   registerPosts(program);
   registerQueue(program);
+  registerSchedule(program);
   registerImport(program);
   registerExport(program);
   registerServe(program);

@@ -1,5 +1,6 @@
 // Errors the core answers with (Node, main process): what was wrong, field by field, in words a
 // user can act on. They cross IPC, HTTP and the CLI unchanged.
+import type { DuplicateConflict } from '../../shared/domain';
 import type { FieldIssue } from '../../shared/validation';
 import { summarizeIssues } from '../../shared/validation';
 
@@ -16,5 +17,15 @@ export class NotConnected extends Error {
     super(
       'No platform account is set: give --api-base and --token (or PRESSROOM_API_BASE and PRESSROOM_API_TOKEN)',
     );
+  }
+}
+
+/** A text that repeats another post of the same bot within the window; the caller may insist. */
+export class DuplicateContent extends Error {
+  constructor(
+    message: string,
+    readonly conflict: DuplicateConflict,
+  ) {
+    super(message);
   }
 }

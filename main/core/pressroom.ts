@@ -8,9 +8,13 @@ import { basename, join } from 'node:path';
 import { operations } from '../../shared/contract';
 import type { AI_TASKS, CoreEvent, Issue, OperationInput, Operations } from '../../shared/contract';
 import type {
+  AiAnswerInfo,
   AiAssistReply,
   AiUsageDay,
+  BotSchedule,
   BotSummary,
+  CampaignDrafts,
+  FreeSlot,
   ImportPreview,
   ImportProgress,
   ImportResult,
@@ -22,6 +26,7 @@ import type {
   Priority,
   QueueRow,
   ReceivedEvent,
+  SharedNext,
   Status,
   SubscriberDetail,
   SubscriberSummary,
@@ -29,7 +34,16 @@ import type {
   WorkspaceSettings,
 } from '../../shared/domain';
 import { PRIORITY, THEMES } from '../../shared/domain';
+import { campaignMessages, estimateCampaign, parseCampaignReply } from '../../shared/campaign';
+import { describeDuplicate, findDuplicate, outgoingAt } from '../../shared/duplicates';
+import type { DuplicateCandidate } from '../../shared/duplicates';
 import { decimalToMinor, isCurrency } from '../../shared/money';
+import {
+  formatSchedule,
+  freeSlotsBetween,
+  nextFreeSlots,
+  parseSchedule,
+} from '../../shared/schedule';
 import { isTimeZone, systemTimeZone, toInstant } from '../../shared/time';
 import { exportCsv } from '../csv/export';
 import { importCsv } from '../csv/import';
@@ -39,6 +53,7 @@ import { describeIssues } from '../../shared/validation';
 import { randomUUID } from 'node:crypto';
 import { createPlatformClient, paginate } from '../platform/client';
 import type { PlatformClient } from '../platform/client';
+import type { AiChat } from '../platform/normalize';
 import type { Plan } from '../platform/wire';
 import { PLANS } from '../platform/wire';
 import { RateGovernor } from '../queue/governor';
@@ -47,9 +62,10 @@ import type { RetryRules } from '../queue/retry';
 import type { DrainReport, PublisherEvent } from '../queue/publisher';
 import { Scheduler } from '../queue/scheduler';
 import { WorkspaceStore } from '../store';
+import { SlotCursor, frontOfQueue, heldTimes } from '../store/planning';
 import { PullSync } from '../sync/pull';
 import type { SyncProgress, SyncReport } from '../sync/pull';
-import { InvalidInput, NotAllowed, NotConnected } from './errors';
+import { DuplicateContent, InvalidInput, NotAllowed, NotConnected } from './errors';
 
 const graceMinutes = z
   .number()
@@ -60,6 +76,8 @@ const defaultBot = z.string().min(1).nullable();
 const currencyCode = z.string().refine(isCurrency);
 const timeZone = z.string().refine(isTimeZone);
 const theme = z.enum(THEMES);
+const duplicateWindowDays = z.number().int().min(0).max(90);
+const DAY_MS = 86_400_000;
 
 const AI_INSTRUCTIONS: Record<(typeof AI_TASKS)[number], string> = {
   draft:
@@ -71,6 +89,36 @@ const AI_INSTRUCTIONS: Record<(typeof AI_TASKS)[number], string> = {
   hashtags:
     'Suggest three to five relevant hashtags for the user’s social media post. Answer with the hashtags only, separated by spaces.',
 };
+
+/** Who answered an AI request, and what it cost, as the UI shows it. */
+function answerInfo(answer: AiChat): AiAnswerInfo {
+  return {
+    provider: answer.provider,
+    model: answer.model,
+    tokens: {
+      prompt: answer.usage.prompt_tokens,
+      completion: answer.usage.completion_tokens,
+      total: answer.usage.total_tokens,
+    },
+    attempts: answer.attempts.map((attempt) => ({
+      provider: attempt.provider,
+      error: attempt.error ?? null,
+    })),
+  };
+}
+
+/** A post "add to queue" or "share next" places: an existing one, or a new one not yet made. */
+interface QueueTarget {
+  post: LocalPost | null;
+  botId: string;
+  text: string;
+  mediaUrls: string[];
+}
+
+/** Why a post could not get a slot of its bot: a fact about the bot the caller chose. */
+function noSlot(reason: string): InvalidInput {
+  return new InvalidInput([{ field: 'botId', message: reason }]);
+}
 
 /** Why a product cannot be edited any more. */
 function productLock(product: LocalProduct): string {
@@ -240,8 +288,13 @@ export class Pressroom {
       ]);
     }
     return this.store.transaction(() => {
+      const botId = request.botId ?? this.defaultBotId();
+      if (request.mode !== 'draft') {
+        const at = request.mode === 'publish_now' ? this.now() : (scheduledAt ?? this.now());
+        this.guardDuplicate({ botId, text: request.text, at }, request.allowDuplicate);
+      }
       const post = this.store.posts.create({
-        botId: request.botId ?? this.store.settings.get('default_bot_id', defaultBot, null),
+        botId,
         text: request.text,
         mediaUrls: request.mediaUrls,
         scheduledAt,
@@ -309,6 +362,14 @@ export class Pressroom {
           ]);
         if (scheduledAt !== post.scheduledAt) this.store.outbox.reschedule(open.id, scheduledAt);
       }
+      const botId = request.botId === undefined ? post.botId : request.botId;
+      const text = request.text ?? post.text;
+      // A queued post is checked again when what the guard compares changes, and only then.
+      if (open && (text !== post.text || botId !== post.botId || scheduledAt !== post.scheduledAt))
+        this.guardDuplicate(
+          { id: post.id, botId, text, at: scheduledAt ?? this.now() },
+          request.allowDuplicate,
+        );
       const updated = this.store.posts.update(post.id, {
         ...(request.text !== undefined ? { text: request.text } : {}),
         ...(request.botId !== undefined ? { botId: request.botId } : {}),
@@ -323,7 +384,7 @@ export class Pressroom {
 
   /** Schedules, publishes now or hands off a draft, or a post that failed or was missed. */
   queuePost(input: OperationInput<'queuePost'>): LocalPost {
-    const { id, mode } = this.validate('queuePost', input);
+    const { id, mode, allowDuplicate } = this.validate('queuePost', input);
     return this.store.transaction(() => {
       const post = this.editablePost(id);
       const open = this.store.outbox.openFor({ postId: id });
@@ -333,12 +394,229 @@ export class Pressroom {
           { field: 'at', message: 'pick a time in the future first, or publish now' },
         ]);
       }
-      // A failed or missed attempt is superseded, so it can never be retried into a second copy.
-      const latest = this.store.outbox.latestForPost(id);
-      if (latest?.state === 'failed') this.store.outbox.cancel(latest.id);
-      this.enqueuePost(post, mode);
+      const at = mode === 'publish_now' ? this.now() : (post.scheduledAt ?? this.now());
+      this.guardDuplicate({ id, botId: post.botId, text: post.text, at }, allowDuplicate);
+      this.enqueueAfresh(post, mode);
       return this.store.posts.require(id);
     });
+  }
+
+  /** Queues a post whose earlier attempt may have failed or been missed. */
+  private enqueueAfresh(post: LocalPost, mode: 'schedule' | 'publish_now' | 'hand_off'): void {
+    // A failed or missed attempt is superseded, so it can never be retried into a second copy.
+    const latest = this.store.outbox.latestForPost(post.id);
+    if (latest?.state === 'failed') this.store.outbox.cancel(latest.id);
+    this.enqueuePost(post, mode);
+  }
+
+  private zone(): string {
+    return this.store.settings.get('timezone', timeZone, systemTimeZone());
+  }
+
+  private defaultBotId(): string | null {
+    return this.store.settings.get('default_bot_id', defaultBot, null);
+  }
+
+  private windowDays(): number {
+    return this.store.settings.get('duplicate_window_days', duplicateWindowDays, 3);
+  }
+
+  /**
+   * Refuses a post that would go out at `candidate.at` with the text of another counted post of
+   * its bot within the window (shared/duplicates.ts), unless the caller insists.
+   */
+  private guardDuplicate(candidate: DuplicateCandidate, allowed: boolean): void {
+    const days = this.windowDays();
+    if (allowed || days === 0) return;
+    const windowMs = days * DAY_MS;
+    const near = this.store.posts.goingOut(
+      candidate.botId,
+      candidate.at - windowMs,
+      candidate.at + windowMs,
+    );
+    const other = findDuplicate(candidate, near, windowMs);
+    if (!other) return;
+    const at = outgoingAt(other) ?? candidate.at;
+    throw new DuplicateContent(
+      describeDuplicate(
+        `post ${other.id}${other.botId ? ` of ${other.botId}` : ''}`,
+        other.status === 'published',
+        at,
+        this.zone(),
+        days,
+      ),
+      {
+        postId: other.id,
+        botId: other.botId,
+        status: other.status,
+        text: other.text,
+        at,
+        requestedAt: candidate.at,
+        windowDays: days,
+      },
+    );
+  }
+
+  getSchedule(input: OperationInput<'getSchedule'>): BotSchedule {
+    return this.botSchedule(this.validate('getSchedule', input).botId);
+  }
+
+  /** Replaces a bot's weekly schedule, given as text ("mon-fri 09:00,17:00; sat 10:00"). */
+  setSchedule(input: OperationInput<'setSchedule'>): BotSchedule {
+    const { botId, schedule } = this.validate('setSchedule', input);
+    const parsed = parseSchedule(schedule);
+    if (!parsed.ok) throw new InvalidInput([{ field: 'schedule', message: parsed.reason }]);
+    this.store.transaction(() => this.store.schedules.set(botId, parsed.value));
+    this.emit({ type: 'changed', what: 'schedules' });
+    return this.botSchedule(botId);
+  }
+
+  private botSchedule(botId: string): BotSchedule {
+    const days = this.store.schedules.get(botId);
+    const zone = this.zone();
+    const now = this.now();
+    const held = heldTimes(this.store, botId, now);
+    return {
+      botId,
+      zone,
+      days,
+      text: formatSchedule(days),
+      nextFree: nextFreeSlots(days, zone, now, held, 3),
+    };
+  }
+
+  /** The slots no post holds in a range, for the calendar to show faintly. */
+  listFreeSlots(input: OperationInput<'listFreeSlots'>): FreeSlot[] {
+    const { from, to, botId } = this.validate('listFreeSlots', input);
+    const zone = this.zone();
+    // Only slots still ahead can take a post.
+    const start = Math.max(from, this.now() + 1);
+    const bots = botId === undefined ? this.store.schedules.botIds() : [botId];
+    return bots
+      .flatMap((bot) => {
+        // From a minute earlier: a post in the first slot's minute, before it, holds it too.
+        const taken = this.store.posts
+          .goingOut(bot, start - 60_000, to)
+          .map((post) => outgoingAt(post) ?? start);
+        return freeSlotsBetween(this.store.schedules.get(bot), zone, start, to, taken).map(
+          (at) => ({ botId: bot, at }),
+        );
+      })
+      .sort((a, b) => a.at - b.at || a.botId.localeCompare(b.botId));
+  }
+
+  /** "Add to queue": the post goes into its bot's next free slot, scheduled. */
+  addToQueue(input: OperationInput<'addToQueue'>): LocalPost {
+    const request = this.validate('addToQueue', input);
+    const zone = this.zone();
+    const placed = this.store.transaction(() => {
+      const target = this.queueTarget(request);
+      const next = new SlotCursor(this.store, zone, this.now(), target.post?.id).next(target.botId);
+      if (!next.ok) throw noSlot(next.reason);
+      this.guardDuplicate(
+        { id: target.post?.id, botId: target.botId, text: target.text, at: next.at },
+        request.allowDuplicate,
+      );
+      return this.placeInSlot(target, next.at, zone);
+    });
+    this.emit({ type: 'changed', what: 'posts' });
+    return placed;
+  }
+
+  /**
+   * "Share next": the post takes its bot's next slot, and the queued posts in the slots after it,
+   * one after another, move one slot later each (see store/planning.ts frontOfQueue).
+   */
+  shareNext(input: OperationInput<'shareNext'>): SharedNext {
+    const request = this.validate('shareNext', input);
+    const zone = this.zone();
+    const shared = this.store.transaction(() => {
+      const target = this.queueTarget(request);
+      const front = frontOfQueue(
+        this.store,
+        target.botId,
+        zone,
+        this.now(),
+        target.post?.id,
+        (post) => this.movable(post),
+      );
+      if (!front.ok) throw noSlot(front.reason);
+      this.guardDuplicate(
+        { id: target.post?.id, botId: target.botId, text: target.text, at: front.at },
+        request.allowDuplicate,
+      );
+      const moved = front.moves.map(({ post, to }) => {
+        this.scheduleAt(post, to, post.zone ?? zone);
+        return { id: post.id, from: post.scheduledAt ?? to, to };
+      });
+      return { post: this.placeInSlot(target, front.at, zone), moved };
+    });
+    this.emit({ type: 'changed', what: 'posts' });
+    return shared;
+  }
+
+  /** The post to place (checked editable and not queued to go now), its bot, and its text. */
+  private queueTarget(request: z.output<Operations['addToQueue']>): QueueTarget {
+    const bot = (botId: string | null): string => {
+      if (botId !== null) return botId;
+      throw new InvalidInput([
+        {
+          field: 'botId',
+          message: 'is needed to queue a post: choose a bot, or set a default bot',
+        },
+      ]);
+    };
+    if (request.id === undefined)
+      return {
+        post: null,
+        botId: bot(request.botId ?? this.defaultBotId()),
+        text: request.text ?? '',
+        mediaUrls: request.mediaUrls ?? [],
+      };
+    const post = this.editablePost(request.id);
+    const open = this.store.outbox.openFor({ postId: post.id });
+    if (open && open.priority !== PRIORITY.due)
+      throw new NotAllowed(
+        `Post ${post.id} is queued to go out now or be handed off; cancel it in the queue first`,
+      );
+    return {
+      post,
+      botId: bot(post.botId ?? this.defaultBotId()),
+      text: post.text,
+      mediaUrls: post.mediaUrls,
+    };
+  }
+
+  /** A queued post that "share next" may push one slot later: waiting for its own time. */
+  private movable(post: LocalPost): boolean {
+    return (
+      post.origin === 'local' &&
+      post.status === 'scheduled' &&
+      this.store.outbox.openFor({ postId: post.id })?.priority === PRIORITY.due
+    );
+  }
+
+  private placeInSlot(target: QueueTarget, at: number, zone: string): LocalPost {
+    if (target.post) return this.scheduleAt(target.post, at, zone, target.botId);
+    const post = this.store.posts.create({
+      botId: target.botId,
+      text: target.text,
+      mediaUrls: target.mediaUrls,
+      scheduledAt: at,
+      zone,
+    });
+    this.enqueuePost(post, 'schedule');
+    return this.store.posts.require(post.id);
+  }
+
+  /** Schedules a post at `at`: its waiting queue item moves there, or a new one is made. */
+  private scheduleAt(post: LocalPost, at: number, zone: string, botId = post.botId): LocalPost {
+    const open = this.store.outbox.openFor({ postId: post.id });
+    if (open) this.store.outbox.reschedule(open.id, at);
+    const updated = this.store.posts.update(post.id, { scheduledAt: at, zone, botId });
+    if (open) void this.scheduler?.wake();
+    else this.enqueueAfresh(updated, 'schedule');
+    return this.store.posts.require(post.id);
   }
 
   listPosts(input: OperationInput<'listPosts'> = {}): LocalPost[] {
@@ -347,6 +625,7 @@ export class Pressroom {
       ...(filter.from !== undefined ? { from: filter.from } : {}),
       ...(filter.to !== undefined ? { to: filter.to } : {}),
       ...(filter.status ? { status: filter.status } : {}),
+      ...(filter.unscheduled ? { unscheduled: true } : {}),
     });
   }
 
@@ -489,19 +768,28 @@ export class Pressroom {
     onProgress?: (progress: ImportProgress) => void,
   ): Promise<ImportResult> {
     const request = this.validate('importFile', input);
+    if (request.fillSlots && request.kind !== 'posts')
+      throw new InvalidInput([{ field: 'fillSlots', message: 'is for posts' }]);
     const result = await importCsv(this.store, request.kind, request.path, {
       dryRun: request.dryRun,
       ...(request.mapping ? { mapping: request.mapping } : {}),
       onError: request.onError,
       queue: request.queue,
       past: request.past,
+      ...(request.fillSlots
+        ? { fillSlots: { zone: this.zone(), defaultBotId: this.defaultBotId() } }
+        : {}),
+      duplicates: {
+        windowDays: this.windowDays(),
+        allow: request.allowDuplicates,
+      },
       timezone: request.timezone ?? systemTimeZone(),
       ...(request.dateFormat ? { dateFormat: request.dateFormat } : {}),
       defaultCurrency: this.store.settings.get('default_currency', currencyCode, 'USD'),
       now: this.now(),
       ...(onProgress ? { onProgress } : {}),
     }).catch(mappingAsInput);
-    if (result.written && request.queue) void this.scheduler?.wake();
+    if (result.written && (request.queue || request.fillSlots)) void this.scheduler?.wake();
     return result;
   }
 
@@ -664,20 +952,70 @@ export class Pressroom {
         ...(provider ? { provider } : {}),
       }),
     );
-    return {
-      text: answer.message.content.trim(),
-      provider: answer.provider,
-      model: answer.model,
-      tokens: {
-        prompt: answer.usage.prompt_tokens,
-        completion: answer.usage.completion_tokens,
-        total: answer.usage.total_tokens,
-      },
-      attempts: answer.attempts.map((attempt) => ({
-        provider: attempt.provider,
-        error: attempt.error ?? null,
-      })),
+    return { text: answer.message.content.trim(), ...answerInfo(answer) };
+  }
+
+  /**
+   * Asks the platform's AI for `count` posts from a brief, and reads them out of its answer.
+   * Nothing is saved: a failure leaves the workspace as it was.
+   */
+  async draftCampaign(input: OperationInput<'draftCampaign'>): Promise<CampaignDrafts> {
+    const request = this.validate('draftCampaign', input);
+    const client = this.requireClient();
+    const botId = request.botId ?? this.defaultBotId();
+    const bot = this.store.cache.bots().find((candidate) => candidate.id === botId);
+    const brief = {
+      brief: request.brief,
+      count: request.count,
+      tone: request.tone,
+      hashtags: request.hashtags,
+      channel: bot?.channel ?? null,
+      botName: bot?.name ?? null,
     };
+    const estimate = estimateCampaign(brief);
+    const answer = await this.gated(PRIORITY.user, () =>
+      client.aiChat({
+        messages: campaignMessages(brief),
+        max_tokens: estimate.maxTokens,
+        ...(request.provider ? { provider: request.provider } : {}),
+      }),
+    );
+    const truncated = answer.finish_reason === 'length';
+    return {
+      drafts: parseCampaignReply(answer.message.content, request.count, truncated),
+      requested: request.count,
+      estimate,
+      truncated,
+      ...answerInfo(answer),
+    };
+  }
+
+  /** Saves the campaign drafts the user kept, as drafts or each in the bot's next free slot. */
+  saveCampaignDrafts(input: OperationInput<'saveCampaignDrafts'>): LocalPost[] {
+    const { drafts, placement, allowDuplicate, ...request } = this.validate(
+      'saveCampaignDrafts',
+      input,
+    );
+    const zone = this.zone();
+    const botId = request.botId ?? this.defaultBotId();
+    const saved = this.store.transaction(() => {
+      if (placement === 'drafts')
+        return drafts.map((text) =>
+          this.store.posts.create({ botId, text, mediaUrls: [], scheduledAt: null, zone }),
+        );
+      const cursor = new SlotCursor(this.store, zone, this.now());
+      return drafts.map((text) => {
+        const target = this.queueTarget({ text, allowDuplicate, ...(botId ? { botId } : {}) });
+        const next = cursor.next(target.botId);
+        if (!next.ok) throw noSlot(next.reason);
+        // Earlier drafts are stored by now, so the guard compares the campaign's posts too.
+        this.guardDuplicate({ botId: target.botId, text, at: next.at }, allowDuplicate);
+        cursor.take(target.botId, next.at);
+        return this.placeInSlot(target, next.at, zone);
+      });
+    });
+    this.emit({ type: 'changed', what: 'posts' });
+    return saved;
   }
 
   /** Tokens per day and provider over the last `days` days (UTC dates, as the platform counts). */
@@ -728,11 +1066,12 @@ export class Pressroom {
   getSettings(): WorkspaceSettings {
     const settings = this.store.settings;
     return {
-      timezone: settings.get('timezone', timeZone, systemTimeZone()),
+      timezone: this.zone(),
       graceMinutes: settings.get('grace_minutes', graceMinutes, 30),
       theme: settings.get('theme', theme, 'system'),
       defaultCurrency: settings.get('default_currency', currencyCode, 'USD'),
-      defaultBotId: settings.get('default_bot_id', defaultBot, null),
+      defaultBotId: this.defaultBotId(),
+      duplicateWindowDays: this.windowDays(),
     };
   }
 
@@ -744,6 +1083,7 @@ export class Pressroom {
       theme: 'theme',
       defaultCurrency: 'default_currency',
       defaultBotId: 'default_bot_id',
+      duplicateWindowDays: 'duplicate_window_days',
     } as const;
     this.store.transaction(() => {
       for (const [field, key] of Object.entries(keys) as [keyof typeof keys, string][]) {

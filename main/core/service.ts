@@ -1,18 +1,12 @@
 // The core as a service (Node, main process): one `invoke(operation, input)` that Electron's IPC
 // and the web host both call with whatever a renderer sent. The operation must be in the contract,
 // the input is validated by the core, and the answer is always a CallResult, never a throw.
-import type {
-  CallErrorKind,
-  CallResult,
-  Issue,
-  OperationName,
-  OperationResults,
-} from '../../shared/contract';
+import type { CallError, CallResult, OperationName, OperationResults } from '../../shared/contract';
 import { operations } from '../../shared/contract';
 import { describeIssues, summarizeIssues } from '../../shared/validation';
 import { UnusableFile } from '../csv/read';
 import { PlatformError } from '../platform/errors';
-import { InvalidInput, NotAllowed, NotConnected } from './errors';
+import { DuplicateContent, InvalidInput, NotAllowed, NotConnected } from './errors';
 import type { Session } from './session';
 
 type Handlers = {
@@ -26,6 +20,11 @@ const handlers: Handlers = {
   addPost: (s, input) => s.current.addPost(input),
   updatePost: (s, input) => s.current.updatePost(input),
   queuePost: (s, input) => s.current.queuePost(input),
+  getSchedule: (s, input) => s.current.getSchedule(input),
+  setSchedule: (s, input) => s.current.setSchedule(input),
+  listFreeSlots: (s, input) => s.current.listFreeSlots(input),
+  addToQueue: (s, input) => s.current.addToQueue(input),
+  shareNext: (s, input) => s.current.shareNext(input),
   listPosts: (s, input) => s.current.listPosts(input),
   deletePost: (s, input) => s.current.deletePost(input),
   listProducts: (s, input) => s.current.listProducts(input),
@@ -60,6 +59,8 @@ const handlers: Handlers = {
   resumeQueue: (s) => (s.current.resumeQueue(), null),
   aiAssist: (s, input) => s.current.aiAssist(input),
   aiUsage: (s, input) => s.current.aiUsage(input),
+  draftCampaign: (s, input) => s.current.draftCampaign(input),
+  saveCampaignDrafts: (s, input) => s.current.saveCampaignDrafts(input),
   listWebhooks: (s) => s.current.listWebhooks(),
   createWebhook: (s, input) => s.current.createWebhook(input),
   listReceivedEvents: (s, input) => s.current.listReceivedEvents(input),
@@ -75,8 +76,12 @@ function isOperation(name: string): name is OperationName {
   return Object.hasOwn(handlers, name);
 }
 
-function failure(kind: CallErrorKind, message: string, issues?: Issue[]): CallResult<never> {
-  return { ok: false, error: { kind, message, ...(issues ? { issues } : {}) } };
+function failure(
+  kind: CallError['kind'],
+  message: string,
+  details: Pick<CallError, 'issues' | 'duplicate'> = {},
+): CallResult<never> {
+  return { ok: false, error: { kind, message, ...details } };
 }
 
 export async function invoke(
@@ -90,18 +95,21 @@ export async function invoke(
   const checked = operations[operation].safeParse(input ?? {});
   if (!checked.success) {
     const issues = describeIssues(checked.error.issues);
-    return failure('invalid_input', summarizeIssues(issues), issues);
+    return failure('invalid_input', summarizeIssues(issues), { issues });
   }
   try {
     const value = await handlers[operation](session, checked.data as never);
     return { ok: true, value: value ?? null };
   } catch (error) {
-    if (error instanceof InvalidInput) return failure('invalid_input', error.message, error.issues);
+    if (error instanceof InvalidInput)
+      return failure('invalid_input', error.message, { issues: error.issues });
+    if (error instanceof DuplicateContent)
+      return failure('duplicate', error.message, { duplicate: error.conflict });
     if (error instanceof NotAllowed) return failure('not_allowed', error.message);
     if (error instanceof NotConnected) return failure('not_connected', error.message);
     if (error instanceof UnusableFile) return failure('unusable_file', error.message);
     if (error instanceof PlatformError)
-      return failure('platform', error.message, error.fieldErrors);
+      return failure('platform', error.message, { issues: error.fieldErrors });
     // Unexpected: the details go to the log, not to the renderer.
     console.error(`[core] ${operation} failed:`, error);
     return failure('internal', `${operation} failed unexpectedly; the log has the details`);

@@ -3,11 +3,21 @@
 // on-error "abort" (the default) a file with any bad row writes nothing: every row is checked
 // before the first write, then the rows are written in short transactions (from memory for a
 // small file, else by reading it again), so the app's other writes never share a long one.
+// Post rows can fill their bots' free posting slots, and a row repeating a post of its bot is
+// left out with a warning (docs/planning.md).
 import { PRIORITY } from '../../shared/domain';
 import type { ImportProgress, ImportResult, RowError } from '../../shared/domain';
+import {
+  comparableText,
+  describeDuplicate,
+  findDuplicate,
+  outgoingAt,
+} from '../../shared/duplicates';
+import type { DuplicateSubject } from '../../shared/duplicates';
 import { isCurrency } from '../../shared/money';
 import { toInstant, isTimeZone } from '../../shared/time';
 import type { WorkspaceStore } from '../store';
+import { SlotCursor } from '../store/planning';
 import type { CatalogFields } from '../store/products';
 import { mapColumns } from './columns';
 import type { ColumnMapping, ColumnOverrides, FieldName, ImportKind } from './columns';
@@ -30,6 +40,16 @@ export interface ImportOptions {
   dateFormat?: DateFormat;
   /** The user's column choices (field → header, or null), over the matching by name. */
   mapping?: ColumnOverrides;
+  /**
+   * Post rows without a time are scheduled in the next free slot of their bot (the row's, else
+   * `defaultBotId`), the schedules read in `zone`. Implies `queue`: a slot is a place in the queue.
+   */
+  fillSlots?: { zone: string; defaultBotId: string | null };
+  /**
+   * The duplicate-content guard: a post row that would go out with the text of a counted post of
+   * its bot, or of an earlier row, within `windowDays` is left out with a warning, unless `allow`.
+   */
+  duplicates?: { windowDays: number; allow: boolean };
   defaultCurrency: string;
   now: number;
   onProgress?: (progress: ImportProgress) => void;
@@ -44,9 +64,19 @@ type ValidPost = {
   zone: string;
   mediaUrls: string[];
   publishNow: boolean;
+  /** Its time is a posting slot fillSlots gave it. */
+  filled: boolean;
 };
 type ValidProduct = CatalogFields & { kind: 'products'; row: number };
 type Valid = ValidPost | ValidProduct;
+/** A valid row left out, and why. */
+type LeftOut = { warning: RowError };
+type Checked = Valid | LeftOut | RowError[] | null;
+
+const isWritable = (checked: Checked): checked is Valid =>
+  checked !== null && !Array.isArray(checked) && !('warning' in checked);
+
+const DAY_MS = 86_400_000;
 
 /**
  * Rows per write transaction. Each commit waits for the disk (synchronous = FULL), so fewer,
@@ -75,14 +105,19 @@ class RowChecker<K extends ImportKind> {
     return index === undefined ? '' : (this.row.cells[index] ?? '').trim();
   }
 
-  fail(field: FieldName<K>, message: string): void {
+  /** A problem with a cell, named by the file's header. */
+  problem(field: FieldName<K>, message: string): RowError {
     const index = this.mapping.columns[field];
-    this.errors.push({
+    return {
       row: this.row.row,
       column: index === undefined ? field : (this.header[index] ?? field),
       value: this.cell(field),
       message,
-    });
+    };
+  }
+
+  fail(field: FieldName<K>, message: string): void {
+    this.errors.push(this.problem(field, message));
   }
 }
 
@@ -169,15 +204,129 @@ function checkPost(
   if (badUrl) check.fail('media_urls', `"${badUrl}" is not an absolute http or https URL`);
   else if (mediaUrls.length > 10) check.fail('media_urls', 'A post can have at most 10 media URLs');
   if (check.errors.length > 0) return null;
-  return { kind: 'posts', row, text, botId, scheduledAt, zone, mediaUrls, publishNow };
+  return {
+    kind: 'posts',
+    row,
+    text,
+    botId,
+    scheduledAt,
+    zone,
+    mediaUrls,
+    publishNow,
+    filled: false,
+  };
+}
+
+/** A row accepted earlier in this import, as the duplicate guard compares it. */
+type EarlierRow = DuplicateSubject & { row: number };
+
+/**
+ * What fillSlots and the duplicate guard make of each valid post row, in file order: the row with
+ * its slot, or left out with a warning. Rows are remembered until written, so no slot is given
+ * twice and a file repeating itself is caught as well.
+ */
+class PostPlanner {
+  private cursor: SlotCursor | null = null;
+  private readonly earlier = new Map<string, EarlierRow[]>();
+
+  constructor(
+    private readonly store: WorkspaceStore,
+    private readonly options: ImportOptions,
+  ) {
+    this.restart();
+  }
+
+  /** Forgets the rows seen, for a second read of the file. */
+  restart(): void {
+    const fill = this.options.fillSlots;
+    this.cursor = fill ? new SlotCursor(this.store, fill.zone, this.options.now) : null;
+    this.earlier.clear();
+  }
+
+  plan(post: ValidPost, check: RowChecker<'posts'>): ValidPost | LeftOut | RowError[] {
+    const fill = this.options.fillSlots;
+    let { botId, scheduledAt, zone } = post;
+    let filled = false;
+    if (this.cursor && fill && scheduledAt === null && !post.publishNow) {
+      botId ??= fill.defaultBotId;
+      if (botId === null) {
+        check.fail(
+          'bot',
+          'A row without a time needs a bot to fill a posting slot: give it one, or set a default bot',
+        );
+        return check.errors;
+      }
+      const next = this.cursor.next(botId);
+      if (!next.ok) {
+        check.fail('bot', next.reason);
+        return check.errors;
+      }
+      [scheduledAt, zone, filled] = [next.at, fill.zone, true];
+    }
+    if (!this.options.queue || (scheduledAt === null && !post.publishNow))
+      return { ...post, botId, scheduledAt, zone, filled };
+    const at = post.publishNow ? this.options.now : (scheduledAt ?? this.options.now);
+    const guard = this.options.duplicates;
+    const guarded = guard !== undefined && !guard.allow && guard.windowDays > 0;
+    const key = `${botId ?? ''}\u0000${comparableText(post.text)}`;
+    if (guarded) {
+      const windowMs = guard.windowDays * DAY_MS;
+      // The post an earlier import made of this very row (same text, bot and time) is the same
+      // post, which the write finds "unchanged"; it is no repeat.
+      const other = findDuplicate<DuplicateSubject & { row?: number }>(
+        { botId, text: post.text, at },
+        [
+          ...this.store.posts.goingOut(botId, at - windowMs, at + windowMs),
+          ...(this.earlier.get(key) ?? []),
+        ].filter((earlier) => earlier.text !== post.text || earlier.scheduledAt !== scheduledAt),
+        windowMs,
+      );
+      if (other) {
+        const what =
+          other.row === undefined
+            ? `post ${other.id}${botId ? ` of ${botId}` : ''}`
+            : `row ${other.row}`;
+        const message = describeDuplicate(
+          what,
+          other.status === 'published',
+          outgoingAt(other) ?? at,
+          zone,
+          guard.windowDays,
+        );
+        return {
+          warning: check.problem(
+            'text',
+            `${message}; left out (import with --allow-duplicates to keep it)`,
+          ),
+        };
+      }
+    }
+    if (botId !== null && scheduledAt !== null) this.cursor?.take(botId, scheduledAt);
+    if (guarded) {
+      const row: EarlierRow = {
+        id: 0, // never stored, so never the candidate itself
+        row: post.row,
+        botId,
+        text: post.text,
+        status: 'scheduled',
+        scheduledAt,
+        publishedAt: post.publishNow ? at : null,
+      };
+      const same = this.earlier.get(key);
+      if (same) same.push(row);
+      else this.earlier.set(key, [row]);
+    }
+    return { ...post, botId, scheduledAt, zone, filled };
+  }
 }
 
 export async function importCsv(
   store: WorkspaceStore,
   kind: ImportKind,
   path: string,
-  options: ImportOptions,
+  given: ImportOptions,
 ): Promise<ImportResult> {
+  const options = { ...given, queue: given.queue === true || given.fillSlots !== undefined };
   const onError = options.onError ?? 'abort';
   const first = await openCsv(path);
   const mapping = mapColumns(kind, first.header, options.mapping);
@@ -193,8 +342,10 @@ export async function importCsv(
     updated: 0,
     unchanged: 0,
     invalid: 0,
+    duplicates: 0,
     errors: [],
     warnings: [],
+    slots: [],
     badRows: { header: first.header, rows: [] },
     badRowsCsv: null,
     unknownColumns: mapping.unknown,
@@ -245,8 +396,9 @@ export async function importCsv(
       cells[descriptionIndex] = parent.description;
     return { row: row.row, cells };
   };
+  const planner = new PostPlanner(store, options);
   /** Validates one row; the same rules on both reads of the file. */
-  const validate = (raw: CsvRow): Valid | RowError[] | null => {
+  const validate = (raw: CsvRow): Checked => {
     if (kind === 'products') {
       const row = inheritFromHandle(raw);
       if (!row) return null;
@@ -263,7 +415,8 @@ export async function importCsv(
       return valid ?? check.errors;
     }
     const check = new RowChecker(mapping as ColumnMapping<'posts'>, first.header, raw);
-    return checkPost(check, raw.row, options, store) ?? check.errors;
+    const valid = checkPost(check, raw.row, options, store);
+    return valid ? planner.plan(valid, check) : check.errors;
   };
 
   const writeAll = onError === 'skip' && !options.dryRun;
@@ -295,8 +448,13 @@ export async function importCsv(
           cells: row.cells,
           message: checked.map((e) => `${e.column}: ${e.message}`).join('; '),
         });
+      } else if ('warning' in checked) {
+        result.duplicates++;
+        result.warnings.push(checked.warning);
       } else {
         progress.rowsValid++;
+        if (checked.kind === 'posts' && checked.filled && checked.botId && checked.scheduledAt)
+          result.slots.push({ row: checked.row, botId: checked.botId, at: checked.scheduledAt });
         if (writeAll) {
           pending.push(checked);
           if (pending.length >= WRITE_BATCH) flush();
@@ -324,12 +482,13 @@ export async function importCsv(
     checkDuplicates = false;
     seenSkus.clear();
     handles.clear();
+    planner.restart();
     result.batch = store.imports.createBatch(kind, path);
     let reread = 0;
     for await (const rows of second.batches) {
       for (const row of rows) {
         const checked = validate(row);
-        if (checked !== null && !Array.isArray(checked)) {
+        if (isWritable(checked)) {
           pending.push(checked);
           if (pending.length >= WRITE_BATCH) flush();
         }

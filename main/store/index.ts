@@ -8,6 +8,7 @@ import type { WorkspaceDb } from './db';
 import { OutboxStore } from './outbox';
 import { PostsStore } from './posts';
 import { ProductsStore } from './products';
+import { SchedulesStore } from './schedules';
 import { SettingsStore } from './settings';
 import { WebhooksStore } from './webhooks';
 
@@ -20,6 +21,7 @@ export class WorkspaceStore {
   readonly imports: ImportsStore;
   readonly catalog: CatalogStore;
   readonly webhooks: WebhooksStore;
+  readonly schedules: SchedulesStore;
 
   constructor(
     readonly db: WorkspaceDb,
@@ -33,6 +35,7 @@ export class WorkspaceStore {
     this.imports = new ImportsStore(db, now);
     this.catalog = new CatalogStore(db, now);
     this.webhooks = new WebhooksStore(db, now);
+    this.schedules = new SchedulesStore(db, now);
   }
 
   static open(file?: string, now?: () => number): WorkspaceStore {

@@ -133,4 +133,17 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX received_events_by_time ON received_events (received_at);
     `,
   },
+  {
+    version: 3,
+    name: 'posting schedules of bots; posts by bot and outgoing time',
+    sql: `
+      CREATE TABLE bot_schedules (
+        bot_id TEXT PRIMARY KEY,
+        schedule TEXT NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      -- The duplicate guard and the free-slot search read one bot's posts by when they go out.
+      CREATE INDEX posts_bot_outgoing ON posts (bot_id, COALESCE(published_at, scheduled_at));
+    `,
+  },
 ];

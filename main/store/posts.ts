@@ -1,4 +1,5 @@
 // Posts in the workspace database (Node, main process).
+import { COUNTED_STATUSES } from '../../shared/duplicates';
 import { POST_STATUSES } from '../../shared/domain';
 import type { LocalPost, Origin, PostStatus } from '../../shared/domain';
 import { countBy } from './count-by';
@@ -37,6 +38,7 @@ export interface PostFilter {
   to?: number;
   status?: PostStatus;
   botId?: string;
+  unscheduled?: boolean;
 }
 
 function toPost(row: PostRow): LocalPost {
@@ -102,6 +104,7 @@ export class PostsStore {
     if (filter.to !== undefined) conditions.push(['scheduled_at <= ?', filter.to]);
     if (filter.status) conditions.push(['status = ?', filter.status]);
     if (filter.botId) conditions.push(['bot_id = ?', filter.botId]);
+    if (filter.unscheduled) conditions.push(['scheduled_at IS ?', null]);
     const clause =
       conditions.length > 0 ? `WHERE ${conditions.map(([sql]) => sql).join(' AND ')}` : '';
     const params = conditions.map(([, value]) => value);
@@ -109,6 +112,20 @@ export class PostsStore {
       this.db,
       `SELECT * FROM posts ${clause} ORDER BY scheduled_at IS NULL, scheduled_at, id`,
     ).all(...params) as PostRow[];
+    return rows.map(toPost);
+  }
+
+  /**
+   * The bot's posts that are out or on their way (shared/duplicates.ts COUNTED_STATUSES) whose
+   * outgoing time (published, else scheduled) lies in [fromMs, toMs], by that time.
+   */
+  goingOut(botId: string | null, fromMs: number, toMs: number): LocalPost[] {
+    const rows = statement(
+      this.db,
+      `SELECT * FROM posts WHERE bot_id IS ? AND COALESCE(published_at, scheduled_at) BETWEEN ? AND ?
+         AND status IN (${COUNTED_STATUSES.map((status) => `'${status}'`).join(', ')})
+       ORDER BY COALESCE(published_at, scheduled_at), id`,
+    ).all(botId, fromMs, toMs) as PostRow[];
     return rows.map(toPost);
   }
 

@@ -172,6 +172,14 @@ describe('queue, posts and cached records', () => {
       error: { kind: 'not_allowed' },
     });
     const draft = await value('addPost', { text: 'Just an idea', mode: 'draft' });
+    const dated = await value('addPost', {
+      text: 'An idea for Friday',
+      mode: 'draft',
+      at: '2030-01-04T09:00:00Z',
+    });
+    const undated = await value('listPosts', { status: 'draft', unscheduled: true });
+    expect(undated.map((post) => post.id)).toEqual([draft.id]);
+    expect(await value('deletePost', { id: dated.id })).toEqual({ removed: 1 });
     expect(await value('deletePost', { id: draft.id })).toEqual({ removed: 1 });
     expect(await value('listPosts', { status: 'draft' })).toEqual([]);
   });

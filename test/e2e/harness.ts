@@ -3,7 +3,7 @@
 // a screenshot under test-results/.
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -45,9 +45,12 @@ export async function serve(
     home,
     child,
     async stop() {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      await once(child, 'exit');
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await once(child, 'exit');
+      }
+      // Only a home made here is removed; a given one belongs to the caller.
+      if (!options.home) rmSync(home, { recursive: true, force: true });
     },
   };
 }

@@ -7,7 +7,13 @@ import type { CallResult } from '../../shared/contract';
 import { POST_STATUSES, type LocalPost } from '../../shared/domain';
 import CalendarScreen from '../../renderer/src/screens/CalendarScreen.svelte';
 import { shellContext } from '../../renderer/src/lib/context';
-import { CalendarState, NO_BOT, botColour, postOf } from '../../renderer/src/state/calendar.svelte';
+import {
+  CalendarState,
+  NO_BOT,
+  botColour,
+  moreOf,
+  postOf,
+} from '../../renderer/src/state/calendar.svelte';
 import { ok } from './fake-transport';
 import { post, refused, settings, shellWith, stubJsdom, ZONE } from './post-editor-fixtures';
 
@@ -17,7 +23,7 @@ const bots = [
 ];
 
 /** A week of Berlin wall time around the fixtures' posts (23 November 2026). */
-const WEEK = { start: '2026-11-23T00:00:00', end: '2026-11-30T00:00:00' };
+const WEEK = { start: '2026-11-23T00:00:00', end: '2026-11-30T00:00:00', view: 'timeGridWeek' };
 
 const propsOf = (calendar: CalendarState, id: number) =>
   postOf(calendar.events.find((event) => event.id === String(id))!);
@@ -38,10 +44,17 @@ function contrastWithWhite(colour: string): number {
   return 1.05 / (luminance + 0.05);
 }
 
+/** The core's listPosts over these posts: the range's posts, or the drafts asked for. */
+function answer(input: unknown, posts: LocalPost[], drafts: LocalPost[]): LocalPost[] {
+  const { status, unscheduled } = input as { status?: string; unscheduled?: boolean };
+  if (status !== 'draft') return posts;
+  return unscheduled ? drafts.filter((draft) => draft.scheduledAt === null) : drafts;
+}
+
 async function setup(posts: LocalPost[], drafts: LocalPost[] = []) {
   const { shell, transport } = await shellWith({
     listBots: () => ok(bots),
-    listPosts: (input) => ok((input as { status?: string }).status === 'draft' ? drafts : posts),
+    listPosts: (input) => ok(answer(input, posts, drafts)),
     updatePost: (input) => {
       const { id, zone } = input as { id: number; zone: string };
       const found = posts.find((candidate) => candidate.id === id)!;
@@ -63,7 +76,7 @@ describe('calendar state', () => {
     const { transport, calendar } = await setup([post({ id: 1 })], [undated, post({ id: 2 })]);
     expect(transport.callsOf('listPosts')).toEqual([
       { from: Date.UTC(2026, 10, 22, 23, 0), to: Date.UTC(2026, 10, 29, 23, 0) - 1 },
-      { status: 'draft' },
+      { status: 'draft', unscheduled: true },
     ]);
     expect(calendar.drafts.map((draft) => draft.id)).toEqual([9]);
     expect(calendar.loaded).toBe(true);
@@ -247,6 +260,29 @@ describe('calendar state', () => {
     shell.stop();
   });
 
+  it('draws a busy day’s earliest posts and one "+N more" in the month view, all in the day view', async () => {
+    const busy = Array.from({ length: 10 }, (_, index) =>
+      post({ id: index + 1, scheduledAt: Date.UTC(2026, 10, 24, 17 - index), text: `P${index}` }),
+    );
+    const quiet = post({ id: 50, scheduledAt: Date.UTC(2026, 10, 25, 9), text: 'Quiet day' });
+    const { calendar } = await setup([...busy, quiet]);
+    await calendar.setRange({ ...WEEK, view: 'dayGridMonth' });
+    const month = calendar.events;
+    expect(month.map((event) => event.title)).toEqual(['P9', 'P8', '+8 more', 'Quiet day']);
+    expect(moreOf(month[2]!)).toEqual({ moreOn: '2026-11-24', hidden: 8 });
+    // Last in its day: the month view draws all-day events first.
+    expect(month[2]).toMatchObject({
+      allDay: false,
+      start: '2026-11-24T23:59:00',
+      startEditable: false,
+    });
+    await calendar.setRange(WEEK);
+    expect(calendar.events).toHaveLength(11); // under the week view's cap
+    await calendar.setRange({ ...WEEK, view: 'timeGridDay' });
+    expect(calendar.events).toHaveLength(11);
+    expect(calendar.events.some((event) => moreOf(event))).toBe(false);
+  });
+
   it('keeps the core’s message when the posts cannot be read', async () => {
     const { transport, calendar } = await setup([]);
     transport.answer('listPosts', () => refused('The database is locked; close other copies'));
@@ -259,7 +295,7 @@ describe('the calendar screen', () => {
   async function mount(posts: LocalPost[], drafts: LocalPost[] = []) {
     const { shell, transport } = await shellWith({
       listBots: () => ok(bots),
-      listPosts: (input) => ok((input as { status?: string }).status === 'draft' ? drafts : posts),
+      listPosts: (input) => ok(answer(input, posts, drafts)),
     });
     render(CalendarScreen, { context: shellContext(shell) });
     return { shell, transport };
@@ -281,6 +317,24 @@ describe('the calendar screen', () => {
     expect(
       (within(dialog).getByRole('textbox', { name: 'Text' }) as HTMLTextAreaElement).value,
     ).toBe('Fresh rye today');
+  });
+
+  it('opens a busy day’s Day view from its "+N more"', async () => {
+    const today = Date.now();
+    const busy = Array.from({ length: 5 }, (_, index) =>
+      post({ id: index + 1, scheduledAt: today - (today % 3_600_000), text: `Busy ${index}` }),
+    );
+    await mount(busy);
+    // Found once the bot names are in, which redraws the events.
+    await screen.findByRole('button', { name: /Scheduled, Bakery: .*Busy 0/ });
+    const more = screen.getByRole('button', { name: /\+3 more/ });
+    expect(more.textContent).toContain('posts on');
+    expect(screen.getAllByRole('button', { name: /Busy \d/ })).toHaveLength(2);
+    await fireEvent.keyDown(more, { key: 'Enter' });
+    await vi.waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Day', pressed: true })).toBeTruthy(),
+    );
+    expect(await screen.findAllByRole('button', { name: /Busy \d/ })).toHaveLength(5);
   });
 
   it('draws a post another window added as soon as the core says posts changed', async () => {

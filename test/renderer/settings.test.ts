@@ -42,6 +42,7 @@ function setup(
     theme: 'system',
     defaultCurrency: 'EUR',
     defaultBotId: 'bot_1',
+    duplicateWindowDays: 3,
     account,
   };
   const transport = new FakeTransport({

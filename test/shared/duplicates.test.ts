@@ -54,6 +54,14 @@ describe('findDuplicate', () => {
     ).toBe(published);
   });
 
+  it('counts a post exactly at the window’s edge, and not a minute beyond it', () => {
+    const edge = post(1, 'Rye', { scheduledAt: base + window });
+    expect(findDuplicate({ botId: 'bot_1', text: 'rye', at: base }, [edge], window)).toBe(edge);
+    expect(
+      findDuplicate({ botId: 'bot_1', text: 'rye', at: base - 60_000 }, [edge], window),
+    ).toBeNull();
+  });
+
   it('leaves alone other bots, drafts, failures, posts outside the window, and the post itself', () => {
     const posts = [
       post(1, 'Rye', { botId: 'bot_2' }),

@@ -1,6 +1,13 @@
 import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
-import { formatSchedule, nextFreeSlots, parseSchedule, slotsBetween } from '../../shared/schedule';
+import {
+  formatSchedule,
+  freeSlotsBetween,
+  nextFreeSlots,
+  parseSchedule,
+  slotsBetween,
+  upcomingSlots,
+} from '../../shared/schedule';
 import type { WeeklySchedule } from '../../shared/schedule';
 
 function parsed(text: string): WeeklySchedule {
@@ -123,5 +130,41 @@ describe('nextFreeSlots', () => {
       '2026-12-12T10:00+01:00',
     ]);
     expect(nextFreeSlots(parsed(''), zone, monday8, [], 3)).toEqual([]);
+  });
+});
+
+describe('upcomingSlots and freeSlotsBetween', () => {
+  const zone = 'Europe/Berlin';
+  const schedule = parsed('mon-fri 09:00; sat 10:00');
+  const monday8 = Date.UTC(2026, 10, 23, 7, 0);
+
+  it('walks the slots lazily, past week boundaries, and stops at the horizon', () => {
+    const walked: string[] = [];
+    for (const ms of upcomingSlots(schedule, zone, monday8)) {
+      walked.push(wall(ms, zone));
+      if (walked.length === 8) break;
+    }
+    expect(walked).toEqual([
+      '2026-11-23T09:00+01:00',
+      '2026-11-24T09:00+01:00',
+      '2026-11-25T09:00+01:00',
+      '2026-11-26T09:00+01:00',
+      '2026-11-27T09:00+01:00',
+      '2026-11-28T10:00+01:00',
+      '2026-11-30T09:00+01:00',
+      '2026-12-01T09:00+01:00',
+    ]);
+    expect([...upcomingSlots(schedule, zone, monday8, 2)]).toHaveLength(2);
+    expect([...upcomingSlots(parsed(''), zone, monday8)]).toEqual([]);
+  });
+
+  it('leaves out the slots a post holds in the same minute', () => {
+    const free = freeSlotsBetween(schedule, zone, monday8, Date.UTC(2026, 10, 26), [
+      Date.UTC(2026, 10, 24, 8, 0, 59),
+    ]);
+    expect(free.map((ms) => wall(ms, zone))).toEqual([
+      '2026-11-23T09:00+01:00',
+      '2026-11-25T09:00+01:00',
+    ]);
   });
 });

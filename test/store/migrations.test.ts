@@ -43,6 +43,36 @@ describe('workspace migrations', () => {
     },
   );
 
+  it('3 keeps the posts, adds posting schedules, and finds a bot’s posts by time with an index', () => {
+    const file = tempFile();
+    const v2 = openWorkspaceDb(file, MIGRATIONS.slice(0, 2));
+    v2.prepare(
+      `INSERT INTO posts (bot_id, text, scheduled_at, status, created_at, updated_at)
+         VALUES ('bot_1', 'Rye', 1000, 'scheduled', 1, 1)`,
+    ).run();
+    v2.close();
+    const v3 = openWorkspaceDb(file, MIGRATIONS.slice(0, 3));
+    expect(v3.prepare('SELECT text FROM posts').all()).toEqual([{ text: 'Rye' }]);
+    v3.prepare(
+      "INSERT INTO bot_schedules (bot_id, schedule, updated_at) VALUES ('bot_1', '[]', 1)",
+    ).run();
+    expect(() =>
+      v3
+        .prepare(
+          "INSERT INTO bot_schedules (bot_id, schedule, updated_at) VALUES ('bot_1', '[]', 2)",
+        )
+        .run(),
+    ).toThrow(/UNIQUE/);
+    const plan = v3
+      .prepare(
+        `EXPLAIN QUERY PLAN SELECT * FROM posts
+           WHERE bot_id IS ? AND COALESCE(published_at, scheduled_at) BETWEEN ? AND ?`,
+      )
+      .all('bot_1', 0, 2000) as { detail: string }[];
+    expect(plan.map((step) => step.detail).join()).toContain('USING INDEX posts_bot_outgoing');
+    v3.close();
+  });
+
   it('refuses a database newer than the code, leaving it untouched', () => {
     const file = tempFile();
     openWorkspaceDb(file).close();

@@ -1,6 +1,7 @@
 // `import posts|products FILE` and `import undo BATCH` (Node, CLI).
 import { Option } from 'commander';
 import type { Command } from 'commander';
+import { formatInZone } from '../../../shared/time';
 import { writeCsv } from '../../csv/export';
 import { UnusableFile } from '../../csv/import';
 import { CliError, createOutput } from '../output';
@@ -15,6 +16,8 @@ interface ImportOptions {
   timezone?: string;
   dateFormat?: 'DD/MM/YYYY' | 'MM/DD/YYYY';
   errors?: string;
+  fillSlots: boolean;
+  allowDuplicates: boolean;
 }
 
 export function registerImport(program: Command): void {
@@ -47,6 +50,16 @@ export function registerImport(program: Command): void {
       ]),
     )
     .option('--errors <file>', 'write the invalid rows, with an error column, to this CSV file')
+    .option(
+      '--fill-slots',
+      "posts: schedule rows without a time in their bot's next free posting slots (implies --queue)",
+      false,
+    )
+    .option(
+      '--allow-duplicates',
+      'posts: import rows that repeat a post of their bot, instead of leaving them out',
+      false,
+    )
     .addHelpText(
       'after',
       '\nExit codes: 0 written (or a clean dry run), 1 refused for invalid rows, 2 unusable file.',
@@ -66,8 +79,11 @@ export function registerImport(program: Command): void {
     }
     if (kind !== 'posts' && kind !== 'products')
       throw new CliError(`kind must be posts, products or undo, not "${kind}"`, 2);
-    const result = await withWorkspace(self, (pressroom) =>
-      pressroom
+    if (kind === 'products' && options.fillSlots)
+      throw new CliError('--fill-slots is for posts', 2);
+    const { result, zone } = await withWorkspace(self, async (pressroom) => ({
+      zone: pressroom.getSettings().timezone,
+      result: await pressroom
         .importFile(
           {
             kind,
@@ -78,6 +94,8 @@ export function registerImport(program: Command): void {
             past: options.past ?? 'error',
             ...(options.timezone ? { timezone: options.timezone } : {}),
             ...(options.dateFormat ? { dateFormat: options.dateFormat } : {}),
+            fillSlots: options.fillSlots,
+            allowDuplicates: options.allowDuplicates,
           },
           (p) =>
             output.progress(
@@ -87,7 +105,7 @@ export function registerImport(program: Command): void {
         .catch((error: unknown) => {
           throw error instanceof UnusableFile ? new CliError(error.message, 2) : error;
         }),
-    );
+    }));
     if (options.errors && result.badRows.rows.length > 0) {
       await writeCsv(
         options.errors,
@@ -104,15 +122,21 @@ export function registerImport(program: Command): void {
       updated: result.updated,
       unchanged: result.unchanged,
       invalid: result.invalid,
+      duplicates: result.duplicates,
       errors: result.errors,
       warnings: result.warnings,
+      slots: result.slots.map((slot) => ({
+        row: slot.row,
+        bot_id: slot.botId,
+        at: new Date(slot.at).toISOString(),
+      })),
       unknown_columns: result.unknownColumns,
       encoding: result.encoding,
       delimiter: result.delimiter,
       batch: result.batch,
     };
     const lines = [
-      `${result.rows} rows (${result.encoding}, "${result.delimiter === '\t' ? 'tab' : result.delimiter}"-separated): ${result.inserted} new, ${result.updated} updated, ${result.unchanged} unchanged, ${result.invalid} invalid`,
+      `${result.rows} rows (${result.encoding}, "${result.delimiter === '\t' ? 'tab' : result.delimiter}"-separated): ${result.inserted} new, ${result.updated} updated, ${result.unchanged} unchanged, ${result.invalid} invalid${result.duplicates > 0 ? `, ${result.duplicates} left out as duplicates` : ''}`,
       ...(result.unknownColumns.length
         ? [`Ignored columns: ${result.unknownColumns.join(', ')}`]
         : []),
@@ -121,6 +145,10 @@ export function registerImport(program: Command): void {
         .map((e) => `row ${e.row}, ${e.column} "${e.value}": ${e.message}`),
       ...(result.errors.length > 50 ? [`… and ${result.errors.length - 50} more`] : []),
       ...result.warnings.slice(0, 20).map((w) => `row ${w.row}: ${w.message}`),
+      ...result.slots
+        .slice(0, 20)
+        .map((slot) => `row ${slot.row}: ${slot.botId} at ${formatInZone(slot.at, zone)}`),
+      ...(result.slots.length > 20 ? [`… and ${result.slots.length - 20} more slots`] : []),
       result.written
         ? `Written as batch ${result.batch} (undo: import undo ${result.batch})`
         : options.dryRun

@@ -3,7 +3,7 @@ import { Option } from 'commander';
 import type { Command } from 'commander';
 import type { LocalPost } from '../../../shared/domain';
 import { formatInZone } from '../../../shared/time';
-import { createOutput } from '../output';
+import { CliError, createOutput } from '../output';
 import { globalOptions } from '../options';
 import { withWorkspace } from '../workspace';
 
@@ -14,6 +14,8 @@ interface AddOptions {
   bot?: string;
   media?: string[];
   mode: 'draft' | 'schedule' | 'publish_now' | 'hand_off';
+  queueNext: boolean;
+  allowDuplicate: boolean;
 }
 
 function describe(post: LocalPost): string {
@@ -46,17 +48,42 @@ export function registerPosts(program: Command): void {
         .choices(['draft', 'schedule', 'publish_now', 'hand_off'])
         .default('schedule'),
     )
+    .option(
+      '--queue-next',
+      "schedule it in the bot's next free posting slot (see `schedule show`)",
+      false,
+    )
+    .option(
+      '--allow-duplicate',
+      'schedule it even if another post of the bot says the same within the duplicate window',
+      false,
+    )
     .action(async (options: AddOptions, command: Command) => {
       const output = createOutput(globalOptions(command).json);
+      if (
+        options.queueNext &&
+        (options.at !== undefined || options.zone !== undefined || options.mode !== 'schedule')
+      )
+        throw new CliError(
+          "--queue-next takes the bot's next free slot itself; leave out --at, --zone and --mode",
+          2,
+        );
+      const common = {
+        text: options.text,
+        allowDuplicate: options.allowDuplicate,
+        ...(options.bot !== undefined ? { botId: options.bot } : {}),
+        ...(options.media ? { mediaUrls: options.media } : {}),
+      };
       const post = await withWorkspace(command, (pressroom) =>
-        pressroom.addPost({
-          text: options.text,
-          mode: options.mode === 'schedule' && options.at === undefined ? 'draft' : options.mode,
-          ...(options.at !== undefined ? { at: options.at } : {}),
-          ...(options.zone !== undefined ? { zone: options.zone } : {}),
-          ...(options.bot !== undefined ? { botId: options.bot } : {}),
-          ...(options.media ? { mediaUrls: options.media } : {}),
-        }),
+        options.queueNext
+          ? pressroom.addToQueue(common)
+          : pressroom.addPost({
+              ...common,
+              mode:
+                options.mode === 'schedule' && options.at === undefined ? 'draft' : options.mode,
+              ...(options.at !== undefined ? { at: options.at } : {}),
+              ...(options.zone !== undefined ? { zone: options.zone } : {}),
+            }),
       );
       output.result(post, `Added ${describe(post)}`);
     });

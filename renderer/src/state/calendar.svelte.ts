@@ -45,6 +45,67 @@ export function postOf(event: { extendedProps?: Record<string, unknown> }): Post
 export interface WallRange {
   start: string;
   end: string;
+  /** The calendar view showing it (CALENDAR_VIEWS ids). */
+  view?: string;
+}
+
+/**
+ * Posts drawn per day in the views that show many days, before one "+N more" event stands for
+ * the rest. A month cell shows two or three posts anyway, and drawing thousands of hidden events
+ * is what makes a busy month slow (5,000 posts took seconds); the Day and List views show all.
+ */
+const DAY_CAPS: Partial<Record<string, number>> = { dayGridMonth: 3, timeGridWeek: 24 };
+
+/** What the "+N more" event carries: the day it stands for and how many posts it hides. */
+export type MoreEventProps = { moreOn: string; hidden: number };
+
+/** The "+N more" event's props, or null for a post's event. */
+export function moreOf(event: { extendedProps?: Record<string, unknown> }): MoreEventProps | null {
+  return event.extendedProps && 'moreOn' in event.extendedProps
+    ? (event.extendedProps as unknown as MoreEventProps)
+    : null;
+}
+
+/**
+ * At most `cap` events per wall-clock day, in the given order; "+N more" takes the last place.
+ * Only the drawn items become events: a busy month holds thousands that are never drawn.
+ */
+function capPerDay<T>(
+  items: T[],
+  cap: number,
+  dayOf: (item: T) => string,
+  draw: (item: T) => Calendar.EventInput,
+  more: (day: string, hidden: number) => Calendar.EventInput,
+): Calendar.EventInput[] {
+  const perDay: Record<string, { drawn: T[]; hidden: number }> = {};
+  for (const item of items) {
+    const entry = (perDay[dayOf(item)] ??= { drawn: [], hidden: 0 });
+    if (entry.drawn.length < cap) entry.drawn.push(item);
+    else entry.hidden++;
+  }
+  return Object.entries(perDay).flatMap(([day, { drawn, hidden }]) =>
+    hidden === 0 ? drawn.map(draw) : [...drawn.slice(0, -1).map(draw), more(day, hidden + 1)],
+  );
+}
+
+/**
+ * The "+N more" event of a day. The month view draws all-day events first, so there it is timed
+ * at the day's last minute to come last; the week view shows it in its all-day row.
+ */
+function moreEvent(day: string, hidden: number, view: string): Calendar.EventInput {
+  const extendedProps: MoreEventProps = { moreOn: day, hidden };
+  const lastMinute = `${day}T23:59:00`;
+  return {
+    id: `more-${day}`,
+    allDay: view !== 'dayGridMonth',
+    start: view === 'dayGridMonth' ? lastMinute : day,
+    end: view === 'dayGridMonth' ? lastMinute : day,
+    title: `+${hidden} more`,
+    startEditable: false,
+    durationEditable: false,
+    classNames: ['post-more'],
+    extendedProps,
+  };
 }
 
 /** How far a drag moved an event, in wall-clock terms (the calendar's Duration). */
@@ -138,6 +199,8 @@ export class CalendarState {
   /** The core's message when the posts could not be read. */
   loadError = $state<string | null>(null);
   private range: WallRange | null = null;
+  /** The calendar view shown (CALENDAR_VIEWS ids), which decides how many posts a day draws. */
+  view = $state<string>(CALENDAR_VIEWS[0].id);
   private generation = 0;
   /** Live events come in bursts; they collapse into one reload at a time. */
   private readonly reload = coalesce(() => this.load());
@@ -155,12 +218,21 @@ export class CalendarState {
   readonly events = $derived.by(() => {
     const clock = new WallClock(this.zone);
     const names = this.botNames;
-    const events: Calendar.EventInput[] = [];
-    for (const post of this.visible) {
-      if (post.scheduledAt !== null)
-        events.push(toEvent(post, post.scheduledAt, clock, nameOf(names, post.botId)));
-    }
-    return events;
+    const cap = DAY_CAPS[this.view];
+    const scheduled = this.visible.filter((post) => post.scheduledAt !== null);
+    const draw = (post: LocalPost) =>
+      toEvent(post, post.scheduledAt ?? 0, clock, nameOf(names, post.botId));
+    if (cap === undefined) return scheduled.map(draw);
+    // Sorted by time first, so a day past its cap keeps its earliest posts.
+    scheduled.sort((a, b) => (a.scheduledAt ?? 0) - (b.scheduledAt ?? 0));
+    const view = this.view;
+    return capPerDay(
+      scheduled,
+      cap,
+      (post) => clock.wall(post.scheduledAt ?? 0).slice(0, 10),
+      draw,
+      (day, hidden) => moreEvent(day, hidden, view),
+    );
   });
 
   constructor(private readonly shell: Shell) {}
@@ -219,6 +291,7 @@ export class CalendarState {
   /** The calendar moved to another range: read its posts. */
   async setRange(range: WallRange): Promise<void> {
     this.range = range;
+    if (range.view) this.view = range.view;
     await this.load();
   }
 
@@ -233,7 +306,7 @@ export class CalendarState {
         from: boundary(range.start, this.zone),
         to: boundary(range.end, this.zone) - 1,
       }),
-      this.shell.api.listPosts({ status: 'draft' }),
+      this.shell.api.listPosts({ status: 'draft', unscheduled: true }),
     ]);
     if (generation !== this.generation) return;
     this.loading = false;
@@ -244,7 +317,7 @@ export class CalendarState {
     this.loaded = true;
     this.loadError = drafts.ok ? null : drafts.error.message;
     this.posts = posts.value;
-    if (drafts.ok) this.drafts = drafts.value.filter((post) => post.scheduledAt === null);
+    if (drafts.ok) this.drafts = drafts.value;
   }
 
   /** A post was dragged by `delta` on the calendar: move it by as much wall-clock time. */

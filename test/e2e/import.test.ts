@@ -1,0 +1,192 @@
+// The import wizard in Chromium on the demo workspace: a posts CSV with bad rows is refused as a
+// whole (every bad cell listed by row and column, nothing written, the bad rows offered as a
+// file), then the fixed file is imported with live progress, its counts shown and its posts in
+// the store, and the import is undone.
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalPost } from '../../shared/domain';
+import { callCore, launchChromium, openApp, screenshot, serve } from './harness';
+import type { Served } from './harness';
+
+const HEADER = 'text,scheduled_at,timezone,media_urls';
+/** Rows 2 to 6 as a spreadsheet numbers them; rows 3 to 6 each have one bad cell. */
+const BAD_CSV = [
+  HEADER,
+  'Fresh rye today,2027-11-23 09:00,Europe/Berlin,https://example.com/rye.jpg',
+  ',2027-11-24 09:00,Europe/Berlin,',
+  'Cinnamon buns are back,2027-11-25 09:00,Mars/Olympus,',
+  'Spring bake,2027-03-28 02:30,Europe/Berlin,',
+  'Pretzel Friday,2027-11-26 09:00,Europe/Berlin,ftp://example.com/pretzel.jpg',
+].join('\n');
+const FIXED_CSV = [
+  HEADER,
+  'Fresh rye today,2027-11-23 09:00,Europe/Berlin,https://example.com/rye.jpg',
+  'Stollen season,2027-11-24 09:00,Europe/Berlin,',
+  'Cinnamon buns are back,2027-11-25 09:00,Europe/Paris,',
+  'Spring bake,2027-03-28 03:30,Europe/Berlin,',
+  'Pretzel Friday,2027-11-26 09:00,Europe/Berlin,https://example.com/pretzel.jpg',
+].join('\n');
+const TEXTS = [
+  'Fresh rye today',
+  'Stollen season',
+  'Cinnamon buns are back',
+  'Spring bake',
+  'Pretzel Friday',
+];
+/** A post with one of the files' texts (the demo's own posts have none of them). */
+const ours = (post: LocalPost) => TEXTS.includes(post.text);
+const EXPECTED_ERRORS = [
+  'Row 3, text: Text is required',
+  'Row 4, timezone: "Mars/Olympus" is not an IANA time zone such as Europe/Berlin',
+  'Row 5, scheduled_at: 2027-03-28 02:30 does not exist in Europe/Berlin (the clocks skip it for daylight saving time)',
+  'Row 6, media_urls: "ftp://example.com/pretzel.jpg" is not an absolute http or https URL',
+];
+
+const csvFile = (name: string, text: string) => ({
+  name,
+  mimeType: 'text/csv',
+  buffer: Buffer.from(text, 'utf8'),
+});
+
+/** The row errors the page lists, one line each. */
+async function listedErrors(page: Page): Promise<string[]> {
+  const list = page.getByRole('region', { name: /rows? (has|have) errors/ }).getByRole('listitem');
+  return (await list.allInnerTexts()).map((line) => line.replace(/\s+/g, ' ').trim());
+}
+
+/** The result's counts as shown ("Inserted" → 5). */
+async function shownCounts(page: Page): Promise<Record<string, number>> {
+  const result = page.getByRole('region', { name: 'Result' });
+  const terms = await result.locator('dl dt').allInnerTexts();
+  const values = await result.locator('dl dd').allInnerTexts();
+  return Object.fromEntries(terms.map((term, index) => [term.trim(), Number(values[index])]));
+}
+
+describe('the import wizard in Chromium', () => {
+  let served: Served;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [served, browser] = await Promise.all([serve(), launchChromium()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await served?.stop();
+  });
+
+  it('refuses a file with bad rows, then imports the fixed file and undoes it', async () => {
+    const { page, problems } = await openApp(browser, served.url);
+    await page
+      .getByRole('navigation', { name: 'Screens' })
+      .getByRole('link', { name: 'Import' })
+      .click();
+    await page.getByRole('heading', { name: 'Import', level: 1 }).waitFor();
+    await expect(page.getByRole('radio', { name: 'Posts' }).isChecked()).resolves.toBe(true);
+
+    // The bad file: the preview's dry run lists every bad cell and marks it in the sample.
+    await page.getByLabel('CSV file').setInputFiles(csvFile('calendar.csv', BAD_CSV));
+    await page.getByRole('heading', { name: '4 rows have errors' }).waitFor();
+    await expect(listedErrors(page)).resolves.toEqual(EXPECTED_ERRORS);
+    await expect(
+      page.getByRole('combobox', { name: 'Column for text' }).inputValue(),
+    ).resolves.toBe('0');
+    await expect(page.locator('td[aria-invalid="true"]').count()).resolves.toBe(4);
+    await expect(
+      page.getByRole('radio', { name: 'Import nothing until the file is fixed' }).isChecked(),
+    ).resolves.toBe(true);
+
+    // Import with "abort": refused as a whole, the errors listed again, nothing written.
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    const result = page.getByRole('region', { name: 'Result' });
+    await result
+      .getByRole('alert')
+      .filter({ hasText: 'Nothing was imported: 4 rows are invalid.' })
+      .waitFor();
+    await expect(shownCounts(page)).resolves.toEqual({
+      Inserted: 0,
+      Updated: 0,
+      Unchanged: 0,
+      Invalid: 4,
+    });
+    await expect(listedErrors(page)).resolves.toEqual(EXPECTED_ERRORS);
+    await expect(result.getByRole('button', { name: 'Undo import' }).count()).resolves.toBe(0);
+    const afterRefusal = await callCore<LocalPost[]>(served, 'listPosts', {});
+    expect(afterRefusal.filter((post) => post.batchId !== null || ours(post))).toEqual([]);
+
+    // The bad rows, as a file to fix: their cells as read and why each is bad.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      result.getByRole('button', { name: 'Download bad rows' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('calendar-bad-rows.csv');
+    const badRows = readFileSync(await download.path(), 'utf8').replace(/^\ufeff/, '');
+    const lines = badRows.trimEnd().split('\r\n');
+    expect(lines[0]).toBe(`${HEADER},error`);
+    expect(lines.slice(1).map((line) => line.split(',')[0])).toEqual([
+      '',
+      'Cinnamon buns are back',
+      'Spring bake',
+      'Pretzel Friday',
+    ]);
+    expect(lines[1]).toContain('text: Text is required');
+    expect(lines[3]).toContain('does not exist in Europe/Berlin');
+    await screenshot(page, 'import-refused');
+
+    // The fixed file: every row valid, then imported with its progress shown.
+    await page.getByLabel('CSV file').setInputFiles(csvFile('calendar.csv', FIXED_CSV));
+    await page.getByRole('status').filter({ hasText: 'Every row is valid.' }).waitFor();
+    await expect(result.count()).resolves.toBe(0);
+    // The progress bar lives only while the import runs: an observer notes whether it appeared.
+    await page.evaluate(() => {
+      (window as unknown as { progressSeen: boolean }).progressSeen = false;
+      new MutationObserver((_, observer) => {
+        if (document.querySelector('[role="progressbar"][aria-label="Import progress"]')) {
+          (window as unknown as { progressSeen: boolean }).progressSeen = true;
+          observer.disconnect();
+        }
+      }).observe(document.body, { childList: true, subtree: true });
+    });
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await result.waitFor();
+    await expect(
+      page.evaluate(() => (window as unknown as { progressSeen: boolean }).progressSeen),
+    ).resolves.toBe(true);
+    await expect(shownCounts(page)).resolves.toEqual({
+      Inserted: 5,
+      Updated: 0,
+      Unchanged: 0,
+      Invalid: 0,
+    });
+    await page.getByText('Imported 5 new and 0 updated posts').waitFor();
+    const imported = (await callCore<LocalPost[]>(served, 'listPosts', {})).filter(ours);
+    expect(imported.map((post) => post.text).sort()).toEqual([...TEXTS].sort());
+    const batch = imported[0]?.batchId;
+    expect(batch).toMatch(/\S/);
+    for (const post of imported) {
+      expect(post).toMatchObject({ status: 'draft', origin: 'local', batchId: batch });
+    }
+    const byText = Object.fromEntries(imported.map((post) => [post.text, post]));
+    // Wall times in each row's zone: 09:00 in Berlin in November is 08:00 UTC.
+    expect(byText['Fresh rye today']).toMatchObject({
+      zone: 'Europe/Berlin',
+      scheduledAt: Date.UTC(2027, 10, 23, 8, 0),
+      mediaUrls: ['https://example.com/rye.jpg'],
+    });
+    expect(byText['Spring bake']?.scheduledAt).toBe(Date.UTC(2027, 2, 28, 1, 30));
+    await screenshot(page, 'import-written');
+
+    // Undo: the posts go again.
+    await result.getByRole('button', { name: 'Undo import' }).click();
+    await result.getByRole('button', { name: 'Yes, undo the import' }).click();
+    await result
+      .getByRole('status')
+      .filter({ hasText: 'Import undone: 5 posts removed.' })
+      .waitFor();
+    const afterUndo = await callCore<LocalPost[]>(served, 'listPosts', {});
+    expect(afterUndo.filter((post) => post.batchId !== null || ours(post))).toEqual([]);
+    await screenshot(page, 'import-undone');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
