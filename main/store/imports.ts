@@ -63,8 +63,11 @@ export class ImportsStore {
   identicalPost(post: Pick<LocalPost, 'text' | 'botId' | 'scheduledAt'>): number | undefined {
     const row = statement(
       this.db,
-      'SELECT id FROM posts WHERE text = ? AND bot_id IS ? AND scheduled_at IS ? LIMIT 1',
-    ).get(post.text, post.botId, post.scheduledAt) as { id: number } | undefined;
+      // substr(...) as written in the posts_text_start index, so the index is used.
+      `SELECT id FROM posts WHERE substr(text, 1, 64) = substr(@text, 1, 64) AND text = @text
+         AND bot_id IS @botId AND scheduled_at IS @scheduledAt LIMIT 1`,
+    ).get({ text: post.text, botId: post.botId, scheduledAt: post.scheduledAt }) as
+      { id: number } | undefined;
     return row?.id;
   }
 

@@ -73,6 +73,18 @@ describe('workspace migrations', () => {
     v3.close();
   });
 
+  it('4 finds an identical post by its text with an index, also among undated posts', () => {
+    const v4 = openWorkspaceDb(':memory:', MIGRATIONS.slice(0, 4));
+    const plan = v4
+      .prepare(
+        `EXPLAIN QUERY PLAN SELECT id FROM posts WHERE substr(text, 1, 64) = substr(?, 1, 64)
+           AND text = ? AND bot_id IS ? AND scheduled_at IS ?`,
+      )
+      .all('Rye', 'Rye', null, null) as { detail: string }[];
+    expect(plan.map((step) => step.detail).join()).toContain('USING INDEX posts_text_start');
+    v4.close();
+  });
+
   it('refuses a database newer than the code, leaving it untouched', () => {
     const file = tempFile();
     openWorkspaceDb(file).close();
