@@ -67,16 +67,17 @@ const browser = await launchChromium();
 
 const served = await serve({ args: ['--db', dbFile] });
 
-// 2. Calendar month view: the page records when listPosts answers and the first frame after
-// the calendar drew its events.
+// 2. Calendar month view: from the moment the last listPosts answer arrives to the first frame
+// after the calendar drew its events. First on a fresh page (the browser compiles the calendar's
+// code on the way), then the median of five more draws of the same month, coming back to it.
 {
   const { page } = await openApp(browser, served.url, {
     // Before the app's own scripts, so the calendar's first listPosts is seen.
     beforeLoad: (page) =>
       page.addInitScript(() => {
         const original = window.fetch.bind(window);
-        const marks: Record<string, number> = {};
-        (window as unknown as { benchMarks: Record<string, number> }).benchMarks = marks;
+        const marks = { postsArrived: 0 };
+        (window as unknown as { benchMarks: typeof marks }).benchMarks = marks;
         window.fetch = async (...args) => {
           const response = await original(...args);
           if (String(args[0]).endsWith('/listPosts')) marks.postsArrived = performance.now();
@@ -84,19 +85,36 @@ const served = await serve({ args: ['--db', dbFile] });
         };
       }),
   });
-  const ms = await page.evaluate(
-    () =>
-      new Promise<number>((resolve) => {
-        const marks = (window as unknown as { benchMarks: Record<string, number> }).benchMarks;
-        const check = () => {
-          if (marks.postsArrived !== undefined && document.querySelector('.ec-event'))
-            resolve(performance.now() - marks.postsArrived);
-          else requestAnimationFrame(check);
-        };
-        requestAnimationFrame(check);
-      }),
-  );
-  report(`calendar month view, ${POSTS} posts, data to drawn`, ms, 'ms', '< 100 ms');
+  const drawn = () =>
+    page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          const marks = (window as unknown as { benchMarks: { postsArrived: number } }).benchMarks;
+          const check = () => {
+            if (marks.postsArrived > 0 && document.querySelector('.ec-event'))
+              requestAnimationFrame(() => resolve(performance.now() - marks.postsArrived));
+            else requestAnimationFrame(check);
+          };
+          requestAnimationFrame(check);
+        }),
+    );
+  const first = await drawn();
+  const again: number[] = [];
+  for (let round = 0; round < 5; round++) {
+    // Two months on nothing is drawn (the posts are all in this month); Today comes back.
+    const next = page.getByRole('button', { name: 'Next', exact: true });
+    await next.click();
+    await next.click();
+    await page.locator('.ec-event').first().waitFor({ state: 'detached' });
+    await page.evaluate(() => {
+      (window as unknown as { benchMarks: { postsArrived: number } }).benchMarks.postsArrived = 0;
+    });
+    await page.getByRole('button', { name: 'Today', exact: true }).click();
+    again.push(await drawn());
+  }
+  const median = again.sort((a, b) => a - b)[Math.floor(again.length / 2)] ?? 0;
+  report(`calendar month view, ${POSTS} posts, data to drawn, first`, first, 'ms', '< 100 ms');
+  report(`calendar month view, ${POSTS} posts, data to drawn, again`, median, 'ms', '< 100 ms');
   await page.close();
 }
 
