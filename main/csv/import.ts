@@ -294,10 +294,8 @@ class PostPlanner {
           guard.windowDays,
         );
         return {
-          warning: check.problem(
-            'text',
-            `${message}; left out (import with --allow-duplicates to keep it)`,
-          ),
+          // Worded for every caller: the CLI names its flag, the wizard its option.
+          warning: check.problem('text', `${message}; left out`),
         };
       }
     }

@@ -111,6 +111,10 @@ describe('cli import posts --fill-slots', () => {
     const file = join(folder, 'posts.csv');
     writeFileSync(file, 'text,bot\nTasting on Saturday,bot_1\nrye is BACK,bot_1\n');
 
+    const tried = await runCli(['import', 'posts', file, '--fill-slots', '--dry-run'], env);
+    expect(tried.stdout).toContain(
+      '1 repeated post left out; import with --allow-duplicates to keep it',
+    );
     const imported = await runCli(['import', 'posts', file, '--fill-slots', '--json'], env);
     expect(imported.code).toBe(0);
     expect(json(imported.stdout)).toMatchObject({
@@ -124,7 +128,7 @@ describe('cli import posts --fill-slots', () => {
           column: 'text',
           value: 'rye is BACK',
           message: expect.stringMatching(
-            /^The same text as post 1 of bot_1, going out .+; left out \(import with --allow-duplicates to keep it\)$/,
+            /^The same text as post 1 of bot_1, going out .+; left out$/,
           ),
         },
       ],

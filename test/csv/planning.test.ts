@@ -170,7 +170,7 @@ describe('import and the duplicate guard', () => {
       duplicates: 2,
       written: true,
     });
-    const keep = '; left out (import with --allow-duplicates to keep it)';
+    const keep = '; left out';
     expect(result.warnings).toEqual([
       {
         row: 2,

@@ -1,45 +1,11 @@
 // The app in Chromium on the demo workspace: it starts under the strict CSP with no console
 // errors, every screen opens, and an axe-core scan finds no serious accessibility problems.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCREENS } from '../../renderer/src/state/shell.svelte';
+import { seriousViolations } from './axe';
 import { launchChromium, openApp, screenshot, serve } from './harness';
 import type { Served } from './harness';
-
-const axeSource = readFileSync(
-  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
-  'utf8',
-);
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-/** Serious and critical axe findings on the page as it is now, one line each. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  // Evaluated through the debugging protocol, so the page's CSP does not have to allow it.
-  await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } }).axe;
-    return (await axe.run()).violations;
-  });
-  return (violations as AxeViolation[])
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(
-      (violation) =>
-        `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes
-          .slice(0, 3)
-          .map((node) => node.target.join(' '))
-          .join(
-            ', ',
-          )}${violation.nodes.length > 3 ? ` and ${violation.nodes.length - 3} more` : ''}`,
-    );
-}
 
 describe('the app in Chromium', () => {
   let served: Served;

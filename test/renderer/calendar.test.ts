@@ -1,5 +1,5 @@
-// The calendar (jsdom): its state's events, filters, zone and drag-to-reschedule, and the screen as
-// the user sees it, over a fake transport.
+// The calendar (jsdom): its state's events, free slots, filters, zone and drag-to-reschedule, and
+// the screen as the user sees it, over a fake transport.
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
 import { Temporal } from 'temporal-polyfill';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -283,6 +283,106 @@ describe('calendar state', () => {
     expect(calendar.events.some((event) => moreOf(event))).toBe(false);
   });
 
+  /** Free slots on Tuesday 24 November (09:00 Bakery, 12:30 Cafe) and Wednesday (09:00 Bakery). */
+  const SLOTS = [
+    { botId: 'bot_1', at: Date.UTC(2026, 10, 24, 8, 0) },
+    { botId: 'bot_2', at: Date.UTC(2026, 10, 24, 11, 30) },
+    { botId: 'bot_1', at: Date.UTC(2026, 10, 25, 8, 0) },
+  ];
+
+  async function withSlots(slots = SLOTS) {
+    const setUp = await setup([post({ id: 1 })]);
+    setUp.transport.answer('listFreeSlots', () => ok(slots));
+    await setUp.calendar.load();
+    return setUp;
+  }
+
+  it('reads the range’s free slots with its posts and draws each as a faint band behind them', async () => {
+    const { transport, calendar } = await withSlots();
+    expect(transport.callsOf('listFreeSlots').at(-1)).toEqual({
+      from: Date.UTC(2026, 10, 22, 23, 0),
+      to: Date.UTC(2026, 10, 29, 23, 0),
+    });
+    expect(calendar.events.map((event) => event.id)).toEqual(['1']);
+    expect(calendar.slotEvents).toEqual([
+      {
+        id: `free-bot_1-${SLOTS[0]!.at}`,
+        start: '2026-11-24T09:00:00',
+        end: '2026-11-24T09:30:00',
+        display: 'background',
+        backgroundColor: botColour('bot_1'),
+        classNames: ['free-slot'],
+      },
+      expect.objectContaining({
+        start: '2026-11-24T12:30:00',
+        backgroundColor: botColour('bot_2'),
+      }),
+      expect.objectContaining({ start: '2026-11-25T09:00:00' }),
+    ]);
+    expect(calendar.drawn).toEqual([...calendar.events, ...calendar.slotEvents]);
+    calendar.botFilter = 'bot_2';
+    expect(calendar.slotEvents.map((event) => event.start)).toEqual(['2026-11-24T12:30:00']);
+    calendar.botFilter = NO_BOT;
+    expect(calendar.slotEvents).toEqual([]);
+  });
+
+  it('marks each day with free slots once in the month view, however many it has', async () => {
+    const { calendar } = await withSlots();
+    await calendar.setRange({ ...WEEK, view: 'dayGridMonth' });
+    expect(calendar.slotEvents).toEqual([
+      expect.objectContaining({ allDay: true, start: '2026-11-24', display: 'background' }),
+      expect.objectContaining({ allDay: true, start: '2026-11-25', display: 'background' }),
+    ]);
+    // A busy month stays cheap: one marker a day, even with dozens of slots a day.
+    const crowded = Array.from({ length: 96 }, (_, index) => ({
+      botId: 'bot_1',
+      at: Date.UTC(2026, 10, 24, 0, 15 * index) - 3_600_000,
+    }));
+    const { calendar: month } = await withSlots(crowded);
+    await month.setRange({ ...WEEK, view: 'dayGridMonth' });
+    expect(month.slotEvents).toHaveLength(1);
+  });
+
+  it('starts a post clicked on a free slot in that slot, with its bot', async () => {
+    const { calendar } = await withSlots();
+    expect(calendar.newPostAt('2026-11-24', '09:00')).toEqual({
+      date: '2026-11-24',
+      time: '09:00',
+      botId: 'bot_1',
+    });
+    // The 12:30 band covers half past twelve to one; the cell from 12:00 is clear of it.
+    expect(calendar.newPostAt('2026-11-24', '12:30')).toMatchObject({ botId: 'bot_2' });
+    expect(calendar.newPostAt('2026-11-24', '12:00')).toEqual({
+      date: '2026-11-24',
+      time: '12:00',
+    });
+    // A whole day clicked takes its first free slot, else a morning time.
+    expect(calendar.newPostAt('2026-11-25', null)).toEqual({
+      date: '2026-11-25',
+      time: '09:00',
+      botId: 'bot_1',
+    });
+    expect(calendar.newPostAt('2026-11-26', null)).toEqual({ date: '2026-11-26', time: '09:00' });
+    calendar.botFilter = 'bot_2';
+    expect(calendar.newPostAt('2026-11-24', null)).toMatchObject({ time: '12:30', botId: 'bot_2' });
+  });
+
+  it('reads the free slots again when schedules change, and draws none when they cannot be read', async () => {
+    const { shell, transport, calendar } = await withSlots();
+    void shell.start();
+    const stop = calendar.start();
+    const reads = () => transport.callsOf('listFreeSlots').length;
+    const before = reads();
+    transport.answer('listFreeSlots', () => refused('The workspace database is locked'));
+    transport.emit({ type: 'changed', what: 'schedules' });
+    await vi.waitFor(() => expect(reads()).toBe(before + 1));
+    await vi.waitFor(() => expect(calendar.slotEvents).toEqual([]));
+    expect(calendar.loadError).toBeNull();
+    expect(calendar.events).toHaveLength(1);
+    stop();
+    shell.stop();
+  });
+
   it('keeps the core’s message when the posts cannot be read', async () => {
     const { transport, calendar } = await setup([]);
     transport.answer('listPosts', () => refused('The database is locked; close other copies'));
@@ -433,6 +533,31 @@ describe('the calendar screen', () => {
         },
       ]),
     );
+  });
+
+  it('opens the editor in the free slot of a day clicked, with the slot’s bot', async () => {
+    const { transport } = await mount([]);
+    await screen.findByRole('status');
+    // A free slot at 17:30 on the last day of whatever range is shown.
+    transport.answer('listFreeSlots', (input) => {
+      const lastDay = Temporal.Instant.fromEpochMilliseconds((input as { to: number }).to - 1)
+        .toZonedDateTimeISO(ZONE)
+        .toPlainDate();
+      const at = lastDay.toPlainDateTime({ hour: 17, minute: 30 }).toZonedDateTime(ZONE);
+      return ok([{ botId: 'bot_2', at: at.epochMilliseconds }]);
+    });
+    await fireEvent.keyDown(document.body, { key: 'n' });
+    const times = document.querySelectorAll('time[datetime]');
+    const date = times[times.length - 1]!.getAttribute('datetime')!;
+    // The month view tints the day (behind its posts) rather than drawing the slot's time.
+    await vi.waitFor(() => expect(document.querySelectorAll('.free-day')).toHaveLength(1));
+    const cell = dayCell(date);
+    pointAt(cell);
+    pointer('pointerdown', cell);
+    pointer('pointerup', window);
+    const dialog = await screen.findByRole('dialog', { name: 'New post' });
+    expect((within(dialog).getByLabelText('Time') as HTMLInputElement).value).toBe('17:30');
+    expect((within(dialog).getByLabelText('Bot') as HTMLSelectElement).value).toBe('bot_2');
   });
 
   it('reschedules a post dragged to another day, and puts back one the core refuses', async () => {

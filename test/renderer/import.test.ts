@@ -11,6 +11,7 @@ import type {
   LocalPost,
   OutboxItem,
 } from '../../shared/domain';
+import { formatDateTime } from '../../renderer/src/components/common/format';
 import ImportScreen from '../../renderer/src/screens/ImportScreen.svelte';
 import { shellContext } from '../../renderer/src/lib/context';
 import {
@@ -471,6 +472,130 @@ describe('the import screen', () => {
     transport.emit({ type: 'done', item, remoteId: 'p_5' });
     await vi.waitFor(() => expect(undo).toHaveProperty('disabled', true));
     expect(screen.getByText(/on the platform already, so it can no longer be undone/)).toBeTruthy();
+  });
+
+  it('fills free slots: previews again with the option, and shows each undated row’s time', async () => {
+    const slot = Date.UTC(2099, 0, 5, 16, 30);
+    const withSlots = (input: { fillSlots?: boolean }) =>
+      input.fillSlots
+        ? { invalid: 0, errors: [], slots: [{ row: 3, botId: 'bot_1', at: slot }] }
+        : { invalid: 0, errors: [] };
+    const { transport } = await setup((input) =>
+      ok(
+        preview({
+          sample: [
+            { row: 2, cells: ['Hello', '2099-01-05 09:00', 'a'] },
+            { row: 3, cells: ['Undated', '', 'b'] },
+          ],
+          result: result(withSlots(input)),
+        }),
+      ),
+    );
+    transport.answer('importUpload', (input) =>
+      ok(result({ ...withSlots(input as { fillSlots?: boolean }), inserted: 2, written: true })),
+    );
+    await pick(CSV);
+    await screen.findByRole('table', { name: /The first 2 rows as read/ });
+    expect(screen.queryByRole('columnheader', { name: /Free slot/ })).toBeNull();
+
+    const queue = screen.getByRole('checkbox', {
+      name: 'Schedule posts that have a time (else they stay drafts)',
+    });
+    expect(queue).toHaveProperty('checked', false);
+    const fill = screen.getByRole('checkbox', { name: 'Fill free slots' });
+    expect(
+      document.getElementById(fill.getAttribute('aria-describedby') ?? '')?.textContent,
+    ).toMatch(/Rows without a time go into the next free posting slots of their bot/);
+    await fireEvent.click(fill);
+    expect(transport.callsOf('previewUpload').at(-1)).toMatchObject({ fillSlots: true });
+    // Filling slots schedules every row, so the queue option is held on.
+    expect(queue).toHaveProperty('checked', true);
+    expect(queue).toHaveProperty('disabled', true);
+
+    const header = await screen.findByRole('columnheader', { name: 'Free slot in Europe/Berlin' });
+    const table = header.closest('table')!;
+    const rows = within(table).getAllByRole('row').slice(1);
+    const slotColumn = [...header.parentElement!.children].indexOf(header);
+    const cells = rows.map((row) => row.children[slotColumn]?.textContent?.trim());
+    expect(cells).toEqual(['', formatDateTime(slot, 'Europe/Berlin')]);
+    const when = `${formatDateTime(slot, 'Europe/Berlin')} (Europe/Berlin)`;
+    expect(
+      screen
+        .getByText(/will go into free posting slots/)
+        .textContent?.replace(/\s+/g, ' ')
+        .trim(),
+    ).toBe(`1 row without a time will go into free posting slots: ${when}.`);
+
+    await fireEvent.click(screen.getByRole('button', { name: 'Import' }));
+    expect(transport.callsOf('importUpload').at(-1)).toMatchObject({ fillSlots: true });
+    const outcome = (await screen.findByRole('heading', { name: 'Result' })).closest('section')!;
+    expect(within(outcome).getByText(/went into free posting slots/).textContent).toContain(when);
+
+    // Slots are for posts: the option goes, and products never ask for it.
+    await fireEvent.click(screen.getByRole('radio', { name: 'Products' }));
+    expect(screen.queryByRole('checkbox', { name: 'Fill free slots' })).toBeNull();
+    expect(transport.callsOf('previewUpload').at(-1)).toMatchObject({
+      kind: 'products',
+      fillSlots: false,
+    });
+  });
+
+  it('shows rows left out as repeats apart from the errors, and allows duplicates on request', async () => {
+    const repeat = {
+      row: 2,
+      column: 'text',
+      value: 'Hello',
+      message:
+        'The same text as post 12 of bot_1, going out 2099-01-06 09:00 (Europe/Berlin), within the 3-day duplicate window; left out',
+    };
+    const { transport } = await setup((input) =>
+      ok(
+        preview({
+          result: input.allowDuplicates ? result() : result({ duplicates: 1, warnings: [repeat] }),
+        }),
+      ),
+    );
+    transport.answer('importUpload', () =>
+      ok(result({ inserted: 0, duplicates: 1, warnings: [repeat], written: true, batch: 'b' })),
+    );
+    await pick(CSV);
+    const warnings = await screen.findByRole('region', { name: '1 row left out as repeats' });
+    const line = within(warnings).getByRole('listitem').textContent?.replace(/\s+/g, ' ').trim();
+    expect(line).toBe(
+      'Row 2 “Hello”: The same text as post 12 of bot_1, going out 2099-01-06 09:00 (Europe/Berlin), within the 3-day duplicate window; left out',
+    );
+    expect(warnings.textContent).toContain('choose “Allow duplicates”');
+    // Apart from the errors: their own list, and in the table a warned cell, not an invalid one.
+    const errors = screen.getByRole('region', { name: '1 row has errors' });
+    expect(within(errors).queryByText(/The same text/)).toBeNull();
+    const table = screen.getByRole('table', { name: /The first 2 rows as read/ });
+    const warned = within(table).getByText('Hello').closest('td')!;
+    expect(warned.getAttribute('aria-invalid')).toBeNull();
+    expect(
+      document.getElementById(warned.getAttribute('aria-describedby') ?? '')?.textContent,
+    ).toBe(repeat.message);
+    expect(table.querySelectorAll('[aria-invalid="true"]')).toHaveLength(1);
+
+    await fireEvent.click(screen.getByRole('button', { name: 'Import' }));
+    const outcome = (await screen.findByRole('heading', { name: 'Result' })).closest('section')!;
+    expect(within(outcome).getByText('Left out as repeats').nextElementSibling?.textContent).toBe(
+      '1',
+    );
+    expect(within(outcome).getByRole('region', { name: '1 row left out as repeats' })).toBeTruthy();
+
+    // Drafts are not checked, so the option waits for scheduling; then it previews again.
+    const allow = screen.getByRole('checkbox', { name: 'Allow duplicates' });
+    expect(allow).toHaveProperty('disabled', true);
+    await fireEvent.click(
+      screen.getByRole('checkbox', {
+        name: 'Schedule posts that have a time (else they stay drafts)',
+      }),
+    );
+    await fireEvent.click(allow);
+    expect(transport.callsOf('previewUpload').at(-1)).toMatchObject({
+      queue: true,
+      allowDuplicates: true,
+    });
   });
 
   it('exports products as CSV with the Excel byte-order mark, as a download', async () => {

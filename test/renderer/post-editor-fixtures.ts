@@ -1,7 +1,8 @@
-// Shared by the calendar and post editor tests (jsdom): posts, settings, AI replies, a Shell over a
-// fake transport, and what jsdom lacks.
+// Shared by the calendar and post editor tests (jsdom): posts, settings, posting schedules, AI
+// replies, a Shell over a fake transport, and what jsdom lacks.
 import type { CallResult, OperationName } from '../../shared/contract';
-import type { LocalPost } from '../../shared/domain';
+import type { BotSchedule, DuplicateConflict, LocalPost } from '../../shared/domain';
+import { parseSchedule } from '../../shared/schedule';
 import { Shell } from '../../renderer/src/state/shell.svelte';
 import { FakeTransport, ok, type Answer } from './fake-transport';
 
@@ -32,8 +33,34 @@ export const settings = {
   theme: 'light',
   defaultCurrency: 'EUR',
   defaultBotId: null,
+  duplicateWindowDays: 3,
   account: { mode: 'demo', apiBase: null, tokenHint: null, plan: 'free' },
 };
+
+/** A bot's schedule as the core reports it, from its text. */
+export function botSchedule(botId: string, text: string, nextFree: number[] = []): BotSchedule {
+  const parsed = parseSchedule(text);
+  if (!parsed.ok) throw new Error(parsed.reason);
+  return { botId, zone: ZONE, days: parsed.value, text, nextFree };
+}
+
+/** The core's refusal of a text that repeats another post of the bot. */
+export function duplicateOf(conflict: Partial<DuplicateConflict> = {}): CallResult {
+  const duplicate: DuplicateConflict = {
+    postId: 12,
+    botId: 'bot_1',
+    status: 'scheduled',
+    text: 'Fresh rye today\nCome early',
+    at: Date.UTC(2099, 10, 24, 8, 0),
+    requestedAt: Date.UTC(2099, 10, 25, 8, 0),
+    windowDays: 3,
+    ...conflict,
+  };
+  return {
+    ok: false,
+    error: { kind: 'duplicate', message: 'The same text as post 12 of bot_1', duplicate },
+  };
+}
 
 export const refused = (message: string, issues?: { field: string; message: string }[]) =>
   ({

@@ -1,12 +1,26 @@
-// The post editor (jsdom): its state's checks, calls and DST handling, and the dialog as the user
-// sees it, over a fake transport.
+// The post editor (jsdom): its state's checks, calls and DST handling, add to queue and share next
+// by the bot's posting schedule, and the dialog as the user sees it, over a fake transport.
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CallResult } from '../../shared/contract';
 import PostEditorDialog from '../../renderer/src/components/post-editor/PostEditorDialog.svelte';
-import { PostEditor, readWhen, TEXT_LIMIT } from '../../renderer/src/state/post-editor.svelte';
+import {
+  PostEditor,
+  queuedMessage,
+  readWhen,
+  TEXT_LIMIT,
+} from '../../renderer/src/state/post-editor.svelte';
 import { ok } from './fake-transport';
-import { aiReply, post, refused, shellWith, stubJsdom, ZONE } from './post-editor-fixtures';
+import {
+  aiReply,
+  botSchedule,
+  post,
+  refused,
+  settings,
+  shellWith,
+  stubJsdom,
+  ZONE,
+} from './post-editor-fixtures';
 
 const echo = (input: unknown) => ok(post({ id: 40, ...(input as object) }));
 
@@ -352,5 +366,177 @@ describe('the post editor dialog', () => {
     await fireEvent.click(screen.getByRole('button', { name: 'Delete post' }));
     await vi.waitFor(() => expect(onsaved).toHaveBeenCalled());
     expect(transport.callsOf('deletePost')).toEqual([{ id: 6 }]);
+  });
+});
+
+/** Monday 11 January 2027, 09:00 in Berlin, and the slots after it. */
+const SLOT = Date.UTC(2027, 0, 11, 8, 0);
+const SLOT_2 = Date.UTC(2027, 0, 11, 11, 30);
+const SLOT_3 = Date.UTC(2027, 0, 12, 8, 0);
+
+/** bot_1 posts on weekdays at 09:00 and 12:30; bot_2 has no schedule. */
+function schedules(input: unknown) {
+  const { botId } = input as { botId: string };
+  return ok(
+    botId === 'bot_1'
+      ? botSchedule('bot_1', 'mon-fri 09:00,12:30', [SLOT, SLOT_2, SLOT_3])
+      : botSchedule(botId, ''),
+  );
+}
+
+async function queueEditor(start: { post?: ReturnType<typeof post>; botId?: string } = {}) {
+  const { shell, transport } = await shellWith({ getSchedule: schedules });
+  const editor = new PostEditor(shell, start);
+  return { shell, transport, editor };
+}
+
+describe('add to queue and share next', () => {
+  it('says why the queue buttons wait: no bot, a bot without a schedule', async () => {
+    const { editor, transport } = await queueEditor();
+    expect(editor.queueBlocked).toBe('Choose a bot first: a post joins its bot’s posting schedule');
+    editor.botId = 'bot_2';
+    expect(editor.queueBlocked).toBe('Reading the bot’s posting schedule…');
+    await vi.waitFor(() =>
+      expect(editor.queueBlocked).toBe(
+        'This bot has no posting schedule yet; set one on the Bots screen',
+      ),
+    );
+    expect(editor.queueNote).toBe(
+      'Add to queue and Share next: This bot has no posting schedule yet; set one on the Bots screen.',
+    );
+    editor.text = 'Fresh rye';
+    expect(await editor.queue('add')).toBeUndefined();
+    editor.botId = 'bot_1';
+    await vi.waitFor(() => expect(editor.queueBlocked).toBeNull());
+    expect(editor.queueNote).toBe(
+      'Add to queue takes the bot’s next free slot, Jan 11, 2027, 9:00 AM (Europe/Berlin); Share next puts the post first and moves the queued posts after it one slot later.',
+    );
+    expect(transport.callsOf('getSchedule')).toEqual([{ botId: 'bot_2' }, { botId: 'bot_1' }]);
+    expect(transport.callsOf('addToQueue')).toEqual([]);
+  });
+
+  it('uses the default bot’s schedule when no bot is chosen, and says when it cannot be read', async () => {
+    const { shell, transport } = await shellWith({
+      getSettings: () => ok({ ...settings, defaultBotId: 'bot_1' }),
+      getSchedule: () => refused('The workspace database is locked'),
+    });
+    const editor = new PostEditor(shell, { post: post({ id: 3, botId: null, status: 'draft' }) });
+    expect(editor.botId).toBe('');
+    await vi.waitFor(() =>
+      expect(editor.queueBlocked).toBe(
+        'Could not read the bot’s posting schedule: The workspace database is locked',
+      ),
+    );
+    expect(transport.callsOf('getSchedule')).toEqual([{ botId: 'bot_1' }]);
+  });
+
+  it('adds a new post to its bot’s next free slot and says when it goes out', async () => {
+    const { editor, transport, shell } = await queueEditor({ botId: 'bot_1' });
+    transport.answer('addToQueue', (input) =>
+      ok(post({ id: 41, ...(input as object), scheduledAt: SLOT })),
+    );
+    editor.text = '  Fresh rye today ';
+    editor.mediaText = 'https://example.com/a.jpg';
+    await vi.waitFor(() => expect(editor.queueBlocked).toBeNull());
+    expect((await editor.queue('add'))?.id).toBe(41);
+    expect(transport.callsOf('addToQueue')).toEqual([
+      { text: 'Fresh rye today', mediaUrls: ['https://example.com/a.jpg'], botId: 'bot_1' },
+    ]);
+    expect(shell.notices.list.at(-1)).toMatchObject({
+      tone: 'success',
+      text: 'Added to the queue: it goes out Jan 11, 2027, 9:00 AM (Europe/Berlin)',
+    });
+  });
+
+  it('shares a draft next, saving its edits first, and names the posts it moved', async () => {
+    const draft = post({ id: 5, status: 'draft', scheduledAt: null, text: 'Old' });
+    const { editor, transport, shell } = await queueEditor({ post: draft });
+    transport.answer('updatePost', (input) => ok({ ...draft, ...(input as object) }));
+    transport.answer('shareNext', () =>
+      ok({
+        post: { ...draft, text: 'Rye is back', status: 'scheduled', scheduledAt: SLOT },
+        moved: [
+          { id: 7, from: SLOT, to: SLOT_2 },
+          { id: 8, from: SLOT_2, to: SLOT_3 },
+        ],
+      }),
+    );
+    editor.text = 'Rye is back';
+    await vi.waitFor(() => expect(editor.queueBlocked).toBeNull());
+    expect((await editor.queue('next'))?.status).toBe('scheduled');
+    // The time is the queue's to pick, so none is sent with the edits.
+    expect(transport.callsOf('updatePost')).toEqual([
+      { id: 5, text: 'Rye is back', zone: ZONE, botId: 'bot_1', mediaUrls: [] },
+    ]);
+    expect(transport.callsOf('shareNext')).toEqual([{ id: 5 }]);
+    expect(shell.notices.list.at(-1)?.text).toBe(
+      'Shared next: it goes out Jan 11, 2027, 9:00 AM (Europe/Berlin). 2 queued posts moved one slot later: post 7 to Jan 11, 2027, 12:30 PM, post 8 to Jan 12, 2027, 9:00 AM',
+    );
+  });
+
+  it('sums up a long run of moved posts, and says when nothing moved', () => {
+    const placed = post({ id: 1, scheduledAt: SLOT });
+    const moved = [7, 8, 9, 10, 11].map((id) => ({ id, from: SLOT, to: SLOT_3 }));
+    expect(queuedMessage('next', { post: placed, moved }, ZONE)).toMatch(
+      /^Shared next: .*5 queued posts moved one slot later: post 7 to .*, post 8 to .*, post 9 to .* and 2 more$/,
+    );
+    expect(queuedMessage('next', { post: placed, moved: [] }, ZONE)).toBe(
+      'Shared next: it goes out Jan 11, 2027, 9:00 AM (Europe/Berlin)',
+    );
+  });
+
+  it('checks the text first and places the core’s refusal at its field', async () => {
+    const { editor, transport } = await queueEditor({ botId: 'bot_1' });
+    await vi.waitFor(() => expect(editor.queueBlocked).toBeNull());
+    await editor.queue('add');
+    expect(editor.issueFor('text')).toBe('must not be empty');
+    expect(transport.callsOf('addToQueue')).toEqual([]);
+    transport.answer('addToQueue', () =>
+      refused('bad input', [{ field: 'botId', message: 'has no free slot within a year' }]),
+    );
+    editor.text = 'Fresh rye';
+    expect(await editor.queue('add')).toBeUndefined();
+    expect(editor.issueFor('botId')).toBe('has no free slot within a year');
+  });
+});
+
+describe('the queue buttons in the dialog', () => {
+  it('are disabled with their reason until the bot has a schedule, then queue and close', async () => {
+    const { editor, transport } = await queueEditor();
+    transport.answer('addToQueue', () => ok(post({ id: 41, scheduledAt: SLOT })));
+    const { dialog, onsaved } = renderDialog(editor);
+    const add = within(dialog).getByRole('button', { name: 'Add to queue' });
+    const next = within(dialog).getByRole('button', { name: 'Share next' });
+    expect(add).toHaveProperty('disabled', true);
+    expect(next).toHaveProperty('disabled', true);
+    const reason = () =>
+      document.getElementById(add.getAttribute('aria-describedby')!)?.textContent;
+    expect(reason()).toBe(
+      'Add to queue and Share next: Choose a bot first: a post joins its bot’s posting schedule.',
+    );
+    editor.botId = 'bot_1';
+    await vi.waitFor(() => expect(add).toHaveProperty('disabled', false));
+    expect(reason()).toContain('next free slot, Jan 11, 2027, 9:00 AM (Europe/Berlin)');
+    await fireEvent.input(within(dialog).getByRole('textbox', { name: 'Text' }), {
+      target: { value: 'Fresh rye' },
+    });
+    await fireEvent.click(add);
+    await vi.waitFor(() => expect(onsaved).toHaveBeenCalled());
+    expect(transport.callsOf('addToQueue')).toEqual([
+      { text: 'Fresh rye', mediaUrls: [], botId: 'bot_1' },
+    ]);
+  });
+
+  it('offers them for a queued post, and none for one that went out', async () => {
+    const { editor } = await queueEditor({ post: post({ id: 2 }) });
+    render(PostEditorDialog, { props: { editor, bots: [], onsaved: vi.fn(), onclose: vi.fn() } });
+    expect(screen.getByRole('button', { name: 'Share next' })).toBeTruthy();
+    cleanup();
+    const { editor: gone } = await queueEditor({ post: post({ id: 3, status: 'published' }) });
+    render(PostEditorDialog, {
+      props: { editor: gone, bots: [], onsaved: vi.fn(), onclose: vi.fn() },
+    });
+    expect(screen.queryByRole('button', { name: 'Add to queue' })).toBeNull();
+    expect(screen.queryByText(/Choose a bot first/)).toBeNull();
   });
 });

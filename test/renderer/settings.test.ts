@@ -219,7 +219,7 @@ describe('the workspace section', () => {
     );
   });
 
-  it('saves the zone, grace period, currency and default bot together', async () => {
+  it('saves the zone, grace period, currency, default bot and duplicate window together', async () => {
     const { transport, shell } = setup();
     transport.answer('saveSettings', (input) => ok({ ...shell.settings!, ...(input as object) }));
     await fireEvent.change(await screen.findByLabelText('Time zone'), {
@@ -230,9 +230,18 @@ describe('the workspace section', () => {
     });
     await fireEvent.input(screen.getByLabelText('Default currency'), { target: { value: 'jpy' } });
     await fireEvent.change(screen.getByLabelText('Default bot'), { target: { value: 'bot_2' } });
+    await fireEvent.input(screen.getByLabelText('Duplicate window (days)'), {
+      target: { value: '0' },
+    });
     await fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     expect(transport.callsOf('saveSettings')).toEqual([
-      { timezone: 'Asia/Tokyo', graceMinutes: 45, defaultCurrency: 'JPY', defaultBotId: 'bot_2' },
+      {
+        timezone: 'Asia/Tokyo',
+        graceMinutes: 45,
+        defaultCurrency: 'JPY',
+        defaultBotId: 'bot_2',
+        duplicateWindowDays: 0,
+      },
     ]);
     expect(shell.settings).toMatchObject({ timezone: 'Asia/Tokyo', defaultCurrency: 'JPY' });
     await vi.waitFor(() =>
@@ -259,6 +268,30 @@ describe('the workspace section', () => {
     expect(description(grace)).toMatch(/^Grace period /);
     expect(grace.getAttribute('aria-invalid')).toBe('true');
     expect(transport.callsOf('saveSettings')).toEqual([]);
+  });
+
+  it('checks the duplicate window: whole days from 0 (off) to 90', async () => {
+    const { transport, shell } = setup();
+    const window = await screen.findByLabelText('Duplicate window (days)');
+    expect((window as HTMLInputElement).value).toBe('3');
+    expect(description(window)).toContain('0 turns the check off');
+    for (const [typed, problem] of [
+      ['', 'Duplicate window is required'],
+      ['91', 'Duplicate window must be a whole number of days from 0 (off) to 90'],
+      ['1.5', 'Duplicate window must be a whole number of days from 0 (off) to 90'],
+      ['-1', 'Duplicate window must be a whole number of days from 0 (off) to 90'],
+    ]) {
+      await fireEvent.input(window, { target: { value: typed } });
+      await fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+      await vi.waitFor(() => expect(description(window).startsWith(problem!)).toBe(true));
+      expect(window.getAttribute('aria-invalid')).toBe('true');
+    }
+    expect(transport.callsOf('saveSettings')).toEqual([]);
+    transport.answer('saveSettings', (input) => ok({ ...shell.settings!, ...(input as object) }));
+    await fireEvent.input(window, { target: { value: '14' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    await vi.waitFor(() => expect(shell.settings?.duplicateWindowDays).toBe(14));
+    expect(window.getAttribute('aria-invalid')).toBeNull();
   });
 
   it('rolls the settings back and shows the core’s reason when it refuses them', async () => {

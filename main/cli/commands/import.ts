@@ -145,6 +145,11 @@ export function registerImport(program: Command): void {
         .map((e) => `row ${e.row}, ${e.column} "${e.value}": ${e.message}`),
       ...(result.errors.length > 50 ? [`… and ${result.errors.length - 50} more`] : []),
       ...result.warnings.slice(0, 20).map((w) => `row ${w.row}: ${w.message}`),
+      ...(result.duplicates > 0
+        ? [
+            `${result.duplicates === 1 ? '1 repeated post' : `${result.duplicates} repeated posts`} left out; import with --allow-duplicates to keep ${result.duplicates === 1 ? 'it' : 'them'}`,
+          ]
+        : []),
       ...result.slots
         .slice(0, 20)
         .map((slot) => `row ${slot.row}: ${slot.botId} at ${formatInZone(slot.at, zone)}`),

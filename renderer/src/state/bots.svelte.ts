@@ -1,11 +1,13 @@
 // The bots screen's state (browser): the bots the last sync brought, with the user's creates,
-// renames and deletes laid over them while the queue sends them, and until a sync shows them.
+// renames and deletes laid over them while the queue sends them, and until a sync shows them; and
+// the posting schedule being edited.
 import type { CallResult, OperationInput } from '../../../shared/contract';
 import type { BotSummary, OutboxItem } from '../../../shared/domain';
 import { coalesce } from '../components/common/coalesce';
 import { PendingWrites } from '../components/common/pending-writes.svelte';
 import type { Pending } from '../components/common/pending-writes.svelte';
 import { syncFor, touchesCache } from '../components/common/platform-sync';
+import { ScheduleEditor } from './schedule.svelte';
 import type { Shell } from './shell.svelte';
 
 export type BotChannel = NonNullable<OperationInput<'createBot'>['channel']>;
@@ -87,6 +89,8 @@ export class BotsState {
   error = $state<string | null>(null);
   syncing = $state(false);
   refreshError = $state<string | null>(null);
+  /** The posting schedule open in its editor, if any. */
+  schedule = $state.raw<ScheduleEditor | null>(null);
 
   constructor(private readonly shell: Shell) {
     this.writes = new PendingWrites(shell.notices, () => void this.refresh());
@@ -147,6 +151,12 @@ export class BotsState {
       () => this.shell.api.deleteBot({ botId: bot.id }),
       `Could not delete “${bot.name}”`,
     );
+  }
+
+  /** Opens a bot's posting schedule in the editor. */
+  editSchedule(bot: BotRow): void {
+    this.schedule = new ScheduleEditor(this.shell, bot.id, bot.name);
+    void this.schedule.load();
   }
 
   /** Follows the core's events; returns the way to stop. */

@@ -1,16 +1,24 @@
 // The calendar screen's state (browser): posts of the visible range and the unscheduled drafts,
-// bot and status filters, the events the calendar draws, drag-to-reschedule with rollback, the
-// time zone, and live reloads from core events. The calendar works in wall times of the user's
-// zone; this module turns them into instants, so the calendar component stays a thin wrapper.
+// the free posting slots drawn faintly behind them, bot and status filters, the events the
+// calendar draws, drag-to-reschedule with rollback (asking first when the duplicate guard
+// objects), the time zone, and live reloads from core events. The calendar works in wall times of
+// the user's zone; this module turns them into instants, so the calendar component stays a thin
+// wrapper.
 import { Temporal } from 'temporal-polyfill';
 import type { Calendar } from '@event-calendar/core';
 import type { CoreEvent } from '../../../shared/contract';
-import type { BotSummary, LocalPost, PostStatus } from '../../../shared/domain';
+import type { BotSummary, FreeSlot, LocalPost, PostStatus } from '../../../shared/domain';
 import { WallClock } from '../../../shared/time';
 import { coalesce } from '../components/common/coalesce';
 import { wallTime } from '../components/common/format';
 import type { Shell } from './shell.svelte';
-import { NOT_GONE_OUT, STATUS_MARKS, lockReason, readWhen } from './post-editor.svelte';
+import {
+  NOT_GONE_OUT,
+  STATUS_MARKS,
+  lockReason,
+  readWhen,
+  type EditorStart,
+} from './post-editor.svelte';
 
 export const CALENDAR_VIEWS = [
   { id: 'dayGridMonth', label: 'Month', key: 'm' },
@@ -22,8 +30,11 @@ export const CALENDAR_VIEWS = [
 /** The bot filter's value for posts that have no bot. */
 export const NO_BOT = '(none)';
 
-/** How long a post looks on the time grid; posts are instants, so this is only for drawing. */
+/** How long a post or a free slot looks on the time grid; both are instants, so only for show. */
 const SHOWN_MINUTES = 30;
+
+/** The time a new post gets when a day without a free slot is clicked in the month view. */
+const DAY_CLICK_TIME = '09:00';
 
 /** What each calendar event carries besides its dates (a type, so it fits the calendar's record). */
 export type PostEventProps = {
@@ -108,6 +119,41 @@ function moreEvent(day: string, hidden: number, view: string): Calendar.EventInp
   };
 }
 
+/**
+ * A free slot on the time grid: a faint band in its bot's colour behind the posts. Background
+ * events take no room from posts and let clicks through to the time under them (dateClick).
+ */
+function slotEvent(slot: FreeSlot, clock: WallClock): Calendar.EventInput {
+  return {
+    id: `free-${slot.botId}-${slot.at}`,
+    start: clock.wall(slot.at),
+    end: clock.wall(slot.at, SHOWN_MINUTES),
+    display: 'background',
+    backgroundColor: botColour(slot.botId),
+    classNames: ['free-slot'],
+  };
+}
+
+/**
+ * The month view's one marker for a day with free slots: the library draws only all-day events
+ * in the background there, and a tint per day is all a month cell has room for.
+ */
+function freeDayEvent(day: string): Calendar.EventInput {
+  return {
+    id: `free-${day}`,
+    allDay: true,
+    start: day,
+    end: day,
+    display: 'background',
+    classNames: ['free-day'],
+  };
+}
+
+/** Minutes since midnight of an "HH:MM" wall time. */
+function minuteOfDay(time: string): number {
+  return Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+}
+
 /** How far a drag moved an event, in wall-clock terms (the calendar's Duration). */
 export type WallDelta = Pick<Calendar.Duration, 'years' | 'months' | 'days' | 'seconds'>;
 
@@ -190,6 +236,8 @@ export class CalendarState {
   posts = $state.raw<LocalPost[]>([]);
   /** Drafts without a time, listed beside the calendar. */
   drafts = $state.raw<LocalPost[]>([]);
+  /** The visible range's posting slots that no post holds, by time (every bot with a schedule). */
+  freeSlots = $state.raw<FreeSlot[]>([]);
   bots = $state.raw<BotSummary[]>([]);
   botFilter = $state('');
   statusFilter = $state<PostStatus | ''>('');
@@ -234,6 +282,22 @@ export class CalendarState {
       (day, hidden) => moreEvent(day, hidden, view),
     );
   });
+  /** Free slots of the bots the filter shows (a post without a bot holds no slot). */
+  readonly visibleSlots = $derived.by(() => {
+    const bot = this.botFilter;
+    return bot ? this.freeSlots.filter((slot) => slot.botId === bot) : this.freeSlots;
+  });
+  /** Free slots as the view draws them: a band each on the time grid, a marked day in a month. */
+  readonly slotEvents = $derived.by(() => {
+    const clock = new WallClock(this.zone);
+    const slots = this.visibleSlots;
+    if (this.view !== 'dayGridMonth') return slots.map((slot) => slotEvent(slot, clock));
+    // Slots come by time, so a day's slots are side by side: one marker for each run of a day.
+    const days = slots.map((slot) => clock.wall(slot.at).slice(0, 10));
+    return days.filter((day, index) => day !== days[index - 1]).map(freeDayEvent);
+  });
+  /** Everything the calendar draws: the posts' events, then the free slots behind them. */
+  readonly drawn = $derived([...this.events, ...this.slotEvents]);
 
   constructor(private readonly shell: Shell) {}
 
@@ -249,7 +313,10 @@ export class CalendarState {
   }
 
   private onEvent(event: CoreEvent): void {
-    if (event.type === 'changed' && (event.what === 'posts' || event.what === 'cache')) {
+    if (
+      event.type === 'changed' &&
+      (event.what === 'posts' || event.what === 'cache' || event.what === 'schedules')
+    ) {
       void this.reload();
       if (event.what === 'cache') void this.loadBots();
     } else if (
@@ -295,21 +362,25 @@ export class CalendarState {
     await this.load();
   }
 
-  /** Reads the visible range's posts and the unscheduled drafts; older answers are dropped. */
+  /**
+   * Reads the visible range's posts and free slots, and the unscheduled drafts; older answers are
+   * dropped. Free slots are only an aid: when they cannot be read, none are drawn.
+   */
   async load(): Promise<void> {
     const range = this.range;
     if (!range) return;
     const generation = ++this.generation;
     this.loading = true;
-    const [posts, drafts] = await Promise.all([
-      this.shell.api.listPosts({
-        from: boundary(range.start, this.zone),
-        to: boundary(range.end, this.zone) - 1,
-      }),
+    const from = boundary(range.start, this.zone);
+    const to = boundary(range.end, this.zone);
+    const [posts, drafts, slots] = await Promise.all([
+      this.shell.api.listPosts({ from, to: to - 1 }),
       this.shell.api.listPosts({ status: 'draft', unscheduled: true }),
+      this.shell.api.listFreeSlots({ from, to }),
     ]);
     if (generation !== this.generation) return;
     this.loading = false;
+    this.freeSlots = slots.ok ? slots.value : [];
     if (!posts.ok) {
       this.loadError = posts.error.message;
       return;
@@ -318,6 +389,24 @@ export class CalendarState {
     this.loadError = drafts.ok ? null : drafts.error.message;
     this.posts = posts.value;
     if (drafts.ok) this.drafts = drafts.value;
+  }
+
+  /**
+   * A new post for a day or time clicked on the calendar: in the free slot drawn there, with its
+   * bot (the first of the day when a whole day was clicked), else at the time clicked (a day gets
+   * a morning time).
+   */
+  newPostAt(date: string, time: string | null): EditorStart {
+    const clock = new WallClock(this.zone);
+    for (const slot of this.visibleSlots) {
+      const wall = clock.wall(slot.at);
+      if (wall.slice(0, 10) !== date) continue;
+      const slotTime = wall.slice(11, 16);
+      // The band [slot, slot + 30 min) overlaps the clicked cell [time, time + 30 min).
+      if (time === null || Math.abs(minuteOfDay(slotTime) - minuteOfDay(time)) < SHOWN_MINUTES)
+        return { date, time: slotTime, botId: slot.botId };
+    }
+    return { date, time: time ?? DAY_CLICK_TIME };
   }
 
   /** A post was dragged by `delta` on the calendar: move it by as much wall-clock time. */
@@ -359,19 +448,30 @@ export class CalendarState {
     // A reload that started before the move must not put the post back where it was.
     this.generation++;
     this.loading = false;
-    const moved = await this.shell.api.updatePost({
-      id: postId,
-      at: isoWithOffset(instant.ms, zone),
-      zone,
-    });
-    if (!moved.ok) {
+    const guard = this.shell.duplicates;
+    const moved = await guard.run((overrule) =>
+      this.shell.api.updatePost({
+        id: postId,
+        at: isoWithOffset(instant.ms, zone),
+        zone,
+        ...overrule,
+      }),
+    );
+    if (!moved?.ok) {
       this.replace(postId, post);
-      return this.refuse(moved.error.message);
+      // Declined at the duplicate question: the user chose to keep it where it was.
+      return moved ? this.refuse(moved.error.message) : 'kept where it was';
     }
     this.replace(postId, moved.value);
     const requeue = moved.value.status !== 'draft' && NOT_GONE_OUT.includes(moved.value.status);
     if (!requeue || instant.ms <= now) return null;
-    const queued = await this.shell.api.queuePost({ id: postId, mode: 'schedule' });
+    const queued = await guard.run((overrule) =>
+      this.shell.api.queuePost({ id: postId, mode: 'schedule', ...overrule }),
+    );
+    if (!queued) {
+      this.shell.notices.show('info', 'Moved; it stays out of the queue, as you chose');
+      return null;
+    }
     if (!queued.ok) {
       this.shell.notices.show('error', `Moved, but could not schedule it: ${queued.error.message}`);
       return queued.error.message;

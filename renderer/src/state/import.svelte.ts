@@ -25,6 +25,10 @@ interface ImportChoices {
   timezone: string | null;
   /** Null: only unambiguous (year-first) dates are read. */
   dateFormat: DateFormat | null;
+  /** Posts: rows without a time go into their bot's next free slots (which schedules them all). */
+  fillSlots: boolean;
+  /** Posts: import rows that repeat a post of their bot, rather than leave them out. */
+  allowDuplicates: boolean;
 }
 
 interface PickedFile {
@@ -41,7 +45,7 @@ const ON_PLATFORM: readonly string[] = ['sending', 'published', 'handed_off'];
 /** The key of one cell in the error index: its spreadsheet row and its header. */
 export const cellKey = (row: number, column: string): string => `${row}\u0000${column}`;
 
-/** Every error's sentence by cell, so the preview table marks the cells at fault. */
+/** Every error's (or warning's) sentence by cell, so the preview table marks the cells. */
 export function errorsByCell(errors: readonly RowError[]): Record<string, string> {
   const index: Record<string, string> = {};
   for (const error of errors) {
@@ -60,6 +64,20 @@ export function fieldColumns(preview: ImportPreview): FieldColumns {
     if (field !== null) columns[field] = header;
   }
   return columns;
+}
+
+/** The slot fillSlots gives a row, by the row's number. */
+export type RowSlots = Record<number, ImportResult['slots'][number]>;
+
+export function slotsByRow(slots: ImportResult['slots']): RowSlots {
+  return Object.fromEntries(slots.map((slot) => [slot.row, slot]));
+}
+
+/** The earliest and the latest slot given, or null when none was. */
+export function slotRange(slots: ImportResult['slots']): { first: number; last: number } | null {
+  if (slots.length === 0) return null;
+  const times = slots.map((slot) => slot.at);
+  return { first: Math.min(...times), last: Math.max(...times) };
 }
 
 /**
@@ -109,6 +127,8 @@ export class ImportState {
     past: 'error',
     timezone: null,
     dateFormat: null,
+    fillSlots: false,
+    allowDuplicates: false,
   });
   importing = $state(false);
   progress = $state.raw<ImportProgress | null>(null);
@@ -126,6 +146,12 @@ export class ImportState {
     this.preview ? { ...fieldColumns(this.preview), ...this.overrides } : {},
   );
   readonly cellErrors = $derived(errorsByCell(this.preview?.result?.errors ?? []));
+  readonly cellWarnings = $derived(errorsByCell(this.preview?.result?.warnings ?? []));
+  readonly rowSlots = $derived(slotsByRow(this.preview?.result?.slots ?? []));
+  /** Filling slots only applies to posts; the core refuses it for products. */
+  readonly fillsSlots = $derived(this.kind === 'posts' && this.choices.fillSlots);
+  /** Posts go into the queue (the duplicate guard checks only those): chosen, or by filling slots. */
+  readonly schedules = $derived(this.choices.queue || this.fillsSlots);
   readonly percent = $derived(
     this.progress ? progressPercent(this.progress, this.preview?.result ?? null) : 0,
   );
@@ -207,12 +233,14 @@ export class ImportState {
   }
 
   private base(): Omit<OperationInput<'importUpload'>, 'fileName' | 'contentBase64'> {
-    const { onError, queue, past, dateFormat } = this.choices;
+    const { onError, queue, past, dateFormat, allowDuplicates } = this.choices;
     return {
       kind: this.kind,
       onError,
       queue,
       past,
+      fillSlots: this.fillsSlots,
+      allowDuplicates,
       timezone: this.timezone,
       ...(dateFormat ? { dateFormat } : {}),
       ...(Object.keys(this.overrides).length > 0 ? { mapping: { ...this.overrides } } : {}),

@@ -1,12 +1,21 @@
 // The post editor's state (browser): one post's fields, their checks (with wall times that a DST
-// change skips or repeats handled explicitly), the calls each button makes, media previews, and
-// AI assist with undo. The dialog and its parts only bind to this.
+// change skips or repeats handled explicitly), the calls each button makes (add to queue and
+// share next among them, with the chosen bot's posting schedule), media previews, and AI assist
+// with undo. The dialog and its parts only bind to this.
 import { Temporal } from 'temporal-polyfill';
 import type { AI_TASKS, CallResult, Issue, POST_MODES } from '../../../shared/contract';
-import type { AiAssistReply, LocalPost, PostStatus } from '../../../shared/domain';
+import type {
+  AiAssistReply,
+  BotSchedule,
+  LocalPost,
+  PostStatus,
+  SharedNext,
+} from '../../../shared/domain';
+import { hasSlots } from '../../../shared/schedule';
 import { toInstant } from '../../../shared/time';
 import { isHttpUrl } from '../../../shared/validation';
-import { wallTime } from '../components/common/format';
+import { formatDateTime, wallTime } from '../components/common/format';
+import type { Overrule } from './duplicates.svelte';
 import type { Shell } from './shell.svelte';
 
 /** A post's text and media limits, as docs/platform-api.md reads Platform API v1 (Post). */
@@ -128,11 +137,40 @@ const MODE_DONE: Record<PostMode, string> = {
   hand_off: 'Post queued to hand off to the platform',
 };
 
-/** Where the editor starts: a post to edit, or the date and time of the calendar slot clicked. */
+/** Where a post goes by its bot's posting schedule: its next free slot, or the queue's front. */
+export type QueueAction = 'add' | 'next';
+
+export const QUEUE_LABELS: Record<QueueAction, string> = {
+  add: 'Add to queue',
+  next: 'Share next',
+};
+
+/** What the user is told once a post is in the queue: when it goes out, and what moved for it. */
+export function queuedMessage(action: QueueAction, placed: SharedNext, zone: string): string {
+  const when = (ms: number) => `${formatDateTime(ms, zone)} (${zone})`;
+  const goes = `it goes out ${when(placed.post.scheduledAt ?? Date.now())}`;
+  if (action === 'add') return `Added to the queue: ${goes}`;
+  const { moved } = placed;
+  if (moved.length === 0) return `Shared next: ${goes}`;
+  // A long run of moved posts is summed up after the first few.
+  const shown = moved
+    .slice(0, 3)
+    .map((move) => `post ${move.id} to ${formatDateTime(move.to, zone)}`);
+  const rest = moved.length - shown.length;
+  const count = moved.length === 1 ? '1 queued post' : `${moved.length} queued posts`;
+  const list = `${shown.join(', ')}${rest > 0 ? ` and ${rest} more` : ''}`;
+  return `Shared next: ${goes}. ${count} moved one slot later: ${list}`;
+}
+
+/**
+ * Where the editor starts: a post to edit, or the date and time of the calendar slot clicked (and
+ * the bot whose free slot it is).
+ */
 export interface EditorStart {
   post?: LocalPost;
   date?: string;
   time?: string;
+  botId?: string;
 }
 
 type FieldName = 'text' | 'mediaUrls' | 'botId' | 'at' | 'zone';
@@ -142,7 +180,7 @@ export class PostEditor {
   post = $state.raw<LocalPost | null>(null);
   text = $state('');
   mediaText = $state('');
-  botId = $state('');
+  private chosenBot = $state('');
   date = $state('');
   time = $state('');
   zone = $state('');
@@ -158,6 +196,8 @@ export class PostEditor {
   private history = $state.raw<string[]>([]);
   /** Preview URLs that would not load. */
   private broken = $state.raw<readonly string[]>([]);
+  /** The last answer about a bot's posting schedule, for the queue buttons. */
+  private schedule = $state.raw<{ botId: string; result: CallResult<BotSchedule> } | null>(null);
 
   /** What the platform counts: the trimmed text's UTF-16 length, as its schema checks it. */
   readonly length = $derived(this.text.trim().length);
@@ -179,6 +219,31 @@ export class PostEditor {
         ? ['schedule']
         : ['draft', 'schedule', 'publish_now', 'hand_off'],
   );
+  /** Why Add to queue and Share next cannot be used now, or null when they can. */
+  readonly queueBlocked = $derived.by((): string | null => {
+    if (!this.queueBot) return 'Choose a bot first: a post joins its bot’s posting schedule';
+    const schedule = this.schedule;
+    if (schedule?.botId !== this.queueBot) return 'Reading the bot’s posting schedule…';
+    if (!schedule.result.ok)
+      return `Could not read the bot’s posting schedule: ${schedule.result.error.message}`;
+    if (!hasSlots(schedule.result.value.days))
+      return 'This bot has no posting schedule yet; set one on the Bots screen';
+    if (schedule.result.value.nextFree.length === 0)
+      return 'This bot’s posting schedule has no free slot within a year';
+    return null;
+  });
+  /** What the queue buttons would do now, or why they cannot; they point at it for its reason. */
+  readonly queueNote = $derived.by(() => {
+    const { add, next } = QUEUE_LABELS;
+    const schedule = this.schedule?.result;
+    if (this.queueBlocked || !schedule?.ok) return `${add} and ${next}: ${this.queueBlocked}.`;
+    const zone = this.shell.timezone;
+    const slot = formatDateTime(schedule.value.nextFree[0] ?? null, zone);
+    return (
+      `${add} takes the bot’s next free slot, ${slot} (${zone}); ` +
+      `${next} puts the post first and moves the queued posts after it one slot later.`
+    );
+  });
 
   constructor(
     private readonly shell: Shell,
@@ -190,7 +255,7 @@ export class PostEditor {
     if (post) {
       this.text = post.text;
       this.mediaText = post.mediaUrls.join('\n');
-      this.botId = post.botId ?? '';
+      this.chosenBot = post.botId ?? '';
       if (post.scheduledAt !== null) {
         const wall = wallTime(post.scheduledAt, this.zone);
         this.date = wall.slice(0, 10);
@@ -200,10 +265,35 @@ export class PostEditor {
           this.reading = this.instantOf('earlier') === post.scheduledAt ? 'earlier' : 'later';
       }
     } else {
-      this.botId = shell.settings?.defaultBotId ?? '';
+      this.chosenBot = start.botId ?? shell.settings?.defaultBotId ?? '';
       this.date = start.date ?? '';
       this.time = start.time ?? '';
     }
+    void this.loadSchedule();
+  }
+
+  /** The bot the queue buttons use: the chosen one, else (as the core does) the default bot. */
+  get queueBot(): string | null {
+    return this.chosenBot || this.shell.settings?.defaultBotId || null;
+  }
+
+  /** The bot chosen ('' for none, or the default bot for a new post). */
+  get botId(): string {
+    return this.chosenBot;
+  }
+
+  set botId(botId: string) {
+    this.chosenBot = botId;
+    void this.loadSchedule();
+  }
+
+  /** Reads the schedule of the bot the queue buttons would use; a stale answer is dropped. */
+  private async loadSchedule(): Promise<void> {
+    const botId = this.queueBot;
+    // A post that can no longer change offers no queue buttons.
+    if (!botId || this.locked || this.schedule?.botId === botId) return;
+    const result = await this.shell.api.getSchedule({ botId });
+    if (botId === this.queueBot) this.schedule = { botId, result };
   }
 
   /** The problem with one field, as the checks here or the core found it. */
@@ -240,6 +330,11 @@ export class PostEditor {
 
   /** The checks that need no round trip; the core repeats them and more. */
   check(mode: PostMode, now = Date.now()): Issue[] {
+    return [...this.checkContent(), ...this.checkWhen(mode, now)];
+  }
+
+  /** The text and media checks every button needs. */
+  private checkContent(): Issue[] {
     const issues: Issue[] = [];
     if (this.length === 0) issues.push({ field: 'text', message: 'must not be empty' });
     else if (this.tooLong)
@@ -250,6 +345,12 @@ export class PostEditor {
     });
     if (this.media.length > MEDIA_LIMIT)
       issues.push({ field: 'mediaUrls', message: `must have at most ${MEDIA_LIMIT} URLs` });
+    return issues;
+  }
+
+  /** The date and time checks of a mode; the queue buttons pick the time themselves. */
+  private checkWhen(mode: PostMode, now: number): Issue[] {
+    const issues: Issue[] = [];
     const when = this.when;
     // Publishing now ignores the time of a new post, so only a time it keeps is checked.
     const needsTime = mode === 'schedule' || mode === 'hand_off';
@@ -299,37 +400,100 @@ export class PostEditor {
   }
 
   private async save(mode: PostMode): Promise<LocalPost | undefined> {
-    const text = this.text.trim();
-    const mediaUrls = this.media.map((line) => line.url);
     const post = this.post;
     if (!post) {
       // Publishing now ignores a time; sending one would record a time it did not go at.
       const at = mode === 'publish_now' ? undefined : this.at;
-      return this.settle(
-        await this.shell.api.addPost({
-          text,
+      return this.guarded((overrule) =>
+        this.shell.api.addPost({
+          ...this.content(),
           zone: this.zone,
-          mediaUrls,
           mode,
           ...(at ? { at } : {}),
           ...(this.botId ? { botId: this.botId } : {}),
+          ...overrule,
         }),
       );
     }
-    const updated = this.settle(
-      await this.shell.api.updatePost({
+    const updated = await this.update(post, { at: this.at ?? null });
+    if (!updated) return undefined;
+    if (mode === 'draft' || !NOT_GONE_OUT.includes(updated.status)) return updated;
+    return this.guarded((overrule) => this.shell.api.queuePost({ id: post.id, mode, ...overrule }));
+  }
+
+  /** The trimmed text and the media URLs, as every call sends them. */
+  private content(): { text: string; mediaUrls: string[] } {
+    return { text: this.text.trim(), mediaUrls: this.media.map((line) => line.url) };
+  }
+
+  /** Saves the fields to a post that exists; `at` is left out when the queue picks the time. */
+  private async update(
+    post: LocalPost,
+    when: { at?: string | null },
+  ): Promise<LocalPost | undefined> {
+    const updated = await this.guarded((overrule) =>
+      this.shell.api.updatePost({
         id: post.id,
-        text,
-        at: this.at ?? null,
+        ...this.content(),
+        ...when,
         zone: this.zone,
         botId: this.botId || null,
-        mediaUrls,
+        ...overrule,
       }),
     );
-    if (!updated) return undefined;
-    this.post = updated;
-    if (mode === 'draft' || !NOT_GONE_OUT.includes(updated.status)) return updated;
-    return this.settle(await this.shell.api.queuePost({ id: post.id, mode }));
+    if (updated) this.post = updated;
+    return updated;
+  }
+
+  /**
+   * Puts the post in its bot's queue: its next free slot ("add"), or the front ("next"), saving
+   * the fields first for a post that exists. Returns it once placed (the dialog then closes); the
+   * notice says when it goes out.
+   */
+  async queue(action: QueueAction): Promise<LocalPost | undefined> {
+    if (this.locked || this.queueBlocked || this.busy) return undefined;
+    this.issues = this.checkContent();
+    this.failure = null;
+    if (this.issues.length > 0) return undefined;
+    this.busy = true;
+    try {
+      const placed = await this.place(action);
+      if (placed)
+        this.shell.notices.show(
+          'success',
+          queuedMessage(action, placed, this.shell.timezone),
+          10_000,
+        );
+      return placed?.post;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private async place(action: QueueAction): Promise<SharedNext | undefined> {
+    const post = this.post;
+    let target: { id: number } | { text: string; mediaUrls: string[]; botId?: string };
+    if (post) {
+      if (!(await this.update(post, {}))) return undefined;
+      target = { id: post.id };
+    } else target = { ...this.content(), ...(this.botId ? { botId: this.botId } : {}) };
+    if (action === 'next')
+      return this.guarded((overrule) => this.shell.api.shareNext({ ...target, ...overrule }));
+    const queued = await this.guarded((overrule) =>
+      this.shell.api.addToQueue({ ...target, ...overrule }),
+    );
+    return queued && { post: queued, moved: [] };
+  }
+
+  /**
+   * A call that may send the post out, through the duplicate guard: a repeat asks the user first.
+   * Declining leaves the editor as it was, with no message.
+   */
+  private async guarded<T>(
+    call: (overrule: Overrule) => Promise<CallResult<T>>,
+  ): Promise<T | undefined> {
+    const result = await this.shell.duplicates.run(call);
+    return result ? this.settle(result) : undefined;
   }
 
   /** The value of a call, or undefined with its issues placed by their fields. */

@@ -70,6 +70,7 @@ export const WORKSPACE_FIELDS = [
   'graceMinutes',
   'defaultCurrency',
   'defaultBotId',
+  'duplicateWindowDays',
 ] as const;
 export type WorkspaceField = (typeof WORKSPACE_FIELDS)[number];
 
@@ -80,6 +81,22 @@ export interface WorkspaceDraft {
   defaultCurrency: string;
   /** '' for no default bot, as the select holds it. */
   defaultBotId: string;
+  /** A number input's value: null while it is empty. */
+  duplicateWindowDays: number | null;
+}
+
+/** The duplicate guard's longest window in days, as the core takes it. */
+export const MAX_DUPLICATE_WINDOW_DAYS = 90;
+
+/**
+ * Why a typed duplicate window cannot be saved, or null. Said here in days, since the core's
+ * check words it as a bare number range.
+ */
+export function duplicateWindowProblem(days: number | null): string | null {
+  if (days === null) return 'is required';
+  if (!Number.isInteger(days) || days < 0 || days > MAX_DUPLICATE_WINDOW_DAYS)
+    return `must be a whole number of days from 0 (off) to ${MAX_DUPLICATE_WINDOW_DAYS}`;
+  return null;
 }
 
 export class SettingsState {
@@ -116,6 +133,7 @@ export class SettingsState {
       graceMinutes: settings.graceMinutes,
       defaultCurrency: settings.defaultCurrency,
       defaultBotId: settings.defaultBotId ?? '',
+      duplicateWindowDays: settings.duplicateWindowDays,
     };
     this.workspaceErrors = noErrors();
     // The connect form starts from the connected account, unless the user has typed already.
@@ -132,8 +150,12 @@ export class SettingsState {
   async saveWorkspace(): Promise<void> {
     const draft = this.draft;
     if (!draft) return;
-    if (draft.graceMinutes === null) {
-      this.workspaceErrors = { fields: { graceMinutes: 'is required' }, form: null };
+    const windowProblem = duplicateWindowProblem(draft.duplicateWindowDays);
+    if (draft.graceMinutes === null || draft.duplicateWindowDays === null || windowProblem) {
+      const fields: FormErrors<WorkspaceField>['fields'] = {};
+      if (draft.graceMinutes === null) fields.graceMinutes = 'is required';
+      if (windowProblem) fields.duplicateWindowDays = windowProblem;
+      this.workspaceErrors = { fields, form: null };
       return;
     }
     const input = {
@@ -141,6 +163,7 @@ export class SettingsState {
       graceMinutes: draft.graceMinutes,
       defaultCurrency: draft.defaultCurrency.trim().toUpperCase(),
       defaultBotId: draft.defaultBotId || null,
+      duplicateWindowDays: draft.duplicateWindowDays,
     };
     const problems = checkInput('saveSettings', input, WORKSPACE_FIELDS);
     this.workspaceErrors = problems ?? noErrors();

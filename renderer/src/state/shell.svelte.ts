@@ -4,6 +4,7 @@ import type { CallResult, CoreEvent } from '../../../shared/contract';
 import type { AccountSettings, Status, WorkspaceSettings } from '../../../shared/domain';
 import type { Api, Transport } from '../lib/api';
 import { createApi, unwrap } from '../lib/api';
+import { DuplicateGuard } from './duplicates.svelte';
 import { Notices } from './notices.svelte';
 
 export const SCREENS = [
@@ -31,6 +32,8 @@ function routeFromHash(): { screen: ScreenId; newPost: boolean } {
 export class Shell {
   readonly api: Api;
   readonly notices = new Notices();
+  /** Asks before a post repeats another one's text; one dialog for the whole app answers it. */
+  readonly duplicates = new DuplicateGuard();
   screen = $state<ScreenId>('calendar');
   /** Set when an address asked for a new post; the Calendar screen opens its editor and clears it. */
   newPostRequested = $state(false);

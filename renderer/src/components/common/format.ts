@@ -18,6 +18,12 @@ export function formatDateTime(ms: number | null, zone: string): string {
   return formatter.format(ms);
 }
 
+/** "23 Nov 2026, 09:00 to 25 Nov 2026, 17:00" in `zone`, or the one time when both are the same. */
+export function formatSpan(first: number, last: number, zone: string): string {
+  const from = formatDateTime(first, zone);
+  return first === last ? from : `${from} to ${formatDateTime(last, zone)}`;
+}
+
 /** The wall time of an instant in `zone`, as a datetime-local input holds it ("2026-11-23T09:00"). */
 export function wallTime(ms: number, zone: string): string {
   const parts = new Intl.DateTimeFormat('en-CA', {
