@@ -62,7 +62,6 @@ async function setup(posts: LocalPost[], drafts: LocalPost[] = []) {
     },
   });
   const calendar = new CalendarState(shell);
-  await calendar.loadBots();
   await calendar.setRange(WEEK);
   return { shell, transport, calendar };
 }
@@ -381,6 +380,17 @@ describe('calendar state', () => {
     expect(calendar.events).toHaveLength(1);
     stop();
     shell.stop();
+  });
+
+  it('draws once per load: bots come with the posts, and re-read settings redraw nothing', async () => {
+    const { shell, calendar, transport } = await setup([post({ id: 1 })]);
+    expect(transport.callsOf('listBots')).toHaveLength(1);
+    expect(calendar.botName('bot_1')).not.toBe('bot_1');
+    const drawn = calendar.drawn;
+    shell.settings = { ...shell.settings! };
+    expect(calendar.drawn).toBe(drawn);
+    shell.settings = { ...shell.settings!, timezone: 'Asia/Tokyo' };
+    expect(calendar.drawn).not.toBe(drawn);
   });
 
   it('keeps the core’s message when the posts cannot be read', async () => {

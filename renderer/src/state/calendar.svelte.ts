@@ -306,9 +306,8 @@ export class CalendarState {
     return this.shell.timezone;
   }
 
-  /** Loads the bots and follows the core's events; returns the way to stop. */
+  /** Follows the core's events; returns the way to stop. */
   start(): () => void {
-    void this.loadBots();
     return this.shell.onEvent((event) => this.onEvent(event));
   }
 
@@ -318,7 +317,6 @@ export class CalendarState {
       (event.what === 'posts' || event.what === 'cache' || event.what === 'schedules')
     ) {
       void this.reload();
-      if (event.what === 'cache') void this.loadBots();
     } else if (
       (event.type === 'done' || event.type === 'failed' || event.type === 'missed') &&
       event.item.postId !== null
@@ -350,11 +348,6 @@ export class CalendarState {
     return this.posts.find((post) => post.id === id) ?? this.drafts.find((post) => post.id === id);
   }
 
-  async loadBots(): Promise<void> {
-    const bots = await this.shell.attempt(this.shell.api.listBots({}), 'Could not read the bots');
-    if (bots) this.bots = bots;
-  }
-
   /** The calendar moved to another range: read its posts. */
   async setRange(range: WallRange): Promise<void> {
     this.range = range;
@@ -373,13 +366,18 @@ export class CalendarState {
     this.loading = true;
     const from = boundary(range.start, this.zone);
     const to = boundary(range.end, this.zone);
-    const [posts, drafts, slots] = await Promise.all([
+    // The bots come with the posts, so their names and colours arrive in the same redraw: the
+    // calendar measures every event it draws, and drawing a month twice doubled its time.
+    const [posts, drafts, slots, bots] = await Promise.all([
       this.shell.api.listPosts({ from, to: to - 1 }),
       this.shell.api.listPosts({ status: 'draft', unscheduled: true }),
       this.shell.api.listFreeSlots({ from, to }),
+      this.shell.api.listBots({}),
     ]);
     if (generation !== this.generation) return;
     this.loading = false;
+    if (bots.ok) this.bots = bots.value;
+    else this.shell.notices.error(bots.error.message, 'Could not read the bots');
     this.freeSlots = slots.ok ? slots.value : [];
     if (!posts.ok) {
       this.loadError = posts.error.message;

@@ -63,10 +63,13 @@ export class Shell {
     history.replaceState(null, '', `#/${screen}`);
   }
 
-  /** The zone times are shown in: the user's setting, else this machine's. */
-  get timezone(): string {
-    return this.settings?.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
-  }
+  /**
+   * The zone times are shown in: the user's setting, else this machine's. Derived, so re-reading
+   * the settings (every save, every account change) redraws nothing unless the zone changed.
+   */
+  readonly timezone = $derived(
+    this.settings?.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+  );
 
   async start(): Promise<void> {
     this.stopEvents = this.transport.events((event) => {
