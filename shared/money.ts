@@ -5,7 +5,8 @@ const knownCurrencies = new Set(Intl.supportedValuesOf('currency'));
 
 /** True for an ISO 4217 code this runtime knows (upper case, three letters). */
 export function isCurrency(code: string): boolean {
-  return /^[A-Z]{3}$/.test(code) && knownCurrencies.has(code);
+  // Intl lists only well-formed codes, three upper-case letters, so the set alone answers.
+  return knownCurrencies.has(code);
 }
 
 const digitsByCurrency = new Map<string, number>();
@@ -30,11 +31,21 @@ export type MinorResult = { ok: true; minor: number } | { ok: false; reason: str
  * Refuses signs, exponents, grouping separators and more fraction digits than the currency has.
  */
 export function decimalToMinor(text: string, currency: string): MinorResult {
-  const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
-  if (!match) return { ok: false, reason: 'must be a decimal number such as 19.99' };
+  // Read digit by digit rather than by a regular expression and string arithmetic: an import
+  // converts a price per row. Every partial value below 2^53 is exact, and once one is not, the
+  // value only grows, so the safe-integer check at the end catches every number too large.
+  const point = text.indexOf('.');
+  const wholeDigits = point === -1 ? text.length : point;
+  let minor = 0;
+  for (let index = 0; index < text.length; index++) {
+    const digit = text.charCodeAt(index) - 0x30;
+    if (digit >= 0 && digit <= 9) minor = minor * 10 + digit;
+    else if (index !== point) return { ok: false, reason: NOT_DECIMAL };
+  }
+  if (wholeDigits === 0 || point === text.length - 1) return { ok: false, reason: NOT_DECIMAL };
   const digits = minorDigits(currency);
-  const [, whole = '', fraction = ''] = match;
-  if (fraction.length > digits) {
+  const fractionDigits = point === -1 ? 0 : text.length - point - 1;
+  if (fractionDigits > digits) {
     return {
       ok: false,
       reason:
@@ -43,10 +54,12 @@ export function decimalToMinor(text: string, currency: string): MinorResult {
           : `must have at most ${digits} fraction digits for ${currency}`,
     };
   }
-  const minor = Number(whole + fraction.padEnd(digits, '0'));
+  minor *= 10 ** (digits - fractionDigits);
   if (!Number.isSafeInteger(minor)) return { ok: false, reason: 'is too large' };
   return { ok: true, minor };
 }
+
+const NOT_DECIMAL = 'must be a decimal number such as 19.99';
 
 /** The canonical decimal text of minor units: 1999 USD → "19.99", 500 JPY → "500". */
 export function minorToDecimal(minor: number, currency: string): string {

@@ -1,6 +1,8 @@
 // Opening a SQLite file with numbered migrations (Node, main process), shared by Pressroom's
 // workspace store and the reference server. Migrations run in one transaction, tracked in
-// PRAGMA user_version; a file newer than the code, or one made by another program (told by
+// PRAGMA user_version, with foreign keys off as SQLite's table-rebuild procedure requires (a
+// rebuilt table's DROP would otherwise delete or null the rows that refer to it) and checked
+// before the commit; a file newer than the code, or one made by another program (told by
 // PRAGMA application_id), is refused rather than touched.
 import Database from 'better-sqlite3';
 
@@ -21,10 +23,12 @@ export function openMigratedDb(file: string, options: MigratedDbOptions): Databa
   const db = new Database(file);
   try {
     db.pragma('journal_mode = WAL');
-    db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     db.pragma(`synchronous = ${options.synchronous}`);
+    // Outside a transaction: SQLite ignores this pragma inside one.
+    db.pragma('foreign_keys = OFF');
     migrate(db, file, options);
+    db.pragma('foreign_keys = ON');
     return db;
   } catch (error) {
     db.close();
@@ -49,6 +53,13 @@ function migrate(db: Database.Database, file: string, options: MigratedDbOptions
   if (version === migrations.length) return;
   db.transaction(() => {
     for (const sql of migrations.slice(version)) db.exec(sql);
+    const broken = db.pragma('foreign_key_check') as { table: string; parent: string }[];
+    if (broken.length > 0) {
+      const [first] = broken;
+      throw new Error(
+        `Migrating ${file} would leave ${broken.length} row(s) of ${first?.table} pointing at missing ${first?.parent} rows`,
+      );
+    }
     db.pragma(`user_version = ${migrations.length}`);
     db.pragma(`application_id = ${applicationId}`);
   })();

@@ -35,6 +35,8 @@ export type ProductDraft = CatalogFields & {
 
 /** Rows per multi-row INSERT: 100 rows of 7 values stay far below SQLite's variable limit. */
 const ROWS_PER_INSERT = 100;
+/** The values of one draft that insertSql takes as positional parameters. */
+const DRAFT_VALUES = 7;
 
 function insertSql(rows: number): string {
   // The batch and time are the same on every row: named, they are bound once per statement.
@@ -45,16 +47,15 @@ function insertSql(rows: number): string {
            created_at, updated_at) VALUES ${values}`;
 }
 
-function bindDraft(params: unknown[], draft: CatalogFields): void {
-  params.push(
-    draft.sku,
-    draft.name,
-    draft.description,
-    draft.priceMinor,
-    draft.currency,
-    draft.stock,
-    draft.imageUrl,
-  );
+/** Puts a draft's values in `params` from `at` on, in the columns' order of insertSql. */
+function bindDraft(params: unknown[], at: number, draft: CatalogFields): void {
+  params[at] = draft.sku;
+  params[at + 1] = draft.name;
+  params[at + 2] = draft.description;
+  params[at + 3] = draft.priceMinor;
+  params[at + 4] = draft.currency;
+  params[at + 5] = draft.stock;
+  params[at + 6] = draft.imageUrl;
 }
 
 function toProduct(row: ProductRow): LocalProduct {
@@ -89,8 +90,8 @@ export class ProductsStore {
 
   /** Adds a draft and returns its id only. */
   insert(draft: ProductDraft): number {
-    const params: unknown[] = [];
-    bindDraft(params, draft);
+    const params = Array<unknown>(DRAFT_VALUES);
+    bindDraft(params, 0, draft);
     const shared = { batchId: draft.batchId ?? null, now: this.now() };
     return Number(statement(this.db, insertSql(1)).run(params, shared).lastInsertRowid);
   }
@@ -104,16 +105,20 @@ export class ProductsStore {
     const many = statement(this.db, insertSql(ROWS_PER_INSERT));
     const one = statement(this.db, insertSql(1));
     // Whole statements of ROWS_PER_INSERT rows, then the rest one row at a time: two prepared
-    // statements instead of one per remainder size.
+    // statements instead of one per remainder size. The parameter arrays are filled in place,
+    // never grown.
     const inMany = drafts.length - (drafts.length % ROWS_PER_INSERT);
-    const params: unknown[] = [];
-    drafts.forEach((draft, index) => {
-      bindDraft(params, draft);
-      if (index >= inMany) one.run(params, shared);
-      else if ((index + 1) % ROWS_PER_INSERT === 0) many.run(params, shared);
-      else return;
-      params.length = 0;
-    });
+    const manyParams = Array<unknown>(ROWS_PER_INSERT * DRAFT_VALUES);
+    for (let index = 0; index < inMany; index++) {
+      const slot = index % ROWS_PER_INSERT;
+      bindDraft(manyParams, slot * DRAFT_VALUES, drafts[index] as CatalogFields);
+      if (slot === ROWS_PER_INSERT - 1) many.run(manyParams, shared);
+    }
+    const oneParams = Array<unknown>(DRAFT_VALUES);
+    for (let index = inMany; index < drafts.length; index++) {
+      bindDraft(oneParams, 0, drafts[index] as CatalogFields);
+      one.run(oneParams, shared);
+    }
   }
 
   get(id: number): LocalProduct | undefined {

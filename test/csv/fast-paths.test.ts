@@ -1,6 +1,8 @@
 // The shortcuts in cell reading give the answers of the full rules they skip, on random input.
 import { describe, expect, it } from 'vitest';
 import { isHttpUrlCell, parsePrice } from '../../main/csv/values';
+import { decimalToMinor, minorDigits } from '../../shared/money';
+import type { MinorResult } from '../../shared/money';
 import { isHttpUrl } from '../../shared/validation';
 
 /** A small deterministic generator (mulberry32), so a failure can be replayed. */
@@ -33,6 +35,48 @@ describe('parsePrice on plain numbers', () => {
         : { ok: false, reason: full.reason.replace(`"${text} USD"`, `"${text}"`) };
       expect(parsePrice(text, currency), text).toEqual(expected);
     }
+  });
+});
+
+/** decimalToMinor as a regular expression and string arithmetic read it before its digit loop. */
+function decimalByPattern(text: string, currency: string): MinorResult {
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
+  if (!match) return { ok: false, reason: 'must be a decimal number such as 19.99' };
+  const digits = minorDigits(currency);
+  const [, whole = '', fraction = ''] = match;
+  if (fraction.length > digits) {
+    return {
+      ok: false,
+      reason:
+        digits === 0
+          ? `must be a whole number for ${currency}`
+          : `must have at most ${digits} fraction digits for ${currency}`,
+    };
+  }
+  const minor = Number(whole + fraction.padEnd(digits, '0'));
+  return Number.isSafeInteger(minor) ? { ok: true, minor } : { ok: false, reason: 'is too large' };
+}
+
+describe('decimalToMinor', () => {
+  it.each(['USD', 'JPY', 'KWD'])('reads digits as the full pattern does, in %s', (currency) => {
+    const next = random(currency.charCodeAt(1));
+    const pieces = ['0', '1', '7', '9', '.', '9999', '-', 'e', ' '];
+    let accepted = 0;
+    for (let round = 0; round < 20_000; round++) {
+      // Up to 24 characters: around 2^53 as well, where "is too large" begins.
+      const text = randomText(next, pieces, Math.floor(next() * 9));
+      const expected = decimalByPattern(text, currency);
+      if (expected.ok) accepted++;
+      expect(decimalToMinor(text, currency), text).toEqual(expected);
+    }
+    expect(accepted).toBeGreaterThan(2_000);
+    for (const edge of [
+      '9007199254740991',
+      '9007199254740992',
+      '90071992547409.91',
+      '1'.repeat(400),
+    ])
+      expect(decimalToMinor(edge, currency), edge).toEqual(decimalByPattern(edge, currency));
   });
 });
 

@@ -85,6 +85,76 @@ describe('workspace migrations', () => {
     v4.close();
   });
 
+  it('5 rebuilds products with every row and every queue item pointing at them, under the same rules', () => {
+    const file = tempFile();
+    const v4 = openWorkspaceDb(file, MIGRATIONS.slice(0, 4));
+    v4.exec(`
+      INSERT INTO import_batches (id, kind, created_at) VALUES ('batch-1', 'products', 1);
+      INSERT INTO products (id, remote_id, sku, name, description, price_minor, currency, stock, image_url,
+          status, origin, error, batch_id, created_at, updated_at) VALUES
+        (1, NULL, 'DRAFT', 'Draft', 'Soft', 250, 'EUR', 3, 'https://x.test/a.jpg', 'draft', 'local', NULL, 'batch-1', 1, 2),
+        (2, NULL, 'QUEUED', 'Queued', NULL, 100, 'USD', NULL, NULL, 'queued', 'local', NULL, NULL, 3, 4),
+        (3, 'pf_9', 'LIVE', 'Live', NULL, 900, 'JPY', 0, NULL, 'published', 'remote', NULL, NULL, 5, 6);
+      INSERT INTO outbox (kind, product_id, payload, state, priority, due_at, ready_at, idempotency_key,
+          created_at, updated_at) VALUES
+        ('create_product', 2, '{}', 'queued', 1, 10, 10, 'key-2', 7, 7),
+        ('create_product', 3, '{}', 'done', 1, 10, 10, 'key-3', 8, 8);
+    `);
+    const products = v4.prepare('SELECT * FROM products ORDER BY id').all();
+    const outbox = v4.prepare('SELECT * FROM outbox ORDER BY id').all();
+    v4.close();
+
+    const v5 = openWorkspaceDb(file, MIGRATIONS.slice(0, 5));
+    expect(v5.prepare('SELECT * FROM products ORDER BY id').all()).toEqual(products);
+    expect(v5.prepare('SELECT * FROM outbox ORDER BY id').all()).toEqual(outbox);
+    const insert = v5.prepare(
+      `INSERT INTO products (remote_id, sku, name, price_minor, currency, status, batch_id, created_at, updated_at)
+         VALUES (?, ?, 'P', 1, 'EUR', ?, ?, 1, 1)`,
+    );
+    // Any number of drafts without a remote id; a remote id, status and batch as strict as before.
+    insert.run(null, 'NEW-1', 'draft', 'batch-1');
+    insert.run(null, 'NEW-2', 'draft', null);
+    expect(() => insert.run('pf_9', 'NEW-3', 'published', null)).toThrow(/UNIQUE/);
+    expect(() => insert.run(null, 'DRAFT', 'draft', null)).toThrow(/UNIQUE/);
+    expect(() => insert.run(null, 'NEW-4', 'lost', null)).toThrow(/CHECK/);
+    expect(() => insert.run(null, 'NEW-5', 'draft', 'batch-none')).toThrow(/FOREIGN KEY/);
+    const plan = v5
+      .prepare('EXPLAIN QUERY PLAN SELECT id FROM products WHERE remote_id = ?')
+      .all('pf_9') as { detail: string }[];
+    expect(plan.map((step) => step.detail).join()).toContain(
+      'INDEX products_remote_id (remote_id=?)',
+    );
+    // The queue items still follow their product, and the batch still lets go of its products.
+    v5.prepare('DELETE FROM products WHERE id = 2').run();
+    expect(v5.prepare('SELECT product_id FROM outbox').all()).toEqual([{ product_id: 3 }]);
+    v5.prepare("DELETE FROM import_batches WHERE id = 'batch-1'").run();
+    expect(v5.prepare('SELECT batch_id FROM products WHERE id = 1').get()).toEqual({
+      batch_id: null,
+    });
+    v5.close();
+  });
+
+  it('refuses a migration that would leave rows pointing at nothing, as a whole', () => {
+    const file = tempFile();
+    const current = openWorkspaceDb(file);
+    current.exec(`
+      INSERT INTO products (id, sku, name, price_minor, currency, status, created_at, updated_at)
+        VALUES (1, 'S', 'S', 1, 'EUR', 'queued', 1, 1);
+      INSERT INTO outbox (kind, product_id, payload, state, priority, due_at, ready_at, idempotency_key,
+          created_at, updated_at) VALUES ('create_product', 1, '{}', 'queued', 1, 1, 1, 'k', 1, 1);
+    `);
+    current.close();
+    const careless = [
+      ...MIGRATIONS,
+      { version: MIGRATIONS.length + 1, name: 'careless', sql: 'DELETE FROM products;' },
+    ];
+    expect(() => openWorkspaceDb(file, careless)).toThrow(/1 row\(s\) of outbox pointing at/);
+    const db = openWorkspaceDb(file);
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(db.prepare('SELECT COUNT(*) AS n FROM products').get()).toEqual({ n: 1 });
+    db.close();
+  });
+
   it('refuses a database newer than the code, leaving it untouched', () => {
     const file = tempFile();
     openWorkspaceDb(file).close();
