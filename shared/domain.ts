@@ -108,6 +108,8 @@ export interface OutboxItem {
 export const THEMES = ['system', 'light', 'dark'] as const;
 export type Theme = (typeof THEMES)[number];
 
+export const WEBHOOK_EVENTS = ['message.received', 'order.created', 'comment.posted'] as const;
+
 /** One window of a long list, and how many there are in all. */
 export interface Page<T> {
   total: number;

@@ -1,6 +1,9 @@
 // Schema helpers shared by every boundary (HTTP, IPC, CLI, CSV): pure, runs in any process.
 // They turn zod's issues into one plain sentence per field, so errors name the field and say why.
 import { z } from 'zod';
+import { isHttpUrl } from './url';
+
+export { isHttpUrl };
 
 export interface FieldIssue {
   /** Path of the field, e.g. `media_urls[1]` or `messages[0].role`; empty for the whole value. */
@@ -49,18 +52,6 @@ export function text(min: number, max: number) {
     .trim()
     .min(min, { error: min === 1 ? 'must not be empty' : `must be at least ${min} characters` })
     .max(max, { error: `must be at most ${max} characters` });
-}
-
-export function isHttpUrl(value: string): boolean {
-  // Not URL.canParse: on Node 20, once optimised, it refuses hosts with Latin-1 letters
-  // ("https://bücher.de") that the URL constructor reads.
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return false;
-  }
-  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
 }
 
 export const httpUrl = z

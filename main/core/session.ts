@@ -156,9 +156,18 @@ export class Session {
       for (const listener of this.listeners) listener(event);
     });
     if (this.pressroom.connected && this.options.watch !== false) {
+      // The demo platform runs in this process: its first sync, done before the workspace is
+      // handed out, does not compete with the first page's loading, and that page shows the
+      // bakery's posts at once instead of an empty calendar first.
+      const synced =
+        mode === 'demo' &&
+        (await this.pressroom.sync().then(
+          () => true,
+          () => false,
+        ));
       let stop!: () => void;
       const stopped = new Promise<void>((resolve) => (stop = resolve));
-      const watching = this.pressroom.watch(stopped);
+      const watching = this.pressroom.watch(stopped, undefined, synced);
       this.stopWatching = async () => {
         stop();
         await watching;

@@ -163,16 +163,26 @@ export function demoIncomingMessage(random: () => number): string {
   return pick(random, INCOMING);
 }
 
-/** An order of one to four catalog items, by one of the account's subscribers. */
+/** What orders are made of: the account's catalog items, active subscribers and bots. */
+function orderMaterials(store: EmulatorStore, accountId: number) {
+  return {
+    products: store.productsForOrders(accountId),
+    subscribers: store.subscriberRowIds(accountId),
+    bots: store.botRowIds(accountId),
+  };
+}
+
+/**
+ * An order of one to four catalog items, by one of the account's subscribers. The seed reads the
+ * materials once for all its orders.
+ */
 export function createDemoOrder(
   store: EmulatorStore,
   accountId: number,
   random: () => number,
   createdAt: number,
+  { products, subscribers, bots } = orderMaterials(store, accountId),
 ) {
-  const products = store.productsForOrders(accountId);
-  const subscribers = store.subscriberRowIds(accountId);
-  const bots = store.botRowIds(accountId);
   if (products.length === 0) return null;
   const chosen = new Map<number, (typeof products)[number]>();
   const lines = between(random, 1, 4);
@@ -290,8 +300,10 @@ export function seedDemo(
       });
     });
 
+    const materials = orderMaterials(store, accountId);
     for (let index = 0; index < size.orders; index++) {
-      createDemoOrder(store, accountId, random, now - Math.floor(random() * 30 * DAY_MS));
+      const createdAt = now - Math.floor(random() * 30 * DAY_MS);
+      createDemoOrder(store, accountId, random, createdAt, materials);
     }
 
     for (const post of store.publishedPostRowIds(accountId).slice(0, 20)) {

@@ -17,7 +17,7 @@ import { build } from 'vite';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 function start(env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'main/app/start.ts'], {
+  const child = spawn(process.execPath, ['main/app/launch.mjs', 'start'], {
     env: { ...process.env, ...env },
   });
   let output = '';

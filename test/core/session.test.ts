@@ -51,6 +51,23 @@ describe('session', () => {
     expect(session.current.listBots().length).toBeGreaterThan(0);
   });
 
+  it('opens a watched demo workspace already synced, so a first page shows its posts', async () => {
+    const platform = await startTestPlatform({ seed: 'demo' });
+    const folder = mkdtempSync(join(tmpdir(), 'prs-'));
+    const session = await Session.open({
+      folder,
+      secrets: new FileSecretStore(folder),
+      demo: async () => ({
+        apiBase: platform.server.baseUrl,
+        token: platform.server.token,
+        close: async () => undefined,
+      }),
+    });
+    sessions.push(session);
+    expect(session.current.listPosts({}).length).toBeGreaterThan(0);
+    expect(session.current.listBots().length).toBeGreaterThan(0);
+  });
+
   it('refuses a token the platform rejects, naming the field, and stays where it was', async () => {
     const platform = await startTestPlatform({ seed: 'demo' });
     const { session } = await openSession(platform);

@@ -1,9 +1,9 @@
-// Runs the CLI as a user would, in a child process.
+// Runs the CLI as a user would (as `npm run cli` does), in a child process.
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
-export const CLI_ENTRY = ['--import', 'tsx', 'main/cli/index.ts'];
+export const CLI_ENTRY = ['main/app/launch.mjs', 'cli'];
 
 export interface CliRun {
   code: number | null;

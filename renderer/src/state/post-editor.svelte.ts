@@ -13,7 +13,7 @@ import type {
 } from '../../../shared/domain';
 import { hasSlots } from '../../../shared/schedule';
 import { toInstant } from '../../../shared/time';
-import { isHttpUrl } from '../../../shared/validation';
+import { isHttpUrl } from '../../../shared/url';
 import { formatDateTime, wallTime } from '../components/common/format';
 import type { Overrule } from './duplicates.svelte';
 import type { Shell } from './shell.svelte';

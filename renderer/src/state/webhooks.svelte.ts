@@ -2,8 +2,8 @@
 // URL to events, and the built-in receiver's live feed in the demo workspace. Also the app-wide
 // notification for each new order, which the app starts once, whatever screen is shown.
 import type { CoreEvent } from '../../../shared/contract';
-import { WEBHOOK_EVENTS } from '../../../shared/contract';
 import type { ReceivedEvent, WebhookInfo } from '../../../shared/domain';
+import { WEBHOOK_EVENTS } from '../../../shared/domain';
 import { coalesce } from '../components/common/coalesce';
 import type { FormErrors } from './settings.svelte';
 import { checkInput, formErrors, noErrors } from './settings.svelte';
@@ -153,7 +153,7 @@ export class WebhooksState {
   /** Lists the subscription at once, then the platform's, or takes it away again on refusal. */
   async subscribe(): Promise<void> {
     const input = { url: this.draft.url.trim(), events: [...this.draft.events] };
-    const problems = checkInput('createWebhook', input, SUBSCRIBE_FIELDS);
+    const problems = await checkInput('createWebhook', input, SUBSCRIBE_FIELDS);
     this.errors = problems ?? noErrors();
     if (problems) return;
     const placeholder: WebhookRow = {
