@@ -2,7 +2,7 @@
 // each operation's input schema, defined once. Pure; runs in every process.
 import { z } from 'zod';
 import { CAMPAIGN_TONES, MAX_BRIEF_LENGTH, MAX_CAMPAIGN_POSTS } from './campaign';
-import { OUTBOX_STATES, POST_STATUSES, PRODUCT_STATUSES, THEMES } from './domain';
+import { OUTBOX_STATES, POST_STATUSES, PRODUCT_STATUSES, THEMES, WEBHOOK_EVENTS } from './domain';
 import type {
   AccountSettings,
   AiAssistReply,
@@ -71,7 +71,7 @@ const upload = {
 };
 export const PRODUCT_SORTS = ['sku', 'name', 'price', 'stock', 'status', 'updated'] as const;
 export const AI_TASKS = ['draft', 'shorten', 'rephrase', 'hashtags'] as const;
-export const WEBHOOK_EVENTS = ['message.received', 'order.created', 'comment.posted'] as const;
+export { WEBHOOK_EVENTS };
 
 const itemId = z
   .number({ error: 'must be a number' })
@@ -187,6 +187,21 @@ export const operations = {
     status: z.enum(POST_STATUSES).optional(),
     /** Only posts without a time (the calendar's list of unscheduled drafts). */
     unscheduled: z.boolean().optional(),
+  }),
+  /**
+   * What the calendar draws for the range [from, to), in one answer. Posts: with `perDay`, only the
+   * earliest that many of each day on `zone`'s wall clock, and how many more each such day holds,
+   * so a busy month sends what it shows, not thousands of posts; `botId` and `status` filter them
+   * (`botId` null: the posts without a bot). Also the drafts without a time, the range's free
+   * posting slots and the bots.
+   */
+  getCalendar: z.strictObject({
+    from: instant,
+    to: instant,
+    zone,
+    perDay: z.number().int().min(1).max(1000).optional(),
+    botId: botId.nullable().optional(),
+    status: z.enum(POST_STATUSES).optional(),
   }),
   /** Removes a post that never went out (draft, failed or missed), with its queue item. */
   deletePost: z.strictObject({ id: itemId }),
@@ -339,6 +354,17 @@ export const operations = {
   useDemo: z.strictObject({}),
 } as const;
 
+/** getCalendar's answer. */
+export interface CalendarRange {
+  /** The range's posts to draw, by time. */
+  posts: LocalPost[];
+  /** Wall day ("2026-11-23") → how many of its posts were left out; days with none are absent. */
+  hidden: Record<string, number>;
+  drafts: LocalPost[];
+  freeSlots: FreeSlot[];
+  bots: BotSummary[];
+}
+
 /** What each operation answers with (the value of a successful CallResult). */
 export interface OperationResults {
   addPost: LocalPost;
@@ -350,6 +376,7 @@ export interface OperationResults {
   addToQueue: LocalPost;
   shareNext: SharedNext;
   listPosts: LocalPost[];
+  getCalendar: CalendarRange;
   deletePost: { removed: number };
   listProducts: Page<LocalProduct>;
   saveProduct: LocalProduct;

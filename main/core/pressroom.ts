@@ -6,7 +6,14 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { operations } from '../../shared/contract';
-import type { AI_TASKS, CoreEvent, Issue, OperationInput, Operations } from '../../shared/contract';
+import type {
+  AI_TASKS,
+  CalendarRange,
+  CoreEvent,
+  Issue,
+  OperationInput,
+  Operations,
+} from '../../shared/contract';
 import type {
   AiAnswerInfo,
   AiAssistReply,
@@ -44,7 +51,7 @@ import {
   nextFreeSlots,
   parseSchedule,
 } from '../../shared/schedule';
-import { isTimeZone, systemTimeZone, toInstant } from '../../shared/time';
+import { WallClock, isTimeZone, systemTimeZone, toInstant } from '../../shared/time';
 import { exportCsv } from '../csv/export';
 import { importCsv } from '../csv/import';
 import { FIELDS, MappingError, mapColumns } from '../csv/columns';
@@ -627,6 +634,29 @@ export class Pressroom {
       ...(filter.status ? { status: filter.status } : {}),
       ...(filter.unscheduled ? { unscheduled: true } : {}),
     });
+  }
+
+  /** One answer, so the calendar waits for one round trip and draws once. */
+  getCalendar(input: OperationInput<'getCalendar'>): CalendarRange {
+    const { from, to, zone, perDay, botId, status } = this.validate('getCalendar', input);
+    const filter = {
+      from,
+      to: to - 1,
+      ...(status ? { status } : {}),
+      ...(botId !== undefined ? { botId } : {}),
+    };
+    const clock = new WallClock(zone);
+    const { posts, hidden } =
+      perDay === undefined
+        ? { posts: this.store.posts.list(filter), hidden: {} }
+        : this.store.posts.listPerDay(filter, perDay, (ms) => clock.wall(ms).slice(0, 10));
+    return {
+      posts,
+      hidden,
+      drafts: this.store.posts.list({ status: 'draft', unscheduled: true }),
+      freeSlots: this.listFreeSlots({ from, to }),
+      bots: this.listBots(),
+    };
   }
 
   /** Queues a message to one subscriber; it goes ahead of routine work. */
@@ -1243,12 +1273,15 @@ export class Pressroom {
     }
   }
 
-  /** Runs the heartbeat, and pull sync every `syncEveryMs` (5 minutes), until `stop` resolves. */
-  async watch(stop: Promise<unknown>, syncEveryMs = 5 * 60_000): Promise<void> {
+  /**
+   * Runs the heartbeat, and pull sync every `syncEveryMs` (5 minutes), until `stop` resolves; the
+   * first sync at once, unless the caller has just synced.
+   */
+  async watch(stop: Promise<unknown>, syncEveryMs = 5 * 60_000, synced = false): Promise<void> {
     this.requirePublisher();
     this.scheduler?.start();
     const syncNow = () => void (this.puller && this.pull(this.puller).catch(() => undefined));
-    syncNow();
+    if (!synced) syncNow();
     const syncing = setInterval(syncNow, syncEveryMs);
     await stop;
     clearInterval(syncing);

@@ -26,6 +26,7 @@ const handlers: Handlers = {
   addToQueue: (s, input) => s.current.addToQueue(input),
   shareNext: (s, input) => s.current.shareNext(input),
   listPosts: (s, input) => s.current.listPosts(input),
+  getCalendar: (s, input) => s.current.getCalendar(input),
   deletePost: (s, input) => s.current.deletePost(input),
   listProducts: (s, input) => s.current.listProducts(input),
   saveProduct: (s, input) => s.current.saveProduct(input),

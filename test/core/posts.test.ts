@@ -74,3 +74,58 @@ describe('post editing', () => {
     pressroom.close();
   });
 });
+
+describe('the calendar’s range', () => {
+  const zone = 'Europe/Berlin';
+  /** 23 and 24 November 2099, Berlin's days: [23:00 UTC on the 22nd, 23:00 UTC on the 24th). */
+  const range = { from: Date.UTC(2099, 10, 22, 23), to: Date.UTC(2099, 10, 24, 23), zone };
+
+  function workspace() {
+    const pressroom = new Pressroom({ dbFile: ':memory:' });
+    const add = (text: string, at: string, fields: { botId?: string; mode?: 'draft' } = {}) =>
+      pressroom.addPost({ text, at, zone: 'UTC', botId: 'bot_1', ...fields }).id;
+    const ids = [
+      add('Rye', '2099-11-23T08:00Z'),
+      add('Spelt', '2099-11-23T09:00Z', { mode: 'draft' }),
+      add('Oat', '2099-11-23T10:00Z'),
+      add('Barley', '2099-11-23T11:00Z'),
+      // Half past midnight in Berlin: the 24th there.
+      add('Midnight', '2099-11-23T23:30Z'),
+      add('No bot', '2099-11-24T12:00Z', { botId: undefined }),
+      // The 25th in Berlin: after the range.
+      add('Too late', '2099-11-24T23:30Z'),
+    ];
+    const undated = pressroom.addPost({ text: 'Someday', mode: 'draft' }).id;
+    pressroom.setSchedule({ botId: 'bot_1', schedule: 'mon-sun 15:00' });
+    return { pressroom, ids, undated };
+  }
+
+  it('sends the earliest posts of each wall day and counts the rest, with drafts, slots and bots', () => {
+    const { pressroom, ids, undated } = workspace();
+    const capped = pressroom.getCalendar({ ...range, perDay: 2 });
+    expect(capped.posts.map((post) => post.id)).toEqual([ids[0], ids[1], ids[4], ids[5]]);
+    expect(capped.hidden).toEqual({ '2099-11-23': 2 });
+    expect(capped.drafts.map((post) => post.id)).toEqual([undated]);
+    expect(capped.freeSlots).toHaveLength(2);
+    expect(capped.freeSlots).toEqual(pressroom.listFreeSlots({ from: range.from, to: range.to }));
+    expect(capped.bots).toEqual(pressroom.listBots());
+    const all = pressroom.getCalendar(range);
+    expect(all.posts.map((post) => post.id)).toEqual(ids.slice(0, 6));
+    expect(all.hidden).toEqual({});
+    pressroom.close();
+  });
+
+  it('filters by bot, by no bot and by status before counting', () => {
+    const { pressroom, ids } = workspace();
+    const ofBot = pressroom.getCalendar({ ...range, perDay: 1, botId: 'bot_1' });
+    expect(ofBot.posts.map((post) => post.id)).toEqual([ids[0], ids[4]]);
+    expect(ofBot.hidden).toEqual({ '2099-11-23': 3 });
+    const noBot = pressroom.getCalendar({ ...range, botId: null });
+    expect(noBot.posts.map((post) => post.id)).toEqual([ids[5]]);
+    const drafts = pressroom.getCalendar({ ...range, perDay: 1, status: 'draft' });
+    expect(drafts.posts.map((post) => post.id)).toEqual([ids[1]]);
+    expect(drafts.hidden).toEqual({});
+    expect(() => pressroom.getCalendar({ ...range, perDay: 0 })).toThrow(InvalidInput);
+    pressroom.close();
+  });
+});

@@ -427,7 +427,9 @@ describe('the campaign dialog', () => {
 
 describe('the calendar screen', () => {
   it('opens the campaign dialog from its toolbar, with the calendar’s bots', async () => {
-    const { shell } = await shellWith({ listBots: () => ok(bots), listPosts: () => ok([]) });
+    const { shell } = await shellWith({
+      getCalendar: () => ok({ posts: [], hidden: {}, drafts: [], freeSlots: [], bots }),
+    });
     render(CalendarScreen, { context: shellContext(shell) });
     await fireEvent.click(screen.getByRole('button', { name: 'Campaign from a brief' }));
     const dialog = await screen.findByRole('dialog', { name: 'Campaign from a brief' });

@@ -215,9 +215,7 @@ describe('the duplicate question on a calendar drag', () => {
   async function dragSetup() {
     const original = post({ id: 1, scheduledAt: Date.UTC(2099, 10, 23, 8) });
     const { shell, transport } = await shellWith({
-      listBots: () => ok([]),
-      listPosts: () => ok([original]),
-      listFreeSlots: () => ok([]),
+      getCalendar: () => ok({ posts: [original], hidden: {}, drafts: [], freeSlots: [], bots: [] }),
       updatePost: refusesRepeats((input) =>
         ok({ ...original, scheduledAt: Date.parse((input as { at: string }).at) }),
       ),

@@ -40,11 +40,16 @@ const DAY_CLICK_TIME = '09:00';
 export type PostEventProps = {
   postId: number;
   status: PostStatus;
-  statusLabel: string;
   icon: string;
   /** Why it cannot be moved, or null. */
   locked: string | null;
-  botName: string;
+  /**
+   * The words the event shows on hover and says to a screen reader, made here once per post: a
+   * month draws a hundred events at once, and each piece of logic in their markup costs time.
+   */
+  hover: string;
+  spokenBefore: string;
+  spokenAfter: string;
 };
 
 /** The post an event stands for, as toEvent put it there (the calendar types it as a record). */
@@ -61,13 +66,15 @@ export interface WallRange {
 }
 
 /**
- * Posts drawn per day in the views that show many days, before one "+N more" event stands for
- * the rest. A month cell shows two or three posts anyway, and drawing thousands of hidden events
- * is what makes a busy month slow (5,000 posts took seconds); the Day and List views show all.
+ * Lines per day in the views that show many days: posts, the last line a "+N more" for the rest
+ * when they do not fit. A month cell shows two or three posts anyway, and drawing thousands of
+ * hidden events is what makes a busy month slow (5,000 posts took seconds); the Day and List
+ * views show all. The core sends only these (getCalendar's perDay) and counts the rest: reading
+ * and keeping 5,000 posts cost more than drawing the month.
  */
 const DAY_CAPS: Partial<Record<string, number>> = { dayGridMonth: 3, timeGridWeek: 24 };
 
-/** What the "+N more" event carries: the day it stands for and how many posts it hides. */
+/** What the week view's "+N more" event carries: its day and how many posts it stands for. */
 export type MoreEventProps = { moreOn: string; hidden: number };
 
 /** The "+N more" event's props, or null for a post's event. */
@@ -77,40 +84,43 @@ export function moreOf(event: { extendedProps?: Record<string, unknown> }): More
     : null;
 }
 
+/** A day's posts as a view with a cap draws them: those shown, and how many "+N more" stands for. */
+interface CappedDay<T> {
+  day: string;
+  shown: T[];
+  more: number;
+}
+
 /**
- * At most `cap` events per wall-clock day, in the given order; "+N more" takes the last place.
- * Only the drawn items become events: a busy month holds thousands that are never drawn.
+ * Each wall-clock day's items, in the given order, at most `cap` a day: past it, "+N more" takes
+ * the last place. `left` counts each day's posts the core left out.
  */
 function capPerDay<T>(
   items: T[],
   cap: number,
+  left: Record<string, number>,
   dayOf: (item: T) => string,
-  draw: (item: T) => Calendar.EventInput,
-  more: (day: string, hidden: number) => Calendar.EventInput,
-): Calendar.EventInput[] {
-  const perDay: Record<string, { drawn: T[]; hidden: number }> = {};
+): CappedDay<T>[] {
+  const perDay: Record<string, { shown: T[]; hidden: number }> = {};
   for (const item of items) {
-    const entry = (perDay[dayOf(item)] ??= { drawn: [], hidden: 0 });
-    if (entry.drawn.length < cap) entry.drawn.push(item);
+    const day = dayOf(item);
+    const entry = (perDay[day] ??= { shown: [], hidden: left[day] ?? 0 });
+    if (entry.shown.length < cap) entry.shown.push(item);
     else entry.hidden++;
   }
-  return Object.entries(perDay).flatMap(([day, { drawn, hidden }]) =>
-    hidden === 0 ? drawn.map(draw) : [...drawn.slice(0, -1).map(draw), more(day, hidden + 1)],
+  return Object.entries(perDay).map(([day, { shown, hidden }]) =>
+    hidden === 0 ? { day, shown, more: 0 } : { day, shown: shown.slice(0, -1), more: hidden + 1 },
   );
 }
 
-/**
- * The "+N more" event of a day. The month view draws all-day events first, so there it is timed
- * at the day's last minute to come last; the week view shows it in its all-day row.
- */
-function moreEvent(day: string, hidden: number, view: string): Calendar.EventInput {
+/** The week view's "+N more" for a day, in its all-day row. */
+function moreEvent(day: string, hidden: number): Calendar.EventInput {
   const extendedProps: MoreEventProps = { moreOn: day, hidden };
-  const lastMinute = `${day}T23:59:00`;
   return {
     id: `more-${day}`,
-    allDay: view !== 'dayGridMonth',
-    start: view === 'dayGridMonth' ? lastMinute : day,
-    end: view === 'dayGridMonth' ? lastMinute : day,
+    allDay: true,
+    start: day,
+    end: day,
     title: `+${hidden} more`,
     startEditable: false,
     durationEditable: false,
@@ -212,10 +222,11 @@ function toEvent(
   const extendedProps: PostEventProps = {
     postId: post.id,
     status: post.status,
-    statusLabel: mark.label,
     icon: mark.icon,
     locked,
-    botName,
+    hover: `${mark.label} · ${botName}${locked ? ` · Cannot be moved: ${locked}` : ''}`,
+    spokenBefore: `${mark.label}, ${botName}:`,
+    spokenAfter: locked ? `(locked: ${locked})` : '',
   };
   return {
     id: String(post.id),
@@ -233,14 +244,17 @@ function toEvent(
 }
 
 export class CalendarState {
+  /** The range's posts that match the filters; in the month and week views, DAY_CAPS a day. */
   posts = $state.raw<LocalPost[]>([]);
+  /** Wall day → how many of its posts the core left out (DAY_CAPS). */
+  private hidden = $state.raw<Record<string, number>>({});
   /** Drafts without a time, listed beside the calendar. */
   drafts = $state.raw<LocalPost[]>([]);
   /** The visible range's posting slots that no post holds, by time (every bot with a schedule). */
   freeSlots = $state.raw<FreeSlot[]>([]);
   bots = $state.raw<BotSummary[]>([]);
-  botFilter = $state('');
-  statusFilter = $state<PostStatus | ''>('');
+  #botFilter = $state('');
+  #statusFilter = $state<PostStatus | ''>('');
   loading = $state(false);
   /** Whether a first answer came, so "nothing here" is not said before anything was read. */
   loaded = $state(false);
@@ -257,29 +271,43 @@ export class CalendarState {
     Object.fromEntries(this.bots.map((bot) => [bot.id, bot.name])),
   );
   readonly filtered = $derived(this.botFilter !== '' || this.statusFilter !== '');
-  readonly visible = $derived(this.posts.filter(this.matcher()));
   readonly visibleDrafts = $derived(this.drafts.filter(this.matcher()));
+  /** The posts by day in the views with a cap (DAY_CAPS), else null: every post is drawn. */
+  private readonly capped = $derived.by((): CappedDay<LocalPost>[] | null => {
+    const cap = DAY_CAPS[this.view];
+    if (cap === undefined) return null;
+    const clock = new WallClock(this.zone);
+    // Sorted by time first (a move reorders), so a day past its cap keeps its earliest posts.
+    const scheduled = this.posts
+      .filter((post) => post.scheduledAt !== null)
+      .sort((a, b) => (a.scheduledAt ?? 0) - (b.scheduledAt ?? 0));
+    return capPerDay(scheduled, cap, this.hidden, (post) =>
+      clock.wall(post.scheduledAt ?? 0).slice(0, 10),
+    );
+  });
   /**
    * What the calendar draws. A month can hold thousands of posts, so every reactive value is read
-   * once per run, not once per post, and wall times come from one WallClock per zone.
+   * once per run, not once per post, and wall times come from one WallClock per zone. The month
+   * view's "+N more" is a link in its day (moreInMonth), not an event: the library's work for each
+   * event is most of a month's first draw.
    */
   readonly events = $derived.by(() => {
     const clock = new WallClock(this.zone);
     const names = this.botNames;
-    const cap = DAY_CAPS[this.view];
-    const scheduled = this.visible.filter((post) => post.scheduledAt !== null);
     const draw = (post: LocalPost) =>
       toEvent(post, post.scheduledAt ?? 0, clock, nameOf(names, post.botId));
-    if (cap === undefined) return scheduled.map(draw);
-    // Sorted by time first, so a day past its cap keeps its earliest posts.
-    scheduled.sort((a, b) => (a.scheduledAt ?? 0) - (b.scheduledAt ?? 0));
-    const view = this.view;
-    return capPerDay(
-      scheduled,
-      cap,
-      (post) => clock.wall(post.scheduledAt ?? 0).slice(0, 10),
-      draw,
-      (day, hidden) => moreEvent(day, hidden, view),
+    const capped = this.capped;
+    if (!capped) return this.posts.filter((post) => post.scheduledAt !== null).map(draw);
+    const month = this.view === 'dayGridMonth';
+    return capped.flatMap(({ day, shown, more }) =>
+      more > 0 && !month ? [...shown.map(draw), moreEvent(day, more)] : shown.map(draw),
+    );
+  });
+  /** The month view's "+N more" per wall day ("2026-11-24" → N); days without one are absent. */
+  readonly moreInMonth = $derived.by((): Record<string, number> => {
+    if (this.view !== 'dayGridMonth' || !this.capped) return {};
+    return Object.fromEntries(
+      this.capped.filter(({ more }) => more > 0).map(({ day, more }) => [day, more]),
     );
   });
   /** Free slots of the bots the filter shows (a post without a bot holds no slot). */
@@ -330,6 +358,25 @@ export class CalendarState {
     return nameOf(this.botNames, botId);
   }
 
+  /** The bot shown (a bot id, NO_BOT, or '' for all); the core filters, so a change reloads. */
+  get botFilter(): string {
+    return this.#botFilter;
+  }
+
+  set botFilter(bot: string) {
+    this.#botFilter = bot;
+    void this.reload();
+  }
+
+  get statusFilter(): PostStatus | '' {
+    return this.#statusFilter;
+  }
+
+  set statusFilter(status: PostStatus | '') {
+    this.#statusFilter = status;
+    void this.reload();
+  }
+
   clearFilters(): void {
     this.botFilter = '';
     this.statusFilter = '';
@@ -356,37 +403,39 @@ export class CalendarState {
   }
 
   /**
-   * Reads the visible range's posts and free slots, and the unscheduled drafts; older answers are
-   * dropped. Free slots are only an aid: when they cannot be read, none are drawn.
+   * Reads the visible range's posts, free slots and bots, and the unscheduled drafts, in one
+   * answer: the calendar draws once, when all of it is in. Older answers are dropped.
    */
   async load(): Promise<void> {
     const range = this.range;
     if (!range) return;
     const generation = ++this.generation;
     this.loading = true;
-    const from = boundary(range.start, this.zone);
-    const to = boundary(range.end, this.zone);
-    // The bots come with the posts, so their names and colours arrive in the same redraw: the
-    // calendar measures every event it draws, and drawing a month twice doubled its time.
-    const [posts, drafts, slots, bots] = await Promise.all([
-      this.shell.api.listPosts({ from, to: to - 1 }),
-      this.shell.api.listPosts({ status: 'draft', unscheduled: true }),
-      this.shell.api.listFreeSlots({ from, to }),
-      this.shell.api.listBots({}),
-    ]);
+    const cap = DAY_CAPS[this.view];
+    const bot = this.botFilter;
+    const status = this.statusFilter;
+    const answer = await this.shell.api.getCalendar({
+      from: boundary(range.start, this.zone),
+      to: boundary(range.end, this.zone),
+      zone: this.zone,
+      ...(cap !== undefined ? { perDay: cap } : {}),
+      ...(bot ? { botId: bot === NO_BOT ? null : bot } : {}),
+      ...(status ? { status } : {}),
+    });
     if (generation !== this.generation) return;
     this.loading = false;
-    if (bots.ok) this.bots = bots.value;
-    else this.shell.notices.error(bots.error.message, 'Could not read the bots');
-    this.freeSlots = slots.ok ? slots.value : [];
-    if (!posts.ok) {
-      this.loadError = posts.error.message;
+    if (!answer.ok) {
+      this.loadError = answer.error.message;
       return;
     }
     this.loaded = true;
-    this.loadError = drafts.ok ? null : drafts.error.message;
-    this.posts = posts.value;
-    if (drafts.ok) this.drafts = drafts.value;
+    this.loadError = null;
+    const { posts, hidden, drafts, freeSlots, bots } = answer.value;
+    this.posts = posts;
+    this.hidden = hidden;
+    this.drafts = drafts;
+    this.freeSlots = freeSlots;
+    this.bots = bots;
   }
 
   /**
