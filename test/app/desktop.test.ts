@@ -9,30 +9,11 @@ import { applicationMenu, notificationFor, queueSummary, trayMenu } from '../../
 import { createLog } from '../../main/app/log';
 import { checkForUpdates } from '../../main/app/updater';
 import type { Updater } from '../../main/app/updater';
+import { outboxItem } from '../support/outbox';
 import { menuItem } from './fake-electron';
 
-function item(kind: OutboxItem['kind'], ids: Partial<OutboxItem> = {}): OutboxItem {
-  return {
-    id: 1,
-    kind,
-    postId: null,
-    productId: null,
-    payload: {},
-    state: 'done',
-    priority: 1,
-    dueAt: 0,
-    readyAt: 0,
-    attempts: 1,
-    idempotencyKey: 'k',
-    remoteId: null,
-    lastError: null,
-    fieldErrors: [],
-    outcomeUnknown: false,
-    groupId: null,
-    createdAt: 0,
-    ...ids,
-  } as OutboxItem;
-}
+const item = (kind: OutboxItem['kind'], ids: Partial<OutboxItem> = {}): OutboxItem =>
+  outboxItem(1, kind, { state: 'done', priority: 1, attempts: 1, idempotencyKey: 'k', ...ids });
 
 const words = (entry: OutboxItem) =>
   entry.postId === 7

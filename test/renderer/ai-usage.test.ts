@@ -60,24 +60,12 @@ const usage = [
   day('2026-11-22', []),
 ];
 
-let systemDark: ((event: { matches: boolean }) => void) | null = null;
-
 beforeEach(() => {
   charts.made.length = 0;
-  systemDark = null;
-  // jsdom has no matchMedia; the chart follows the OS's dark mode through it.
-  vi.stubGlobal('matchMedia', (query: string) => ({
-    media: query,
-    matches: false,
-    addEventListener: (_type: string, listener: (event: { matches: boolean }) => void) =>
-      (systemDark = listener),
-    removeEventListener: () => (systemDark = null),
-  }));
 });
 
 afterEach(() => {
   cleanup();
-  vi.unstubAllGlobals();
   delete document.documentElement.dataset.theme;
   document.documentElement.removeAttribute('style');
 });
@@ -193,11 +181,14 @@ describe('the ai usage screen', () => {
       data: { datasets: [{ label: 'openai', backgroundColor: 'rgb(4, 5, 6)' }, {}] },
       options: { plugins: { legend: { labels: { color: 'rgb(1, 2, 3)' } } } },
     });
-    systemDark?.({ matches: true });
+    document.documentElement.dataset.theme = 'light';
     await vi.waitFor(() => expect(charts.made).toHaveLength(3));
     view.unmount();
     expect(charts.made.every((chart) => chart.destroyed)).toBe(true);
-    expect(systemDark).toBeNull();
+    // Closed, the chart no longer follows the theme.
+    document.documentElement.dataset.theme = 'dark';
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(charts.made).toHaveLength(3);
   });
 
   it('says how to spend tokens when there are none, without a chart', async () => {

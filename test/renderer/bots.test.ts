@@ -1,53 +1,17 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CallResult } from '../../shared/contract';
-import type { BotSummary, OutboxItem, SyncReport } from '../../shared/domain';
+import type { BotSummary, SyncReport } from '../../shared/domain';
 import BotsScreen from '../../renderer/src/screens/BotsScreen.svelte';
 import { shellContext } from '../../renderer/src/lib/context';
 import { BotsState, applyWrites } from '../../renderer/src/state/bots.svelte';
 import type { BotWrite } from '../../renderer/src/state/bots.svelte';
 import { Shell } from '../../renderer/src/state/shell.svelte';
-import { FakeTransport, ok } from './fake-transport';
-
-const bot = (id: string, name: string, extra: Partial<BotSummary> = {}): BotSummary => ({
-  id,
-  name,
-  channel: 'telegram',
-  status: 'active',
-  description: null,
-  pending: 0,
-  ...extra,
-});
-
-const item = (id: number, kind: OutboxItem['kind'], extra: Partial<OutboxItem> = {}) =>
-  ({
-    id,
-    kind,
-    postId: null,
-    productId: null,
-    payload: {},
-    state: 'queued',
-    priority: 0,
-    dueAt: 0,
-    readyAt: 0,
-    attempts: 0,
-    idempotencyKey: `key-${id}`,
-    remoteId: null,
-    lastError: null,
-    fieldErrors: [],
-    outcomeUnknown: false,
-    groupId: null,
-    createdAt: 0,
-    updatedAt: 0,
-    ...extra,
-  }) satisfies OutboxItem;
+import { outboxItem as item } from '../support/outbox';
+import { FakeTransport, ok, refused } from './fake-transport';
+import { bot } from './fixtures';
 
 const report: SyncReport = { bots: 2, posts: 0, products: 0, orders: 0, subscribers: 0 };
-const refused = (message: string): CallResult => ({
-  ok: false,
-  error: { kind: 'invalid_input', message },
-});
-
 function setup(cached: BotSummary[] = [bot('bot_1', 'Corner Bakery'), bot('bot_2', 'Orders')]) {
   let list = cached;
   const transport = new FakeTransport({

@@ -2,32 +2,19 @@
 // that roll back per row with the core's reasons, clipboard parsing, selection and its actions.
 import { describe, expect, it, vi } from 'vitest';
 import type { CallResult } from '../../shared/contract';
-import type { OutboxItem } from '../../shared/domain';
 import { parseClipboardTable } from '../../renderer/src/state/catalog-paste';
 import { CatalogState, PAGE_SIZE } from '../../renderer/src/state/catalog.svelte';
 import { fakeCatalog, product } from './catalog-fixtures';
+import { outboxItem } from '../support/outbox';
 import { ok } from './fake-transport';
 
-const sentItem: OutboxItem = {
-  id: 90,
-  kind: 'create_product',
-  postId: null,
+const sentItem = outboxItem(90, 'create_product', {
   productId: 1,
-  payload: {},
   state: 'done',
   priority: 1,
-  dueAt: 0,
-  readyAt: 0,
   attempts: 1,
-  idempotencyKey: 'key-90',
   remoteId: 'prod_1',
-  lastError: null,
-  fieldErrors: [],
-  outcomeUnknown: false,
-  groupId: null,
-  createdAt: 0,
-  updatedAt: 0,
-};
+});
 
 function setup(count = 250, patch?: Parameters<typeof fakeCatalog>[1]) {
   const fake = fakeCatalog(count, patch);

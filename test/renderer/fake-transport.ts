@@ -1,6 +1,6 @@
 // A transport for component tests: answers each operation from a table, records every call,
-// and lets a test push core events.
-import type { CallResult, CoreEvent, OperationName } from '../../shared/contract';
+// and lets a test push core events; with the answers the tests share.
+import type { CallErrorKind, CallResult, CoreEvent, OperationName } from '../../shared/contract';
 import type { Transport } from '../../renderer/src/lib/api';
 
 export type Answer = (input: unknown) => CallResult | Promise<CallResult>;
@@ -41,3 +41,9 @@ export class FakeTransport implements Transport {
 }
 
 export const ok = <T>(value: T): CallResult<T> => ({ ok: true, value });
+
+/** The core's refusal of a call, in its words. */
+export const refused = (message: string, kind: CallErrorKind = 'invalid_input'): CallResult => ({
+  ok: false,
+  error: { kind, message },
+});

@@ -4,13 +4,7 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/sve
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MAX_UPLOAD_BASE64 } from '../../shared/contract';
 import type { CallResult, OperationInput } from '../../shared/contract';
-import type {
-  ImportPreview,
-  ImportProgress,
-  ImportResult,
-  LocalPost,
-  OutboxItem,
-} from '../../shared/domain';
+import type { ImportPreview, ImportProgress, ImportResult, LocalPost } from '../../shared/domain';
 import { formatDateTime } from '../../renderer/src/components/common/format';
 import ImportScreen from '../../renderer/src/screens/ImportScreen.svelte';
 import { shellContext } from '../../renderer/src/lib/context';
@@ -22,6 +16,7 @@ import {
   tooBig,
 } from '../../renderer/src/state/import.svelte';
 import { Shell } from '../../renderer/src/state/shell.svelte';
+import { outboxItem } from '../support/outbox';
 import { FakeTransport, ok } from './fake-transport';
 
 const CSV = 'text,scheduled_at,Notes\nHello,2099-01-05 09:00,a\nBroken,next tuesday,b\n';
@@ -449,26 +444,14 @@ describe('the import screen', () => {
     await fireEvent.click(await screen.findByRole('button', { name: 'Import' }));
     const undo = await screen.findByRole('button', { name: 'Undo import' });
     expect(undo).toHaveProperty('disabled', false);
-    const item: OutboxItem = {
-      id: 1,
-      kind: 'create_post',
+    const item = outboxItem(1, 'create_post', {
       postId: 5,
-      productId: null,
-      payload: {},
       state: 'done',
       priority: 1,
-      dueAt: 0,
-      readyAt: 0,
       attempts: 1,
       idempotencyKey: 'k',
       remoteId: 'p_5',
-      lastError: null,
-      fieldErrors: [],
-      outcomeUnknown: false,
-      groupId: null,
-      createdAt: 0,
-      updatedAt: 0,
-    };
+    });
     transport.emit({ type: 'done', item, remoteId: 'p_5' });
     await vi.waitFor(() => expect(undo).toHaveProperty('disabled', true));
     expect(screen.getByText(/on the platform already, so it can no longer be undone/)).toBeTruthy();

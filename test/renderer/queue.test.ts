@@ -1,52 +1,27 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CallResult } from '../../shared/contract';
-import type { LocalPost, QueueRow, Status } from '../../shared/domain';
+import type { QueueRow, Status } from '../../shared/domain';
 import QueueScreen from '../../renderer/src/screens/QueueScreen.svelte';
 import { shellContext } from '../../renderer/src/lib/context';
 import { QueueState, gaugeView } from '../../renderer/src/state/queue.svelte';
 import { Shell } from '../../renderer/src/state/shell.svelte';
-import { FakeTransport, ok } from './fake-transport';
+import { outboxItem } from '../support/outbox';
+import { FakeTransport, ok, refused } from './fake-transport';
+import { post } from './post-editor-fixtures';
 
 const row = (id: number, state: QueueRow['state'], extra: Partial<QueueRow> = {}): QueueRow => ({
-  id,
-  kind: 'create_post',
-  postId: id,
-  productId: null,
-  payload: {},
-  state,
-  priority: 1,
-  dueAt: 0,
-  readyAt: 0,
-  attempts: 0,
-  idempotencyKey: `key-${id}`,
-  remoteId: null,
-  lastError: null,
-  fieldErrors: [],
-  outcomeUnknown: false,
-  groupId: null,
-  createdAt: 0,
-  updatedAt: 0,
+  ...outboxItem(id, 'create_post', { postId: id, state, priority: 1 }),
   summary: `Post: number ${id}`,
   ...extra,
 });
 
-const missedPost: LocalPost = {
+const missedPost = post({
   id: 7,
-  remoteId: null,
-  botId: 'bot_1',
   text: 'Fresh rye today',
-  mediaUrls: [],
   scheduledAt: Date.UTC(2026, 10, 22, 8, 0),
-  zone: 'Europe/Berlin',
   status: 'missed',
-  origin: 'local',
-  publishedAt: null,
-  error: null,
-  batchId: null,
-  createdAt: 0,
-  updatedAt: 0,
-};
+});
 
 const status = (patch: Partial<Status> = {}): Status => ({
   outbox: { queued: 1, sending: 0, done: 4, retrying: 0, failed: 1, cancelled: 0 },
@@ -66,11 +41,6 @@ const status = (patch: Partial<Status> = {}): Status => ({
   requests: 0,
   rateLimited: 0,
   ...patch,
-});
-
-const refused = (message: string): CallResult => ({
-  ok: false,
-  error: { kind: 'not_allowed', message },
 });
 
 function setup(rows: QueueRow[] = [row(1, 'failed', { lastError: 'text is too long' })]) {
@@ -116,7 +86,7 @@ describe('queue state', () => {
   it('rolls a cancel back and shows the core’s message when it is refused', async () => {
     const { transport, shell, queue } = setup([row(2, 'queued')]);
     await queue.load();
-    transport.answer('cancelItem', () => refused('the item is already sending'));
+    transport.answer('cancelItem', () => refused('the item is already sending', 'not_allowed'));
     await queue.cancel(queue.rows[0]!);
     expect(queue.rows[0]?.state).toBe('queued');
     expect(shell.notices.list.at(-1)?.text).toBe('Could not cancel: the item is already sending');
@@ -204,7 +174,7 @@ describe('queue state', () => {
     expect(transport.callsOf('queuePost')).toEqual([{ id: 7, mode: 'schedule' }]);
 
     transport.answer('updatePost', () =>
-      refused('2026-03-29 02:30 does not exist in Europe/Berlin'),
+      refused('2026-03-29 02:30 does not exist in Europe/Berlin', 'not_allowed'),
     );
     expect(await queue.reschedule(missedPost, '2026-03-29T02:30', 'Europe/Berlin')).toBe(
       '2026-03-29 02:30 does not exist in Europe/Berlin',

@@ -1,12 +1,13 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CallResult, OperationResults } from '../../shared/contract';
-import type { AccountSettings, BotSummary } from '../../shared/domain';
+import type { AccountSettings } from '../../shared/domain';
 import SettingsScreen from '../../renderer/src/screens/SettingsScreen.svelte';
 import { shellContext } from '../../renderer/src/lib/context';
 import { Shell } from '../../renderer/src/state/shell.svelte';
 import { formErrors } from '../../renderer/src/state/settings.svelte';
 import { FakeTransport, ok } from './fake-transport';
+import { bot, description } from './fixtures';
 
 type Settings = OperationResults['getSettings'];
 
@@ -22,15 +23,6 @@ const ACCOUNT: AccountSettings = {
   tokenHint: '••••••••3f9a',
   plan: 'pro',
 };
-
-const bot = (id: string, name: string): BotSummary => ({
-  id,
-  name,
-  channel: 'telegram',
-  status: 'active',
-  description: null,
-  pending: 0,
-});
 
 function setup(
   account: AccountSettings = DEMO,
@@ -59,15 +51,6 @@ const refused = (field: string, message: string, kind = 'invalid_input' as const
   ok: false,
   error: { kind, message: `${field}: ${message}`, issues: [{ field, message }] },
 });
-
-/** What a field's aria-describedby points at, as a screen reader reads it after the label. */
-function description(element: HTMLElement): string {
-  return (element.getAttribute('aria-describedby') ?? '')
-    .split(' ')
-    .map((id) => document.getElementById(id)?.textContent?.trim())
-    .filter(Boolean)
-    .join(' ');
-}
 
 afterEach(() => cleanup());
 
@@ -124,9 +107,11 @@ describe('the account section', () => {
     await fireEvent.input(token, { target: { value: 'wrong-token-1234' } });
     await fireEvent.change(screen.getByLabelText('Plan'), { target: { value: 'pro' } });
     await fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
-    expect(transport.callsOf('connectAccount')).toEqual([
-      { apiBase: 'https://api.example.com/api/v1', token: 'wrong-token-1234', plan: 'pro' },
-    ]);
+    await vi.waitFor(() =>
+      expect(transport.callsOf('connectAccount')).toEqual([
+        { apiBase: 'https://api.example.com/api/v1', token: 'wrong-token-1234', plan: 'pro' },
+      ]),
+    );
     await vi.waitFor(() => expect(token.getAttribute('aria-invalid')).toBe('true'));
     expect(description(token)).toBe(
       "API token was refused by the platform (401: invalid token); copy it again from the account's API Keys settings From the account's settings, section API Keys.",
@@ -234,15 +219,17 @@ describe('the workspace section', () => {
       target: { value: '0' },
     });
     await fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
-    expect(transport.callsOf('saveSettings')).toEqual([
-      {
-        timezone: 'Asia/Tokyo',
-        graceMinutes: 45,
-        defaultCurrency: 'JPY',
-        defaultBotId: 'bot_2',
-        duplicateWindowDays: 0,
-      },
-    ]);
+    await vi.waitFor(() =>
+      expect(transport.callsOf('saveSettings')).toEqual([
+        {
+          timezone: 'Asia/Tokyo',
+          graceMinutes: 45,
+          defaultCurrency: 'JPY',
+          defaultBotId: 'bot_2',
+          duplicateWindowDays: 0,
+        },
+      ]),
+    );
     expect(shell.settings).toMatchObject({ timezone: 'Asia/Tokyo', defaultCurrency: 'JPY' });
     await vi.waitFor(() =>
       expect(shell.notices.list.at(-1)).toMatchObject({ tone: 'success', text: 'Settings saved' }),

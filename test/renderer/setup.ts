@@ -6,3 +6,7 @@ class InertResizeObserver {
   disconnect(): void {}
 }
 globalThis.ResizeObserver ??= InertResizeObserver as unknown as typeof ResizeObserver;
+
+// Nor media queries: here the OS prefers light and never changes (a test may stub another).
+globalThis.matchMedia ??= (query: string) =>
+  Object.assign(new EventTarget(), { media: query, matches: false }) as unknown as MediaQueryList;

@@ -1,5 +1,5 @@
 import { render, screen } from '@testing-library/svelte';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import App from '../../renderer/src/App.svelte';
 import { shellContext } from '../../renderer/src/lib/context';
 import { Shell } from '../../renderer/src/state/shell.svelte';
@@ -29,6 +29,26 @@ describe('the app shell', () => {
     expect(shell.screen).toBe('settings');
     expect(location.hash).toBe('#/settings');
     shell.stop();
+  });
+
+  it('shows the system theme as the OS’s light or dark, and follows the OS as it changes', async () => {
+    // jsdom has no matchMedia: a stand-in for the OS's dark mode, switched by the test.
+    const systemDark = Object.assign(new EventTarget(), { matches: true });
+    vi.stubGlobal('matchMedia', () => systemDark);
+    const transport = new FakeTransport({
+      getSettings: () => ok({ ...settings, theme: 'system' }),
+      status: () => ok(null),
+    });
+    const shell = new Shell(transport);
+    const view = render(App, { context: shellContext(shell) });
+    await vi.waitFor(() => expect(shell.settings?.theme).toBe('system'));
+    expect(document.documentElement.dataset.theme).toBe('dark');
+    systemDark.matches = false;
+    systemDark.dispatchEvent(new Event('change'));
+    await vi.waitFor(() => expect(document.documentElement.dataset.theme).toBe('light'));
+    view.unmount();
+    shell.stop();
+    vi.unstubAllGlobals();
   });
 
   it('shows a failed call as an error notice', async () => {

@@ -1,6 +1,5 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { CallResult } from '../../shared/contract';
 import type {
   OutboxItem,
   OutboxState,
@@ -12,7 +11,8 @@ import SubscribersScreen from '../../renderer/src/screens/SubscribersScreen.svel
 import { shellContext } from '../../renderer/src/lib/context';
 import { Shell } from '../../renderer/src/state/shell.svelte';
 import { SubscribersState, tally } from '../../renderer/src/state/subscribers.svelte';
-import { FakeTransport, ok } from './fake-transport';
+import { outboxItem } from '../support/outbox';
+import { FakeTransport, ok, refused } from './fake-transport';
 
 const person = (id: string, name: string, tags: string[] = []): SubscriberSummary => ({
   id,
@@ -33,27 +33,7 @@ const detail = (summary: SubscriberSummary): SubscriberDetail => ({
   },
 });
 
-const item = (id: number, extra: Partial<OutboxItem> = {}): OutboxItem => ({
-  id,
-  kind: 'send_message',
-  postId: null,
-  productId: null,
-  payload: {},
-  state: 'queued',
-  priority: 0,
-  dueAt: 0,
-  readyAt: 0,
-  attempts: 0,
-  idempotencyKey: `key-${id}`,
-  remoteId: null,
-  lastError: null,
-  fieldErrors: [],
-  outcomeUnknown: false,
-  groupId: null,
-  createdAt: 0,
-  updatedAt: 0,
-  ...extra,
-});
+const item = (id: number, extra: Partial<OutboxItem> = {}) => outboxItem(id, 'send_message', extra);
 
 const counts = (patch: Partial<Record<OutboxState, number>>): Record<OutboxState, number> => ({
   queued: 0,
@@ -66,11 +46,6 @@ const counts = (patch: Partial<Record<OutboxState, number>>): Record<OutboxState
 });
 
 const report: SyncReport = { bots: 1, posts: 0, products: 0, orders: 0, subscribers: 2 };
-const refused = (message: string): CallResult => ({
-  ok: false,
-  error: { kind: 'invalid_input', message },
-});
-
 const ada = person('sub_1', 'Ada Lovelace', ['vip']);
 const alan = person('sub_2', 'Alan Turing');
 

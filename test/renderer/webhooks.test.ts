@@ -7,6 +7,7 @@ import { shellContext } from '../../renderer/src/lib/context';
 import { Shell } from '../../renderer/src/state/shell.svelte';
 import { describeEvent, watchOrderNotifications } from '../../renderer/src/state/webhooks.svelte';
 import { FakeTransport, ok } from './fake-transport';
+import { description } from './fixtures';
 
 const RECEIVER = 'http://127.0.0.1:40123/webhooks';
 
@@ -67,15 +68,6 @@ function setup(
 }
 
 afterEach(() => cleanup());
-
-/** What a field's aria-describedby points at, as a screen reader reads it after the label. */
-function description(element: HTMLElement): string {
-  return (element.getAttribute('aria-describedby') ?? '')
-    .split(' ')
-    .map((id) => document.getElementById(id)?.textContent?.trim())
-    .filter(Boolean)
-    .join(' ');
-}
 
 describe('webhook events', () => {
   it('reads each event kind into one line, tolerating payloads it does not know', () => {
@@ -178,9 +170,11 @@ describe('the webhooks screen', () => {
     });
     await fireEvent.click(screen.getByRole('checkbox', { name: /comment\.posted/ }));
     await fireEvent.click(screen.getByRole('button', { name: 'Subscribe' }));
-    expect(transport.callsOf('createWebhook')).toEqual([
-      { url: 'https://shop.example.com/hooks', events: ['message.received', 'order.created'] },
-    ]);
+    await vi.waitFor(() =>
+      expect(transport.callsOf('createWebhook')).toEqual([
+        { url: 'https://shop.example.com/hooks', events: ['message.received', 'order.created'] },
+      ]),
+    );
     const pending = await screen.findByText('Subscribing…');
     expect(pending.closest('tr')?.getAttribute('aria-busy')).toBe('true');
     settle(ok(subscription('https://shop.example.com/hooks')));
@@ -227,9 +221,11 @@ describe('the webhooks screen', () => {
     await fireEvent.click(
       screen.getByRole('button', { name: 'Subscribe the built-in receiver to every event' }),
     );
-    expect(transport.callsOf('createWebhook')).toEqual([
-      { url: RECEIVER, events: ['message.received', 'order.created', 'comment.posted'] },
-    ]);
+    await vi.waitFor(() =>
+      expect(transport.callsOf('createWebhook')).toEqual([
+        { url: RECEIVER, events: ['message.received', 'order.created', 'comment.posted'] },
+      ]),
+    );
     expect(await screen.findByText(/Waiting for the first event/)).toBeTruthy();
   });
 

@@ -8,9 +8,8 @@ import type {
   OperationName,
   PLAN_NAMES,
 } from '../../../shared/contract';
-import { operations } from '../../../shared/contract';
+import { MediaQuery } from 'svelte/reactivity';
 import type { AccountSettings, BotSummary, Theme, WorkspaceSettings } from '../../../shared/domain';
-import { describeIssues } from '../../../shared/validation';
 import type { Shell } from './shell.svelte';
 
 /** What went wrong with a form: a message per field, and the rest for the whole form. */
@@ -44,12 +43,19 @@ export function formErrors<F extends string>(
   return { fields: byField, form: rest.length > 0 ? rest.join('; ') : null };
 }
 
-/** The core's own checks, run here first, so a mistake shows before any request, worded alike. */
-export function checkInput<K extends OperationName, F extends string>(
+/**
+ * The core's own checks, run here first, so a mistake shows before any request, worded alike. The
+ * schemas (zod) load with the first check, not with the page: the core checks every call anyway.
+ */
+export async function checkInput<K extends OperationName, F extends string>(
   operation: K,
   input: OperationInput<K>,
   fields: readonly F[],
-): FormErrors<F> | null {
+): Promise<FormErrors<F> | null> {
+  const [{ operations }, { describeIssues }] = await Promise.all([
+    import('../../../shared/contract'),
+    import('../../../shared/validation'),
+  ]);
   const checked = operations[operation].safeParse(input);
   if (checked.success) return null;
   return formErrors({ message: '', issues: describeIssues(checked.error.issues) }, fields);
@@ -97,6 +103,17 @@ export function duplicateWindowProblem(days: number | null): string | null {
   if (!Number.isInteger(days) || days < 0 || days > MAX_DUPLICATE_WINDOW_DAYS)
     return `must be a whole number of days from 0 (off) to ${MAX_DUPLICATE_WINDOW_DAYS}`;
   return null;
+}
+
+/** The OS's light or dark, followed live as it changes: what the "system" theme shows. */
+export class SystemTheme {
+  readonly #dark = new MediaQuery('(prefers-color-scheme: dark)');
+
+  /** The palette a theme shows. The page wears it, so each palette is written once in CSS. */
+  resolve(theme: Theme): 'light' | 'dark' {
+    if (theme !== 'system') return theme;
+    return this.#dark.current ? 'dark' : 'light';
+  }
 }
 
 export class SettingsState {
@@ -165,7 +182,7 @@ export class SettingsState {
       defaultBotId: draft.defaultBotId || null,
       duplicateWindowDays: draft.duplicateWindowDays,
     };
-    const problems = checkInput('saveSettings', input, WORKSPACE_FIELDS);
+    const problems = await checkInput('saveSettings', input, WORKSPACE_FIELDS);
     this.workspaceErrors = problems ?? noErrors();
     if (problems) return;
     this.saving = true;
@@ -186,7 +203,7 @@ export class SettingsState {
   /** The core tests the token with the platform before it keeps it. */
   async connect(): Promise<void> {
     const input = { ...this.connection, apiBase: this.connection.apiBase.trim() };
-    const problems = checkInput('connectAccount', input, ACCOUNT_FIELDS);
+    const problems = await checkInput('connectAccount', input, ACCOUNT_FIELDS);
     this.connectErrors = problems ?? noErrors();
     if (problems) return;
     this.connecting = true;
