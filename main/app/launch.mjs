@@ -37,8 +37,13 @@ function currentBuild() {
 }
 
 let manifest = currentBuild();
-// Quietly: a command's output (its first stdout line, its one-line errors) is a contract.
 if (!manifest) {
+  // A person at a terminal is told why the start pauses; piped output stays the command's own
+  // (its first stdout line and its one-line errors are a contract scripts and tests read).
+  if (process.stderr.isTTY)
+    process.stderr.write(
+      'Building Pressroom first (after an install or an edit; a second or two)…\n',
+    );
   const { tsImport } = await import('tsx/esm/api');
   const { buildCommands } = await tsImport('./build.ts', import.meta.url);
   manifest = await buildCommands(root);
