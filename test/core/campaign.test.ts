@@ -1,27 +1,21 @@
 // AI campaign drafts against the reference server: N posts from one brief with the tokens
 // estimated before and counted after, saved as drafts or into free slots, and a failing provider
 // answered with the server's message while nothing is saved.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { estimateCampaign } from '../../shared/campaign';
-import { FileSecretStore } from '../../main/core/account';
 import { Pressroom } from '../../main/core/pressroom';
 import { invoke } from '../../main/core/service';
-import { Session } from '../../main/core/session';
 import { PlatformError } from '../../main/platform/errors';
 import { rejectionOf, startTestPlatform } from '../support/platform';
 import type { TestPlatform } from '../support/platform';
+import { openDemoSession } from '../support/session';
 
 const BRIEF =
   'Our new rye sourdough launches Saturday at the Kreuzberg shop. Free tasting from 9 to 12, and every loaf is baked the night before.';
 
 const open: Pressroom[] = [];
-const sessions: Session[] = [];
-afterEach(async () => {
+afterEach(() => {
   for (const pressroom of open.splice(0)) pressroom.close();
-  await Promise.all(sessions.splice(0).map((session) => session.close()));
 });
 
 async function connected(): Promise<{ pressroom: Pressroom; platform: TestPlatform }> {
@@ -115,19 +109,7 @@ describe('AI campaign drafts', () => {
   });
 
   it('answers a failing provider with the server’s message and changes nothing', async () => {
-    const platform = await startTestPlatform({ seed: 'demo' });
-    const folder = mkdtempSync(join(tmpdir(), 'prs-campaign-'));
-    const session = await Session.open({
-      folder,
-      secrets: new FileSecretStore(folder),
-      demo: async () => ({
-        apiBase: platform.server.baseUrl,
-        token: platform.server.token,
-        close: async () => undefined,
-      }),
-      watch: false,
-    });
-    sessions.push(session);
+    const { session, platform } = await openDemoSession();
     for (const provider of ['lark', 'heron', 'owl'])
       await platform.admin('PUT', `/ai/providers/${provider}`, { failure_rate: 1 });
     expect(await invoke(session, 'draftCampaign', { brief: BRIEF, count: 3 })).toEqual({

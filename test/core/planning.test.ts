@@ -1,19 +1,14 @@
 // Posting schedules, "add to queue", "share next" and the duplicate-content guard through the
 // core: slots computed from the stored posts in the workspace's zone, through DST changes.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Temporal } from 'temporal-polyfill';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CallResult, CoreEvent, OperationName, OperationResults } from '../../shared/contract';
 import type { LocalPost } from '../../shared/domain';
 import { toInstant } from '../../shared/time';
-import { FileSecretStore } from '../../main/core/account';
 import { DuplicateContent, InvalidInput, NotAllowed } from '../../main/core/errors';
 import { Pressroom } from '../../main/core/pressroom';
 import { invoke } from '../../main/core/service';
-import { Session } from '../../main/core/session';
-import { startTestPlatform } from '../support/platform';
+import { openDemoSession } from '../support/session';
 
 const BERLIN = 'Europe/Berlin';
 const DAY = 86_400_000;
@@ -389,19 +384,7 @@ describe('the duplicate-content guard', () => {
   });
 
   it('counts published posts, and answers the renderer a `duplicate` error it can retry', async () => {
-    const platform = await startTestPlatform({ seed: 'demo' });
-    const folder = mkdtempSync(join(tmpdir(), 'prs-planning-'));
-    const session = await Session.open({
-      folder,
-      secrets: new FileSecretStore(folder),
-      demo: async () => ({
-        apiBase: platform.server.baseUrl,
-        token: platform.server.token,
-        close: async () => undefined,
-      }),
-      watch: false,
-    });
-    cleanups.push(() => session.close());
+    const { session } = await openDemoSession();
     const call = async <K extends OperationName>(operation: K, input: unknown) =>
       (await invoke(session, operation, input)) as CallResult<OperationResults[K]>;
 

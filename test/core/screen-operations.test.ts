@@ -1,33 +1,11 @@
 // The operations behind the renderer's screens, through `invoke` as the renderer calls them.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CallResult, CoreEvent, OperationName, OperationResults } from '../../shared/contract';
-import { FileSecretStore } from '../../main/core/account';
 import { invoke } from '../../main/core/service';
-import { Session } from '../../main/core/session';
-import { startTestPlatform } from '../support/platform';
-
-const sessions: Session[] = [];
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((session) => session.close()));
-});
+import { openDemoSession } from '../support/session';
 
 async function workspace() {
-  const platform = await startTestPlatform({ seed: 'demo' });
-  const folder = mkdtempSync(join(tmpdir(), 'prs-ops-'));
-  const session = await Session.open({
-    folder,
-    secrets: new FileSecretStore(folder),
-    demo: async () => ({
-      apiBase: platform.server.baseUrl,
-      token: platform.server.token,
-      close: async () => undefined,
-    }),
-    watch: false,
-  });
-  sessions.push(session);
+  const { session, platform } = await openDemoSession();
   const events: CoreEvent[] = [];
   session.subscribe((event) => events.push(event));
   async function call<K extends OperationName>(

@@ -1,35 +1,16 @@
 // The session: demo, account and offline workspaces, the token test on connect, and the token
 // kept sealed outside the database.
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CoreEvent } from '../../shared/contract';
-import { FileSecretStore } from '../../main/core/account';
 import { invoke } from '../../main/core/service';
-import { Session } from '../../main/core/session';
 import { startTestPlatform } from '../support/platform';
 import type { TestPlatform } from '../support/platform';
+import { openDemoSession } from '../support/session';
 
-const sessions: Session[] = [];
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((session) => session.close()));
-});
-
-async function openSession(platform: TestPlatform, folder = mkdtempSync(join(tmpdir(), 'prs-'))) {
-  const session = await Session.open({
-    folder,
-    secrets: new FileSecretStore(folder),
-    demo: async () => ({
-      apiBase: platform.server.baseUrl,
-      token: platform.server.token,
-      close: async () => undefined,
-    }),
-    watch: false,
-  });
-  sessions.push(session);
-  return { session, folder };
-}
+const openSession = (platform: TestPlatform, folder?: string) =>
+  openDemoSession({ platform, ...(folder ? { folder } : {}) });
 
 /** Every byte Pressroom wrote in the folder, as text. */
 function folderText(folder: string): string {
@@ -52,18 +33,7 @@ describe('session', () => {
   });
 
   it('opens a watched demo workspace already synced, so a first page shows its posts', async () => {
-    const platform = await startTestPlatform({ seed: 'demo' });
-    const folder = mkdtempSync(join(tmpdir(), 'prs-'));
-    const session = await Session.open({
-      folder,
-      secrets: new FileSecretStore(folder),
-      demo: async () => ({
-        apiBase: platform.server.baseUrl,
-        token: platform.server.token,
-        close: async () => undefined,
-      }),
-    });
-    sessions.push(session);
+    const { session } = await openDemoSession({ watch: true });
     expect(session.current.listPosts({}).length).toBeGreaterThan(0);
     expect(session.current.listBots().length).toBeGreaterThan(0);
   });

@@ -1,0 +1,38 @@
+// A session whose demo workspace is a test's reference server, closed after each test.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach } from 'vitest';
+import { FileSecretStore } from '../../main/core/account';
+import { Session } from '../../main/core/session';
+import { startTestPlatform } from './platform';
+import type { TestPlatform } from './platform';
+
+const open: Session[] = [];
+// Registered after the platform module's hook, so sessions close before their servers do.
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((session) => session.close()));
+});
+
+/**
+ * Opens a session in `folder` (a new one unless given) whose demo workspace is `platform` (a new
+ * demo-seeded one unless given); it does not watch unless asked to.
+ */
+export async function openDemoSession(
+  options: { platform?: TestPlatform; folder?: string; watch?: boolean } = {},
+): Promise<{ session: Session; folder: string; platform: TestPlatform }> {
+  const platform = options.platform ?? (await startTestPlatform({ seed: 'demo' }));
+  const folder = options.folder ?? mkdtempSync(join(tmpdir(), 'prs-'));
+  const session = await Session.open({
+    folder,
+    secrets: new FileSecretStore(folder),
+    demo: async () => ({
+      apiBase: platform.server.baseUrl,
+      token: platform.server.token,
+      close: async () => undefined,
+    }),
+    watch: options.watch ?? false,
+  });
+  open.push(session);
+  return { session, folder, platform };
+}
