@@ -51,6 +51,7 @@ describe('electron-builder.yml', () => {
   it('names the app and packages the built shell, with better-sqlite3 outside the asar', () => {
     expect(config).toMatchObject({ appId: 'app.pressroom.desktop', productName: 'Pressroom' });
     expect(config.files).toContain('out/**');
+    expect(config.files).toContain('!out/node/**');
     expect(config.extraMetadata.main).toBe('out/main/index.js');
     expect(config.asarUnpack).toEqual(['**/node_modules/better-sqlite3/**']);
     expect(config.npmRebuild).toBe(true);
