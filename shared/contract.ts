@@ -158,6 +158,11 @@ export const operations = {
    */
   setSchedule: z.strictObject({ botId, schedule: z.string().max(2000) }),
   /**
+   * Every bot's schedule as text (as getSchedule's `text`), by bot id, in one answer for the Bots
+   * table; bots without a schedule are left out.
+   */
+  listSchedules: z.strictObject({}),
+  /**
    * The slots no post holds in [from, to) (at most 366 days; slots before now are left out), for
    * every bot with a schedule or only `botId`, by time.
    */
@@ -372,6 +377,7 @@ export interface OperationResults {
   queuePost: LocalPost;
   getSchedule: BotSchedule;
   setSchedule: BotSchedule;
+  listSchedules: Pick<BotSchedule, 'botId' | 'text'>[];
   listFreeSlots: FreeSlot[];
   addToQueue: LocalPost;
   shareNext: SharedNext;

@@ -12,6 +12,7 @@ import type {
   CoreEvent,
   Issue,
   OperationInput,
+  OperationResults,
   Operations,
 } from '../../shared/contract';
 import type {
@@ -476,6 +477,13 @@ export class Pressroom {
     this.store.transaction(() => this.store.schedules.set(botId, parsed.value));
     this.emit({ type: 'changed', what: 'schedules' });
     return this.botSchedule(botId);
+  }
+
+  /** Every bot's schedule as text, for the Bots table; bots without one are left out. */
+  listSchedules(): OperationResults['listSchedules'] {
+    return this.store.schedules
+      .list()
+      .map(({ botId, schedule }) => ({ botId, text: formatSchedule(schedule) }));
   }
 
   private botSchedule(botId: string): BotSchedule {

@@ -22,6 +22,7 @@ const handlers: Handlers = {
   queuePost: (s, input) => s.current.queuePost(input),
   getSchedule: (s, input) => s.current.getSchedule(input),
   setSchedule: (s, input) => s.current.setSchedule(input),
+  listSchedules: (s) => s.current.listSchedules(),
   listFreeSlots: (s, input) => s.current.listFreeSlots(input),
   addToQueue: (s, input) => s.current.addToQueue(input),
   shareNext: (s, input) => s.current.shareNext(input),

@@ -90,6 +90,37 @@ describe('posting schedules', () => {
     expect(pressroom.getSchedule({ botId: 'bot_1' }).text).toBe('mon-fri 09:00,17:00; sat 10:00');
     expect(pressroom.setSchedule({ botId: 'bot_1', schedule: '' }).text).toBe('');
   });
+
+  it('are listed as text for every bot in one call, leaving out bots without one', async () => {
+    const { pressroom } = workspace('2026-11-23 08:00');
+    expect(pressroom.listSchedules()).toEqual([]);
+    pressroom.setSchedule({ botId: 'bot_2', schedule: 'sat 10:00' });
+    pressroom.setSchedule({ botId: 'bot_1', schedule: 'Mon-Fri 9:00,12:30, 17:00; sat 10:00' });
+    pressroom.setSchedule({ botId: 'bot_3', schedule: 'sun 08:00' });
+    pressroom.setSchedule({ botId: 'bot_3', schedule: '' });
+    expect(pressroom.listSchedules()).toEqual([
+      { botId: 'bot_1', text: 'mon-fri 09:00,12:30,17:00; sat 10:00' },
+      { botId: 'bot_2', text: 'sat 10:00' },
+    ]);
+    // A damaged row reads as no schedule, as getSchedule reads it.
+    pressroom.store.db
+      .prepare("UPDATE bot_schedules SET schedule = '[\"09:00\"' WHERE bot_id = 'bot_2'")
+      .run();
+    expect(pressroom.listSchedules()).toEqual([
+      { botId: 'bot_1', text: 'mon-fri 09:00,12:30,17:00; sat 10:00' },
+    ]);
+
+    const { session } = await openDemoSession();
+    await invoke(session, 'setSchedule', { botId: 'bot_1', schedule: 'mon 09:00' });
+    expect(await invoke(session, 'listSchedules', {})).toEqual({
+      ok: true,
+      value: [{ botId: 'bot_1', text: 'mon 09:00' }],
+    });
+    expect(await invoke(session, 'listSchedules', { botId: 'bot_1' })).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid_input' },
+    });
+  });
 });
 
 describe('add to queue', () => {

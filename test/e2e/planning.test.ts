@@ -68,6 +68,12 @@ describe('posting schedules in Chromium', () => {
     await expect.poll(() => nextFree.count()).toBe(3);
     expect(await seriousViolations(page)).toEqual([]);
     await editor.getByRole('button', { name: 'Close' }).click();
+    // The Bots table follows the save, in the same words as the dialog's text.
+    await page
+      .getByRole('row')
+      .filter({ hasText: BOT })
+      .getByRole('cell', { name: 'mon-sun 06:00,12:00,18:00', exact: true })
+      .waitFor();
 
     const bot = (await callCore<BotSummary[]>(served, 'listBots')).find((b) => b.name === BOT);
     const schedule = await callCore<BotSchedule>(served, 'getSchedule', { botId: bot?.id });

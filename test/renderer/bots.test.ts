@@ -1,5 +1,5 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CallResult } from '../../shared/contract';
 import type { BotSummary, SyncReport } from '../../shared/domain';
 import BotsScreen from '../../renderer/src/screens/BotsScreen.svelte';
@@ -10,12 +10,32 @@ import { Shell } from '../../renderer/src/state/shell.svelte';
 import { outboxItem as item } from '../support/outbox';
 import { FakeTransport, ok, refused } from './fake-transport';
 import { bot } from './fixtures';
+import { botSchedule, stubJsdom } from './post-editor-fixtures';
 
 const report: SyncReport = { bots: 2, posts: 0, products: 0, orders: 0, subscribers: 0 };
-function setup(cached: BotSummary[] = [bot('bot_1', 'Corner Bakery'), bot('bot_2', 'Orders')]) {
+/**
+ * A core with these bots and schedules (bot id → text); setSchedule keeps the text and announces
+ * the change, as the core does.
+ */
+function setup(
+  cached: BotSummary[] = [bot('bot_1', 'Corner Bakery'), bot('bot_2', 'Orders')],
+  schedules = new Map<string, string>(),
+) {
   let list = cached;
   const transport = new FakeTransport({
     listBots: () => ok(list),
+    listSchedules: () => ok([...schedules].map(([botId, text]) => ({ botId, text }))),
+    getSchedule: (input) => {
+      const { botId } = input as { botId: string };
+      return ok(botSchedule(botId, schedules.get(botId) ?? ''));
+    },
+    setSchedule: (input) => {
+      const { botId, schedule } = input as { botId: string; schedule: string };
+      if (schedule) schedules.set(botId, schedule);
+      else schedules.delete(botId);
+      transport.emit({ type: 'changed', what: 'schedules' });
+      return ok(botSchedule(botId, schedule));
+    },
     sync: () => ok(report),
     createBot: () => ok(item(10, 'create_bot')),
     renameBot: () => ok(item(11, 'update_bot')),
@@ -35,6 +55,7 @@ function setup(cached: BotSummary[] = [bot('bot_1', 'Corner Bakery'), bot('bot_2
 }
 
 const shells: Shell[] = [];
+beforeAll(stubJsdom);
 afterEach(() => {
   cleanup();
   for (const shell of shells.splice(0)) shell.stop();
@@ -238,5 +259,52 @@ describe('the bots screen', () => {
     waiting.stop();
     render(BotsScreen, { context: shellContext(waiting.shell) });
     expect(await screen.findByText('2 changes waiting in the queue')).toBeTruthy();
+  });
+
+  it('shows every bot’s posting schedule from one call, and the one saved in the dialog', async () => {
+    const { transport, shell, stop } = setup(
+      undefined,
+      new Map([['bot_1', 'mon-fri 09:00,12:30,17:00; sat 10:00']]),
+    );
+    stop();
+    render(BotsScreen, { context: shellContext(shell) });
+    const table = await screen.findByRole('table', { name: 'Bots' });
+    const column = within(table)
+      .getAllByRole('columnheader')
+      .findIndex((header) => header.textContent?.trim() === 'Posting schedule');
+    const scheduleOf = (name: string) =>
+      within(within(table).getByText(name).closest('tr')!).getAllByRole('cell')[column]
+        ?.textContent;
+    expect(column).toBeGreaterThan(0);
+    expect(scheduleOf('Corner Bakery')).toBe('mon-fri 09:00,12:30,17:00; sat 10:00');
+    expect(scheduleOf('Orders')).toBe('No schedule');
+    expect(transport.callsOf('listSchedules')).toEqual([{}]);
+    expect(transport.callsOf('getSchedule')).toEqual([]);
+
+    await fireEvent.click(screen.getByRole('button', { name: 'Posting schedule of Orders' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Posting schedule of Orders' });
+    await fireEvent.input(
+      await within(dialog).findByRole('textbox', { name: 'Schedule as text' }),
+      {
+        target: { value: 'sat 10:00' },
+      },
+    );
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Save schedule' }));
+    await vi.waitFor(() => expect(scheduleOf('Orders')).toBe('sat 10:00'));
+    expect(scheduleOf('Corner Bakery')).toBe('mon-fri 09:00,12:30,17:00; sat 10:00');
+  });
+
+  it('says so when the schedules cannot be read, and reads them again when asked', async () => {
+    const { transport, shell, stop } = setup();
+    stop();
+    transport.answer('listSchedules', () => refused('The workspace database is locked'));
+    render(BotsScreen, { context: shellContext(shell) });
+    expect(await screen.findByText(/The workspace database is locked/)).toBeTruthy();
+    expect(screen.queryByRole('table', { name: 'Bots' })).toBeNull();
+
+    transport.answer('listSchedules', () => ok([{ botId: 'bot_2', text: 'sun 11:00' }]));
+    await fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    const table = await screen.findByRole('table', { name: 'Bots' });
+    expect(within(table).getByText('sun 11:00').closest('tr')?.textContent).toContain('Orders');
   });
 });

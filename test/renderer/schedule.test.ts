@@ -139,6 +139,7 @@ describe('the posting schedule on the Bots screen', () => {
   async function open(answer?: (input: unknown) => CallResult) {
     const { shell, transport } = await setup('mon 09:00');
     transport.answer('listBots', () => ok(bots));
+    transport.answer('listSchedules', () => ok([{ botId: 'bot_1', text: 'mon 09:00' }]));
     if (answer) transport.answer('setSchedule', answer);
     render(BotsScreen, { context: shellContext(shell) });
     await fireEvent.click(

@@ -1,6 +1,6 @@
 // The bots screen's state (browser): the bots the last sync brought, with the user's creates,
-// renames and deletes laid over them while the queue sends them, and until a sync shows them; and
-// the posting schedule being edited.
+// renames and deletes laid over them while the queue sends them, and until a sync shows them; each
+// bot's posting schedule as text; and the schedule being edited.
 import type { CallResult, OperationInput } from '../../../shared/contract';
 import type { BotSummary, OutboxItem } from '../../../shared/domain';
 import { coalesce } from '../components/common/coalesce';
@@ -89,6 +89,8 @@ export class BotsState {
   error = $state<string | null>(null);
   syncing = $state(false);
   refreshError = $state<string | null>(null);
+  /** Each bot's posting schedule as text, by bot id; a bot without one is absent. */
+  schedules = $state.raw<Readonly<Record<string, string>>>({});
   /** The posting schedule open in its editor, if any. */
   schedule = $state.raw<ScheduleEditor | null>(null);
 
@@ -97,14 +99,19 @@ export class BotsState {
     this.rows = $derived(applyWrites(this.cached, this.writes.list));
   }
 
+  /** The bots and every bot's schedule, in two calls however many bots there are. */
   async load(): Promise<void> {
-    const result = await this.shell.api.listBots({});
-    if (result.ok) {
-      this.cached = result.value;
+    const [bots, schedules] = await Promise.all([
+      this.shell.api.listBots({}),
+      this.shell.api.listSchedules({}),
+    ]);
+    if (!bots.ok) this.error = bots.error.message;
+    else if (!schedules.ok) this.error = schedules.error.message;
+    else {
+      this.cached = bots.value;
+      this.schedules = Object.fromEntries(schedules.value.map(({ botId, text }) => [botId, text]));
       this.error = null;
       this.loaded = true;
-    } else {
-      this.error = result.error.message;
     }
   }
 
@@ -163,7 +170,9 @@ export class BotsState {
   watch(): () => void {
     return this.shell.onEvent((event) => {
       this.writes.handle(event);
-      if (touchesCache(event)) void this.load();
+      // The core announces each saved schedule, so the table follows the dialog's saves.
+      if (touchesCache(event) || (event.type === 'changed' && event.what === 'schedules'))
+        void this.load();
     });
   }
 
