@@ -1,5 +1,7 @@
 // The CLI's command tree (Node, CLI). Each command lives in commands/ and registers itself here.
 import { Command } from 'commander';
+// Bundled in at build time, so the version printed is the one this code was built as.
+import packageJson from '../../package.json' with { type: 'json' };
 import { registerExport, registerImport } from './commands/import';
 import { registerPlatform } from './commands/platform';
 import { registerPosts } from './commands/posts';
@@ -14,6 +16,7 @@ export function buildProgram(): Command {
       .description(
         'Pressroom: draft, import, schedule and publish posts and products to the platform.',
       )
+      .version(packageJson.version, '-V, --version', "print Pressroom's version")
       .showHelpAfterError('(add --help for usage)')
       // Errors reach index.ts instead of exiting, so exit codes are decided in one place.
       .exitOverride(),

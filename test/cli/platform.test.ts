@@ -1,5 +1,6 @@
 // `platform`: the reference server from the command line.
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCli, startPlatformCli } from '../support/cli';
 
@@ -35,6 +36,13 @@ describe('cli platform', () => {
     const command = await runCli(['platform', '--help']);
     expect(command.code).toBe(0);
     expect(command.stdout).toContain('--window-ms');
+  });
+
+  it('prints its version, the one package.json names', async () => {
+    const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+    const run = await runCli(['--version']);
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).toBe(version);
   });
 
   it('refuses bad options with one line naming the cause and exit code 2', async () => {
