@@ -2,10 +2,10 @@
 //  1. web-host cold start: from spawning `serve` to an interactive page (target < 1.5 s);
 //  2. calendar month view with 5,000 posts: from the posts' arrival to the frame that shows
 //     them (target < 100 ms);
-// A start and a first draw on a fresh page are each taken ROUNDS times, and the median printed
-// with every run: one run moves by tens of percent with whatever else the machine does.
 //  3. catalog with 100,000 products: from opening the screen to the first rows (target
 //     < 300 ms), and frames per second while scrolling (target ≥ 55 fps).
+// A start and a first draw on a fresh page are each taken ROUNDS times, and the median printed
+// with every run: one run moves by tens of percent with whatever else the machine does.
 import { writeFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
