@@ -71,7 +71,6 @@ const upload = {
 };
 export const PRODUCT_SORTS = ['sku', 'name', 'price', 'stock', 'status', 'updated'] as const;
 export const AI_TASKS = ['draft', 'shorten', 'rephrase', 'hashtags'] as const;
-export { WEBHOOK_EVENTS };
 
 const itemId = z
   .number({ error: 'must be a number' })

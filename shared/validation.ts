@@ -3,8 +3,6 @@
 import { z } from 'zod';
 import { isHttpUrl } from './url';
 
-export { isHttpUrl };
-
 export interface FieldIssue {
   /** Path of the field, e.g. `media_urls[1]` or `messages[0].role`; empty for the whole value. */
   field: string;

@@ -3,7 +3,7 @@
 // error.
 import { Temporal } from 'temporal-polyfill';
 import { decimalToMinor } from '../../shared/money';
-import { isHttpUrl } from '../../shared/validation';
+import { isHttpUrl } from '../../shared/url';
 
 export type ValueResult<T> = { ok: true; value: T } | { ok: false; reason: string };
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { isHttpUrlCell, parsePrice } from '../../main/csv/values';
 import { decimalToMinor, minorDigits } from '../../shared/money';
 import type { MinorResult } from '../../shared/money';
-import { isHttpUrl } from '../../shared/validation';
+import { isHttpUrl } from '../../shared/url';
 
 /** A small deterministic generator (mulberry32), so a failure can be replayed. */
 function random(seed: number): () => number {

@@ -4,10 +4,10 @@ import {
   describeIssues,
   httpUrl,
   instantWithOffset,
-  isHttpUrl,
   summarizeIssues,
   text,
 } from '../../shared/validation';
+import { isHttpUrl } from '../../shared/url';
 
 describe('validation messages', () => {
   const schema = z.strictObject({
