@@ -16,6 +16,7 @@ import type {
   ImportPreview,
   ImportProgress,
   ImportResult,
+  ImportUndone,
   LocalPost,
   LocalProduct,
   OrderSummary,
@@ -403,7 +404,7 @@ export interface OperationResults {
   importFile: ImportResult;
   importUpload: ImportResult;
   previewUpload: ImportPreview;
-  undoImport: { removed: number };
+  undoImport: ImportUndone;
   exportFile: number;
   exportText: { fileName: string; csv: string; rows: number };
   retryItem: OutboxItem;

@@ -278,6 +278,22 @@ export interface ImportResult {
   written: boolean;
 }
 
+/** What undoing an import did: the items it added removed, the drafts it changed restored. */
+export interface ImportUndone {
+  kind: 'posts' | 'products';
+  removed: number;
+  restored: number;
+}
+
+/** "3 products removed, 1 restored as it was": what the CLI and the wizard say after an undo. */
+export function describeUndone(undone: ImportUndone): string {
+  const restored =
+    undone.restored > 0
+      ? `, ${undone.restored} restored as ${undone.restored === 1 ? 'it was' : 'they were'}`
+      : '';
+  return `${undone.removed} ${undone.kind} removed${restored}`;
+}
+
 /** One field an import can fill, as the wizard's mapping offers it. */
 export interface ImportField {
   name: string;

@@ -26,6 +26,7 @@ import type {
   ImportPreview,
   ImportProgress,
   ImportResult,
+  ImportUndone,
   LocalPost,
   LocalProduct,
   OrderSummary,
@@ -207,6 +208,7 @@ export class Pressroom {
     this.receiver = config.receiver ?? null;
     this.store = WorkspaceStore.open(config.dbFile, this.now);
     this.store.outbox.recoverInterrupted();
+    this.store.imports.abandonStale();
     const plan = config.plan ?? 'free';
     this.governor = new RateGovernor({
       limit: PLANS[plan],
@@ -821,7 +823,7 @@ export class Pressroom {
         windowDays: this.windowDays(),
         allow: request.allowDuplicates,
       },
-      timezone: request.timezone ?? systemTimeZone(),
+      ...(request.timezone ? { timezone: request.timezone } : {}),
       ...(request.dateFormat ? { dateFormat: request.dateFormat } : {}),
       defaultCurrency: this.store.settings.get('default_currency', currencyCode, 'USD'),
       now: this.now(),
@@ -837,11 +839,11 @@ export class Pressroom {
     return exportCsv(this.store, kind, path, bom);
   }
 
-  undoImport(input: OperationInput<'undoImport'>): { removed: number } {
+  undoImport(input: OperationInput<'undoImport'>): ImportUndone {
     const { batch } = this.validate('undoImport', input);
     const undone = this.store.imports.undoBatch(batch);
     if (!undone.ok) throw new NotAllowed(undone.reason);
-    return { removed: undone.removed };
+    return { kind: undone.kind, removed: undone.removed, restored: undone.restored };
   }
 
   retryItem(input: OperationInput<'retryItem'>): OutboxItem {

@@ -1,8 +1,10 @@
 // CSV import of posts and products (Node, main process): streams the file, validates every row
-// into a plain sentence per bad cell, and writes the good ones as one undoable batch. With
-// on-error "abort" (the default) a file with any bad row writes nothing: every row is checked
-// before the first write, then the rows are written in short transactions (from memory for a
-// small file, else by reading it again), so the app's other writes never share a long one.
+// into a plain sentence per bad cell, and writes the good ones as one undoable batch. It writes as
+// it reads, in short transactions, so the app's other writes never share a long one and memory
+// stays flat however big the file. With on-error "abort" (the default) a file with any bad row
+// writes nothing: the rows written before it are taken back (ImportsStore.abandonBatch), and
+// queue items are only made once the whole file is in, so nothing goes out of an import that
+// does not finish.
 // Post rows can fill their bots' free posting slots, and a row repeating a post of its bot is
 // left out with a warning (docs/planning.md).
 import { PRIORITY } from '../../shared/domain';
@@ -15,15 +17,17 @@ import {
 } from '../../shared/duplicates';
 import type { DuplicateSubject } from '../../shared/duplicates';
 import { isCurrency } from '../../shared/money';
-import { toInstant, isTimeZone } from '../../shared/time';
+import { isTimeZone, systemTimeZone, toInstant } from '../../shared/time';
 import type { WorkspaceStore } from '../store';
 import { SlotCursor } from '../store/planning';
+import { IMPORT_BEAT_MS } from '../store/imports';
+import type { NewOutboxItem } from '../store/outbox';
 import type { CatalogFields } from '../store/products';
 import { mapColumns } from './columns';
 import type { ColumnMapping, ColumnOverrides, FieldName, ImportKind } from './columns';
 import { badRowsCsv } from './export';
 import { openCsv, UnusableFile } from './read';
-import type { CsvRow } from './read';
+import type { CsvFile, CsvRow } from './read';
 import { isHttpUrlCell, normaliseDateTime, parsePrice } from './values';
 import type { DateFormat } from './values';
 
@@ -36,7 +40,8 @@ export interface ImportOptions {
   queue?: boolean;
   /** What a scheduled time in the past is: a row error, or "publish now". */
   past?: 'error' | 'publish-now';
-  timezone: string;
+  /** The zone of post rows' wall times without one of their own; else the system's. */
+  timezone?: string;
   dateFormat?: DateFormat;
   /** The user's column choices (field → header, or null), over the matching by name. */
   mapping?: ColumnOverrides;
@@ -73,9 +78,6 @@ type Valid = ValidPost | ValidProduct;
 type LeftOut = { warning: RowError };
 type Checked = Valid | LeftOut | RowError[] | null;
 
-const isWritable = (checked: Checked): checked is Valid =>
-  checked !== null && !Array.isArray(checked) && !('warning' in checked);
-
 const DAY_MS = 86_400_000;
 
 /**
@@ -84,12 +86,6 @@ const DAY_MS = 86_400_000;
  * other work barely notices.
  */
 const WRITE_BATCH = 10_000;
-/**
- * With on-error abort, a file up to this size is written from the rows its first read checked:
- * reading and checking it again cost as much as writing it. A bigger file is read again, so
- * memory stays flat however big it is (the kept rows hold the file's text, about its size).
- */
-const KEEP_BYTES = 32 * 1024 * 1024;
 const PROGRESS_EVERY = 5_000;
 
 class RowChecker<K extends ImportKind> {
@@ -167,11 +163,12 @@ function checkPost(
   row: number,
   options: ImportOptions,
   store: WorkspaceStore,
+  defaultZone: string,
 ): ValidPost | null {
   const text = check.cell('text');
   if (text === '') check.fail('text', 'Text is required');
   else if (text.length > 4096) check.fail('text', 'Text must be at most 4096 characters');
-  const zone = check.cell('timezone') || options.timezone;
+  const zone = check.cell('timezone') || defaultZone;
   if (!isTimeZone(zone))
     check.fail('timezone', `"${zone}" is not an IANA time zone such as Europe/Berlin`);
   const when =
@@ -226,21 +223,15 @@ type EarlierRow = DuplicateSubject & { row: number };
  * twice and a file repeating itself is caught as well.
  */
 class PostPlanner {
-  private cursor: SlotCursor | null = null;
+  private readonly cursor: SlotCursor | null;
   private readonly earlier = new Map<string, EarlierRow[]>();
 
   constructor(
     private readonly store: WorkspaceStore,
     private readonly options: ImportOptions,
   ) {
-    this.restart();
-  }
-
-  /** Forgets the rows seen, for a second read of the file. */
-  restart(): void {
-    const fill = this.options.fillSlots;
-    this.cursor = fill ? new SlotCursor(this.store, fill.zone, this.options.now) : null;
-    this.earlier.clear();
+    const fill = options.fillSlots;
+    this.cursor = fill ? new SlotCursor(store, fill.zone, options.now) : null;
   }
 
   plan(post: ValidPost, check: RowChecker<'posts'>): ValidPost | LeftOut | RowError[] {
@@ -359,13 +350,7 @@ export async function importCsv(
     bytesRead: 0,
     bytes: first.size,
   };
-  const report = (file: typeof first) => {
-    progress.bytesRead = file.bytesRead();
-    options.onProgress?.({ ...progress });
-  };
-
   const seenSkus = new Map<string, number>();
-  let checkDuplicates = true;
   /** Shopify's product-level cells, carried from a handle's first row to its variant rows. */
   const handles = new Map<string, { name: string; description: string }>();
   const productMapping = mapping as ColumnMapping<'products'>;
@@ -395,6 +380,8 @@ export async function importCsv(
     return { row: row.row, cells };
   };
   const planner = new PostPlanner(store, options);
+  /** Found on the first post row: the system's zone costs Intl's first use (~10 ms). */
+  let postZone: string | undefined;
   /** Validates one row; the same rules on both reads of the file. */
   const validate = (raw: CsvRow): Checked => {
     if (kind === 'products') {
@@ -402,7 +389,7 @@ export async function importCsv(
       if (!row) return null;
       const check = new RowChecker(productMapping, first.header, row);
       const valid = checkProduct(check, row.row, options);
-      if (valid && checkDuplicates) {
+      if (valid) {
         const earlier = seenSkus.get(valid.sku);
         if (earlier !== undefined && earlier !== row.row) {
           check.fail('sku', `SKU "${valid.sku}" appears already in row ${earlier}`);
@@ -413,99 +400,112 @@ export async function importCsv(
       return valid ?? check.errors;
     }
     const check = new RowChecker(mapping as ColumnMapping<'posts'>, first.header, raw);
-    const valid = checkPost(check, raw.row, options, store);
+    const valid = checkPost(
+      check,
+      raw.row,
+      options,
+      store,
+      (postZone ??= options.timezone ?? systemTimeZone()),
+    );
     return valid ? planner.plan(valid, check) : check.errors;
   };
 
-  const writeAll = onError === 'skip' && !options.dryRun;
-  const keep = onError === 'abort' && !options.dryRun && first.size <= KEEP_BYTES;
-  const kept: Valid[] = [];
+  const writing = !options.dryRun;
   const pending: Valid[] = [];
+  /** Queue items wait for the end: until then, nothing of the import has to be taken back. */
+  const toQueue: NewOutboxItem[] = [];
+  let lastBeat = options.now;
   const write = (items: Valid[]) => {
     store.transaction(() => {
-      writeProducts(store, items.filter(isProduct), result, options);
-      for (const item of items) if (item.kind === 'posts') writePost(store, item, result, options);
+      writeProducts(store, items.filter(isProduct), result);
+      for (const item of items)
+        if (item.kind === 'posts') writePost(store, item, result, options, toQueue);
+      if (result.batch) store.imports.beat(result.batch);
     });
+    lastBeat = Date.now();
     progress.rowsWritten = result.inserted + result.updated + result.unchanged;
   };
   const flush = () => {
     if (pending.length > 0) write(pending.splice(0));
   };
-  if (writeAll) result.batch = store.imports.createBatch(kind, path);
-
-  for await (const rows of first.batches) {
-    for (const row of rows) {
-      const checked = validate(row);
-      if (checked === null) continue;
-      result.rows++;
-      progress.rowsRead++;
-      if (Array.isArray(checked)) {
-        result.invalid++;
-        result.errors.push(...checked);
-        result.badRows.rows.push({
-          cells: row.cells,
-          message: checked.map((e) => `${e.column}: ${e.message}`).join('; '),
-        });
-      } else if ('warning' in checked) {
-        result.duplicates++;
-        result.warnings.push(checked.warning);
-      } else {
-        progress.rowsValid++;
-        if (checked.kind === 'posts' && checked.filled && checked.botId && checked.scheduledAt)
-          result.slots.push({ row: checked.row, botId: checked.botId, at: checked.scheduledAt });
-        if (writeAll) {
-          pending.push(checked);
-          if (pending.length >= WRITE_BATCH) flush();
-        } else if (keep && result.invalid === 0) kept.push(checked);
-      }
-      if (progress.rowsRead % PROGRESS_EVERY === 0) report(first);
+  const report = (file: CsvFile) => {
+    progress.bytesRead = file.bytesRead();
+    options.onProgress?.({ ...progress });
+    // Checking on after a bad row (on-error abort), nothing is written: the batch still beats.
+    if (result.batch && Date.now() - lastBeat > IMPORT_BEAT_MS) {
+      store.imports.beat(result.batch);
+      lastBeat = Date.now();
     }
+  };
+
+  if (writing) {
+    store.imports.abandonStale();
+    result.batch = store.imports.createBatch(kind, path);
   }
-  if (writeAll) flush();
-  report(first);
-
-  if (keep && result.invalid === 0) {
-    result.batch = store.imports.createBatch(kind, path);
-    for (let from = 0; from < kept.length; from += WRITE_BATCH) {
-      write(kept.slice(from, from + WRITE_BATCH));
-      report(first);
-      // Let the app's other work run between transactions, as the file reads do on the way.
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-  } else if (!writeAll && !options.dryRun && (result.invalid === 0 || onError === 'skip')) {
-    // Second read: validation passed, so every row is written (in short transactions).
-    const second = await openCsv(path);
-    // The first read found no SKU twice; remembering a million of them again would only double
-    // the import's memory.
-    checkDuplicates = false;
-    seenSkus.clear();
-    handles.clear();
-    planner.restart();
-    result.batch = store.imports.createBatch(kind, path);
-    let reread = 0;
-    for await (const rows of second.batches) {
+  try {
+    for await (const rows of first.batches) {
       for (const row of rows) {
         const checked = validate(row);
-        if (isWritable(checked)) {
-          pending.push(checked);
-          if (pending.length >= WRITE_BATCH) flush();
+        if (checked === null) continue;
+        result.rows++;
+        progress.rowsRead++;
+        if (Array.isArray(checked)) {
+          result.invalid++;
+          result.errors.push(...checked);
+          result.badRows.rows.push({
+            cells: row.cells,
+            message: checked.map((e) => `${e.column}: ${e.message}`).join('; '),
+          });
+          // With on-error abort the import is lost now: stop writing, keep checking for the report.
+          if (onError === 'abort') pending.length = 0;
+        } else if ('warning' in checked) {
+          result.duplicates++;
+          result.warnings.push(checked.warning);
+        } else {
+          progress.rowsValid++;
+          if (checked.kind === 'posts' && checked.filled && checked.botId && checked.scheduledAt)
+            result.slots.push({ row: checked.row, botId: checked.botId, at: checked.scheduledAt });
+          if (writing && (onError === 'skip' || result.invalid === 0)) {
+            pending.push(checked);
+            if (pending.length >= WRITE_BATCH) flush();
+          }
         }
-        if (++reread % PROGRESS_EVERY === 0) report(second);
+        if (progress.rowsRead % PROGRESS_EVERY === 0) report(first);
       }
     }
-    flush();
-    report(second);
+    if (result.batch && onError === 'abort' && result.invalid > 0) {
+      store.imports.abandonBatch(result.batch);
+      Object.assign(result, { batch: null, inserted: 0, updated: 0, unchanged: 0 });
+      progress.rowsWritten = 0;
+    } else if (result.batch) {
+      flush();
+      const batch = result.batch;
+      store.transaction(() => {
+        if (options.queue && kind === 'products')
+          for (const productId of store.imports.insertedProducts(batch))
+            toQueue.push({
+              kind: 'create_product',
+              productId,
+              priority: PRIORITY.due,
+              dueAt: options.now,
+            });
+        for (const item of toQueue) store.outbox.enqueue(item);
+        store.imports.finishBatch(batch, {
+          rows: result.rows,
+          inserted: result.inserted,
+          updated: result.updated,
+          unchanged: result.unchanged,
+          invalid: result.invalid,
+        });
+      });
+      result.written = true;
+    }
+  } catch (error) {
+    // Whatever failed (the file, the disk), the import is all or nothing.
+    if (result.batch) store.imports.abandonBatch(result.batch);
+    throw error;
   }
-  if (result.batch) {
-    result.written = true;
-    store.imports.finishBatch(result.batch, {
-      rows: result.rows,
-      inserted: result.inserted,
-      updated: result.updated,
-      unchanged: result.unchanged,
-      invalid: result.invalid,
-    });
-  }
+  report(first);
   if (result.badRows.rows.length > 0) result.badRowsCsv = badRowsCsv(result.badRows);
   return result;
 }
@@ -516,12 +516,7 @@ const isProduct = (item: Valid): item is ValidProduct => item.kind === 'products
  * Writes one batch of valid products: SKUs met again are looked up in one query, and the new
  * ones go in multi-row inserts, the two costs that dominated an import of 100,000 rows.
  */
-function writeProducts(
-  store: WorkspaceStore,
-  items: ValidProduct[],
-  result: ImportResult,
-  options: ImportOptions,
-): void {
+function writeProducts(store: WorkspaceStore, items: ValidProduct[], result: ImportResult): void {
   if (items.length === 0) return;
   const batchId = result.batch;
   const existingBySku = store.imports.productsBySku(items.map((item) => item.sku));
@@ -558,19 +553,7 @@ function writeProducts(
     }
   }
   result.inserted += fresh.length;
-  if (!options.queue) {
-    store.products.insertMany(fresh, batchId);
-    return;
-  }
-  // A queued product needs its id for the outbox, which takes items one at a time anyway.
-  for (const item of fresh) {
-    store.outbox.enqueue({
-      kind: 'create_product',
-      productId: store.products.insert({ ...item, batchId }),
-      priority: PRIORITY.due,
-      dueAt: options.now,
-    });
-  }
+  store.products.insertMany(fresh, batchId);
 }
 
 function writePost(
@@ -578,6 +561,7 @@ function writePost(
   item: ValidPost,
   result: ImportResult,
   options: ImportOptions,
+  toQueue: NewOutboxItem[],
 ): void {
   const batchId = result.batch;
   if (store.imports.identicalPost(item) !== undefined) {
@@ -594,7 +578,7 @@ function writePost(
   });
   result.inserted++;
   if (options.queue && (item.scheduledAt !== null || item.publishNow)) {
-    store.outbox.enqueue({
+    toQueue.push({
       kind: 'create_post',
       postId: post.id,
       priority: PRIORITY.due,

@@ -27,26 +27,84 @@ export type ExistingProduct = Pick<
   | 'imageUrl'
 >;
 
+/** An import in progress beats at least this often (see abandonStale)... */
+export const IMPORT_BEAT_MS = 5_000;
+/** ...so one silent this long died with its process. */
+const IMPORT_STALE_MS = 60_000;
+
 export class ImportsStore {
   constructor(
     private readonly db: WorkspaceDb,
     private readonly now: () => number,
   ) {}
 
+  /** A batch in progress: its import writes as it reads, and beats until it finishes. */
   createBatch(kind: 'posts' | 'products', source: string): string {
     const id = `batch-${randomUUID().slice(0, 8)}`;
+    const now = this.now();
     statement(
       this.db,
-      'INSERT INTO import_batches (id, kind, source, created_at) VALUES (?, ?, ?, ?)',
-    ).run(id, kind, source, this.now());
+      'INSERT INTO import_batches (id, kind, source, created_at, heartbeat_at) VALUES (?, ?, ?, ?, ?)',
+    ).run(id, kind, source, now, now);
     return id;
   }
 
-  finishBatch(id: string, summary: BatchSummary): void {
-    statement(this.db, 'UPDATE import_batches SET summary = ? WHERE id = ?').run(
-      JSON.stringify(summary),
+  /** Says the batch's import is still running (see abandonStale). */
+  beat(id: string): void {
+    statement(this.db, 'UPDATE import_batches SET heartbeat_at = ? WHERE id = ?').run(
+      this.now(),
       id,
     );
+  }
+
+  finishBatch(id: string, summary: BatchSummary): void {
+    statement(
+      this.db,
+      'UPDATE import_batches SET summary = ?, heartbeat_at = NULL WHERE id = ?',
+    ).run(JSON.stringify(summary), id);
+  }
+
+  /**
+   * Takes back an import that will not finish: one that met a bad row under on-error abort, or
+   * failed. What it wrote goes, the drafts it changed get their fields back, and the batch itself
+   * goes too, as if the import had never run. An item of it that has gone out meanwhile (a user
+   * queued one of its drafts) cannot be taken back: then the batch stays, finished, as written.
+   */
+  abandonBatch(id: string): void {
+    this.db.transaction(() => {
+      const batch = this.batch(id);
+      if (!batch) return;
+      if (this.goneOut(id, batch.kind) > 0) {
+        this.finishBatch(id, { rows: 0, inserted: 0, updated: 0, unchanged: 0, invalid: 0 });
+        return;
+      }
+      this.takeBack(id, batch.kind);
+      statement(this.db, 'DELETE FROM import_batches WHERE id = ?').run(id);
+    })();
+  }
+
+  /**
+   * Abandons the batches whose import stopped beating a while ago: its process died mid-import.
+   * Another process's import in progress keeps beating, so it is left alone. Returns how many.
+   */
+  abandonStale(staleMs = IMPORT_STALE_MS): number {
+    const stale = statement(
+      this.db,
+      'SELECT id FROM import_batches WHERE heartbeat_at IS NOT NULL AND heartbeat_at < ?',
+    ).all(this.now() - staleMs) as { id: string }[];
+    for (const { id } of stale) this.abandonBatch(id);
+    return stale.length;
+  }
+
+  /** The products an import inserted (not those it updated), oldest first. */
+  insertedProducts(id: string): number[] {
+    return (
+      statement(
+        this.db,
+        `SELECT id FROM products WHERE batch_id = ?
+           AND id NOT IN (SELECT product_id FROM import_replaced WHERE batch_id = ?) ORDER BY id`,
+      ).all(id, id) as { id: number }[]
+    ).map((row) => row.id);
   }
 
   batch(
@@ -86,6 +144,7 @@ export class ImportsStore {
     return new Map(rows.map(({ sku, ...product }) => [sku, product]));
   }
 
+  /** Changes a draft for an import, keeping its earlier fields for the import's undo. */
   updateProductDraft(
     id: number,
     fields: Pick<
@@ -94,6 +153,13 @@ export class ImportsStore {
     >,
     batchId: string,
   ): void {
+    statement(
+      this.db,
+      `INSERT OR IGNORE INTO import_replaced (batch_id, product_id, name, description, price_minor, currency,
+           stock, image_url, previous_batch_id, updated_at)
+         SELECT ?, id, name, description, price_minor, currency, stock, image_url, batch_id, updated_at
+           FROM products WHERE id = ? AND status = 'draft'`,
+    ).run(batchId, id);
     statement(
       this.db,
       `UPDATE products SET name = ?, description = ?, price_minor = ?, currency = ?, stock = ?, image_url = ?,
@@ -112,39 +178,71 @@ export class ImportsStore {
   }
 
   /**
-   * Removes what a batch added while none of it has gone out; its queue items are cancelled.
-   * Returns how many items were removed, or the reason it cannot be undone.
+   * Takes a finished batch back while none of it has gone out: what it added is removed, the
+   * drafts it changed get their earlier fields back, and its queue items are cancelled. Returns
+   * how many items were removed and restored, or the reason it cannot be undone.
    */
-  undoBatch(id: string): { ok: true; removed: number } | { ok: false; reason: string } {
+  undoBatch(
+    id: string,
+  ):
+    | { ok: true; kind: 'posts' | 'products'; removed: number; restored: number }
+    | { ok: false; reason: string } {
     return this.db.transaction(() => {
       const batch = this.batch(id);
       if (!batch) return { ok: false as const, reason: `no import batch ${id}` };
       if (batch.undoneAt !== null)
         return { ok: false as const, reason: `import batch ${id} was undone already` };
-      const table = batch.kind;
-      const gone = (
-        statement(
-          this.db,
-          `SELECT COUNT(*) AS n FROM ${table} WHERE batch_id = ? AND status IN ('sending', 'published', 'handed_off')`,
-        ).get(id) as { n: number }
-      ).n;
+      const gone = this.goneOut(id, batch.kind);
       if (gone > 0)
         return {
           ok: false as const,
           reason: `${gone} item(s) of batch ${id} have gone to the platform already; undo refused`,
         };
-      const column = table === 'posts' ? 'post_id' : 'product_id';
-      statement(
-        this.db,
-        `UPDATE outbox SET state = 'cancelled', updated_at = ? WHERE ${column} IN (SELECT id FROM ${table} WHERE batch_id = ?)
-           AND state IN ('queued', 'retrying', 'failed')`,
-      ).run(this.now(), id);
-      const removed = statement(this.db, `DELETE FROM ${table} WHERE batch_id = ?`).run(id).changes;
+      const undone = this.takeBack(id, batch.kind);
       statement(this.db, 'UPDATE import_batches SET undone_at = ? WHERE id = ?').run(
         this.now(),
         id,
       );
-      return { ok: true as const, removed };
+      return { ok: true as const, kind: batch.kind, ...undone };
     })();
+  }
+
+  /** How many of the batch's items are being sent or have gone to the platform. */
+  private goneOut(id: string, table: 'posts' | 'products'): number {
+    return (
+      statement(
+        this.db,
+        `SELECT COUNT(*) AS n FROM ${table} WHERE batch_id = ? AND status IN ('sending', 'published', 'handed_off')`,
+      ).get(id) as { n: number }
+    ).n;
+  }
+
+  /**
+   * Cancels the batch's queue items, gives the drafts it changed their earlier fields (those a
+   * later import changed again are that import's to undo), and deletes what it added.
+   */
+  private takeBack(id: string, table: 'posts' | 'products'): { removed: number; restored: number } {
+    const now = this.now();
+    const column = table === 'posts' ? 'post_id' : 'product_id';
+    statement(
+      this.db,
+      `UPDATE outbox SET state = 'cancelled', updated_at = ? WHERE ${column} IN (SELECT id FROM ${table} WHERE batch_id = ?)
+         AND state IN ('queued', 'retrying', 'failed')`,
+    ).run(now, id);
+    const restored =
+      table === 'products'
+        ? statement(
+            this.db,
+            `UPDATE products SET (name, description, price_minor, currency, stock, image_url, batch_id, updated_at)
+               = (SELECT r.name, r.description, r.price_minor, r.currency, r.stock, r.image_url,
+                    (SELECT b.id FROM import_batches AS b WHERE b.id = r.previous_batch_id), ?
+                  FROM import_replaced AS r WHERE r.batch_id = @batch AND r.product_id = products.id),
+                 status = 'draft', error = NULL
+               WHERE batch_id = @batch AND id IN (SELECT product_id FROM import_replaced WHERE batch_id = @batch)`,
+          ).run(now, { batch: id }).changes
+        : 0;
+    const removed = statement(this.db, `DELETE FROM ${table} WHERE batch_id = ?`).run(id).changes;
+    statement(this.db, 'DELETE FROM import_replaced WHERE batch_id = ?').run(id);
+    return { removed, restored };
   }
 }

@@ -157,6 +157,6 @@ describe('cli import and export', () => {
       'Wrote 2 products',
     );
     const undone = await runCli(['import', 'undo', batch, '--json'], env);
-    expect(JSON.parse(undone.stdout)).toEqual({ batch, removed: 2 });
+    expect(JSON.parse(undone.stdout)).toEqual({ batch, kind: 'products', removed: 2, restored: 0 });
   });
 });

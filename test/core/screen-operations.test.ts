@@ -261,7 +261,11 @@ describe('CSV through the renderer', () => {
       contentBase64: base64(exported.csv),
     });
     expect(again).toMatchObject({ inserted: 0, unchanged: 2 });
-    expect(await value('undoImport', { batch: result.batch })).toEqual({ removed: 2 });
+    expect(await value('undoImport', { batch: result.batch })).toEqual({
+      kind: 'posts',
+      removed: 2,
+      restored: 0,
+    });
   });
 });
 

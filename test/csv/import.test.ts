@@ -53,7 +53,11 @@ describe('product import', () => {
       ['A', 350, 'EUR', 'draft'],
       ['C', 129900, 'EUR', 'draft'],
     ]);
-    expect(pressroom.undoImport({ batch: result.batch ?? '' })).toEqual({ removed: 2 });
+    expect(pressroom.undoImport({ batch: result.batch ?? '' })).toEqual({
+      kind: 'products',
+      removed: 2,
+      restored: 0,
+    });
     expect(pressroom.store.products.list()).toEqual([]);
     expect(() => pressroom.undoImport({ batch: result.batch ?? '' })).toThrow('was undone already');
     pressroom.close();
@@ -70,6 +74,119 @@ describe('product import', () => {
     expect(again).toMatchObject({ inserted: 0, updated: 1, unchanged: 1 });
     expect(pressroom.store.products.list().map((p) => p.priceMinor)).toEqual([350, 120]);
     pressroom.close();
+  });
+
+  it('undoes a re-import by restoring the drafts it changed, removing only what it added', async () => {
+    const pressroom = workspace();
+    const first = await pressroom.importFile({
+      kind: 'products',
+      path: fixture('sku,name,price\nA,Loaf,3.50\nB,Bun,1\n'),
+    });
+    const again = await pressroom.importFile({
+      kind: 'products',
+      path: fixture('sku,name,price,stock\nA,Loaf,3.50,\nB,Big bun,1.20,7\nC,Cake,9\n'),
+    });
+    expect(again).toMatchObject({ inserted: 1, updated: 1, unchanged: 1 });
+    expect(pressroom.undoImport({ batch: again.batch ?? '' })).toEqual({
+      kind: 'products',
+      removed: 1,
+      restored: 1,
+    });
+    expect(
+      pressroom.store.products.list().map((p) => [p.sku, p.name, p.priceMinor, p.stock, p.batchId]),
+    ).toEqual([
+      ['A', 'Loaf', 350, null, first.batch],
+      ['B', 'Bun', 100, null, first.batch],
+    ]);
+    // The first import, undone in turn, takes its own products away.
+    expect(pressroom.undoImport({ batch: first.batch ?? '' })).toMatchObject({ removed: 2 });
+    expect(pressroom.store.products.list()).toEqual([]);
+    pressroom.close();
+  });
+
+  it('takes back what it wrote when a bad row comes late, with on-error abort', async () => {
+    const pressroom = workspace();
+    await pressroom.importFile({
+      kind: 'products',
+      path: fixture('sku,name,price\nSKU-1,Kept as it was,1\n'),
+    });
+    const before = pressroom.store.products.list();
+    // More rows than one write transaction, so some are written before the bad one is read.
+    const rows = Array.from({ length: 25_000 }, (_, i) => `SKU-${i},Item ${i},${i}.99`);
+    const result = await pressroom.importFile({
+      kind: 'products',
+      path: fixture(`sku,name,price\n${rows.join('\n')}\nSKU-X,Bad,abc\n`),
+    });
+    expect(result).toMatchObject({
+      rows: 25_001,
+      invalid: 1,
+      inserted: 0,
+      updated: 0,
+      batch: null,
+      written: false,
+    });
+    expect(result.errors).toEqual([
+      {
+        row: 25_002,
+        column: 'price',
+        value: 'abc',
+        message: 'Price "abc" is not a price such as 19.99 or 1.299,00',
+      },
+    ]);
+    expect(pressroom.store.products.list()).toEqual(before);
+    const batches = pressroom.store.db
+      .prepare('SELECT COUNT(*) AS n FROM import_batches')
+      .get() as { n: number };
+    expect(batches.n).toBe(1);
+    pressroom.close();
+  });
+
+  it('takes back what it wrote when the import fails midway', async () => {
+    const pressroom = workspace();
+    const rows = Array.from({ length: 12_000 }, (_, i) => `SKU-${i},Item ${i},1`);
+    const path = fixture(`sku,name,price\n${rows.join('\n')}\n`);
+    await expect(
+      pressroom.importFile({ kind: 'products', path, onError: 'skip' }, (progress) => {
+        if (progress.rowsWritten > 0) throw new Error('the window went away');
+      }),
+    ).rejects.toThrow('the window went away');
+    expect(pressroom.store.products.list()).toEqual([]);
+    pressroom.close();
+  });
+
+  it('takes back, at start-up, an import whose process died midway', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'pressroom-import-crash-'));
+    const dbFile = join(folder, 'workspace.sqlite');
+    let clock = Date.UTC(2026, 10, 22, 12);
+    const crashed = new Pressroom({ dbFile, now: () => clock });
+    await crashed.importFile({ kind: 'products', path: fixture('sku,name,price\nA,Loaf,3\n') });
+    // What a process leaves when it dies between two write transactions of an import.
+    const batch = crashed.store.imports.createBatch('products', 'big.csv');
+    crashed.store.products.insertMany(
+      [
+        {
+          sku: 'B',
+          name: 'Bun',
+          description: null,
+          priceMinor: 1,
+          currency: 'EUR',
+          stock: null,
+          imageUrl: null,
+        },
+      ],
+      batch,
+    );
+    crashed.close();
+    // Still beating a moment ago: it may be another process's import in progress.
+    clock += 10_000;
+    const soon = new Pressroom({ dbFile, now: () => clock });
+    expect(soon.store.products.list().map((p) => p.sku)).toEqual(['A', 'B']);
+    soon.close();
+    clock += 120_000;
+    const later = new Pressroom({ dbFile, now: () => clock });
+    expect(later.store.products.list().map((p) => p.sku)).toEqual(['A']);
+    expect(later.store.imports.batch(batch)).toBeUndefined();
+    later.close();
   });
 
   it.each([

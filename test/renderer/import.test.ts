@@ -319,7 +319,7 @@ describe('the import screen', () => {
     expect(downloads).toHaveLength(1);
     expect(await bytesOf(downloads[0]!)).toBe(`\ufeff${BAD_ROWS}`);
 
-    transport.answer('undoImport', () => ok({ removed: 1 }));
+    transport.answer('undoImport', () => ok({ kind: 'posts', removed: 1, restored: 0 }));
     await fireEvent.click(within(outcome).getByRole('button', { name: 'Undo import' }));
     await fireEvent.click(within(outcome).getByRole('button', { name: 'Yes, undo the import' }));
     expect(transport.callsOf('undoImport')).toEqual([{ batch: 'batch-1' }]);

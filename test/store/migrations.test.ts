@@ -134,6 +134,31 @@ describe('workspace migrations', () => {
     v5.close();
   });
 
+  it('6 keeps earlier batches finished, and keeps what an import replaced with its batch and product', () => {
+    const file = tempFile();
+    const v5 = openWorkspaceDb(file, MIGRATIONS.slice(0, 5));
+    v5.prepare(
+      "INSERT INTO import_batches (id, kind, summary, created_at) VALUES ('batch-1', 'products', '{}', 1)",
+    ).run();
+    v5.close();
+    const v6 = openWorkspaceDb(file, MIGRATIONS.slice(0, 6));
+    // Imports before this version all finished: none is taken for one whose process died.
+    expect(v6.prepare('SELECT id, heartbeat_at FROM import_batches').all()).toEqual([
+      { id: 'batch-1', heartbeat_at: null },
+    ]);
+    v6.prepare(
+      `INSERT INTO products (id, sku, name, price_minor, currency, status, created_at, updated_at)
+         VALUES (7, 'A', 'Loaf', 100, 'EUR', 'draft', 1, 1)`,
+    ).run();
+    v6.prepare(
+      `INSERT INTO import_replaced (batch_id, product_id, name, price_minor, currency, updated_at)
+         VALUES ('batch-1', 7, 'Old loaf', 90, 'EUR', 1)`,
+    ).run();
+    v6.prepare('DELETE FROM products WHERE id = 7').run();
+    expect(v6.prepare('SELECT COUNT(*) AS n FROM import_replaced').get()).toEqual({ n: 0 });
+    v6.close();
+  });
+
   it('refuses a migration that would leave rows pointing at nothing, as a whole', () => {
     const file = tempFile();
     const current = openWorkspaceDb(file);

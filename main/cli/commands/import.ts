@@ -1,6 +1,7 @@
 // `import posts|products FILE` and `import undo BATCH` (Node, CLI).
 import { Option } from 'commander';
 import type { Command } from 'commander';
+import { describeUndone } from '../../../shared/domain';
 import { formatInZone } from '../../../shared/time';
 import { writeCsv } from '../../csv/export';
 import { UnusableFile } from '../../csv/import';
@@ -71,10 +72,7 @@ export function registerImport(program: Command): void {
       const undone = await withWorkspace(self, (pressroom) =>
         pressroom.undoImport({ batch: file }),
       );
-      output.result(
-        { batch: file, ...undone },
-        `Undid import ${file}: removed ${undone.removed} item(s)`,
-      );
+      output.result({ batch: file, ...undone }, `Undid import ${file}: ${describeUndone(undone)}`);
       return;
     }
     if (kind !== 'posts' && kind !== 'products')

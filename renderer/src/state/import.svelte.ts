@@ -1,6 +1,7 @@
 // The import wizard's state (browser): the picked file, the core's preview of it (detection,
 // column mapping, sample rows and a dry run), the user's choices, the import with its live
 // progress, its result and undo, and the export of posts or products as CSV.
+import { describeUndone } from '../../../shared/domain';
 import { MAX_UPLOAD_BASE64 } from '../../../shared/contract';
 import type { CoreEvent, OperationInput } from '../../../shared/contract';
 import type {
@@ -134,8 +135,8 @@ export class ImportState {
   progress = $state.raw<ImportProgress | null>(null);
   result = $state.raw<ImportResult | null>(null);
   importError = $state<string | null>(null);
-  /** How many items Undo removed, once it ran. */
-  undone = $state<number | null>(null);
+  /** What Undo did, once it ran. */
+  undone = $state<string | null>(null);
   /** Why Undo can no longer run (items went to the platform), from the core or the events. */
   undoBlocked = $state<string | null>(null);
   undoing = $state(false);
@@ -303,11 +304,8 @@ export class ImportState {
     const answer = await this.shell.api.undoImport({ batch });
     this.undoing = false;
     if (answer.ok) {
-      this.undone = answer.value.removed;
-      this.shell.notices.show(
-        'success',
-        `Import undone: ${answer.value.removed} ${this.kind} removed`,
-      );
+      this.undone = `Import undone: ${describeUndone(answer.value)}`;
+      this.shell.notices.show('success', this.undone);
     } else if (answer.error.kind === 'not_allowed') {
       this.undoBlocked = answer.error.message;
     } else {
