@@ -1,5 +1,6 @@
 // The calendar in Chromium on the demo workspace: a post created by clicking an empty day and
-// scheduled, then dragged to another day; AI assist filling the editor.
+// scheduled, dragged to another day, moved back a day by key and opened with Enter; AI assist
+// filling the editor.
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalPost } from '../../shared/domain';
@@ -11,8 +12,7 @@ function dayCell(page: Page, day: number) {
   return page.locator('.ec-day:not(.ec-other-month)').nth(day - 1);
 }
 
-/** The day of the shown month an event is drawn on: the library draws events in a layer above
- * the days, so it is found by where the event sits, as a user sees it. */
+/** The day of the shown month a post is drawn on, found by where it sits, as a user sees it. */
 async function dayUnder(page: Page, event: Locator): Promise<number> {
   const box = await event.boundingBox();
   if (!box) throw new Error('the event is not drawn');
@@ -73,6 +73,23 @@ describe('the calendar in Chromium', () => {
       .toBe((before?.scheduledAt ?? 0) + 7 * 86_400_000);
     expect(after?.status).toBe('scheduled');
     await screenshot(page, 'calendar-drag');
+
+    // By key: Alt and the left arrow move it back a day, and the focus stays on it.
+    await event.focus();
+    await page.keyboard.press('Alt+ArrowLeft');
+    await expect.poll(() => dayUnder(page, event)).toBe(16);
+    await expect
+      .poll(async () => {
+        const moved = (await callCore<LocalPost[]>(served, 'listPosts', {})).find(
+          (post) => post.id === before?.id,
+        );
+        return moved?.scheduledAt;
+      })
+      .toBe((before?.scheduledAt ?? 0) + 6 * 86_400_000);
+    await expect(event.evaluate((chip) => chip === document.activeElement)).resolves.toBe(true);
+    await page.keyboard.press('Enter');
+    const opened = page.getByRole('dialog', { name: 'Edit post' });
+    await expect(opened.getByLabel('Text').inputValue()).resolves.toBe('Stollen season starts');
     expect(problems).toEqual([]);
     await page.close();
   });

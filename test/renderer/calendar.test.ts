@@ -1,6 +1,7 @@
 // The calendar (jsdom): its state's events, free slots, filters, zone and drag-to-reschedule, and
 // the screen as the user sees it, over a fake transport.
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
+import { tick } from 'svelte';
 import { Temporal } from 'temporal-polyfill';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CallResult, OperationInput } from '../../shared/contract';
@@ -9,11 +10,13 @@ import CalendarScreen from '../../renderer/src/screens/CalendarScreen.svelte';
 import { shellContext } from '../../renderer/src/lib/context';
 import {
   CalendarState,
+  LOCK_ICON,
   NO_BOT,
   botColour,
   moreOf,
   postOf,
 } from '../../renderer/src/state/calendar.svelte';
+import { wallTime } from '../../renderer/src/components/common/format';
 import { ok, type Answer } from './fake-transport';
 import { post, refused, settings, shellWith, stubJsdom, ZONE } from './post-editor-fixtures';
 
@@ -227,6 +230,21 @@ describe('calendar state', () => {
     expect(transport.callsOf('queuePost')).toEqual([]);
   });
 
+  it('moves a post dropped on another day, or moved by days, at the same wall time', async () => {
+    const { transport, calendar } = await setup([post({ id: 1 })]);
+    expect(await calendar.moveToDay(1, '2026-11-26')).toBeNull();
+    expect(calendar.events[0]?.start).toBe('2026-11-26T09:00:00');
+    // Back across the change to winter time (25 October), still at nine on the wall clock.
+    expect(await calendar.moveDays(1, -40)).toBeNull();
+    expect(calendar.events[0]?.start).toBe('2026-10-17T09:00:00');
+    // Dropped on its own day: nothing to do.
+    expect(await calendar.moveToDay(1, '2026-10-17')).toBeNull();
+    expect(transport.callsOf('updatePost')).toEqual([
+      { id: 1, at: '2026-11-26T09:00+01:00', zone: ZONE },
+      { id: 1, at: '2026-10-17T09:00+02:00', zone: ZONE },
+    ]);
+  });
+
   it('puts a post back and shows the server’s message when the move is refused', async () => {
     const { shell, transport, calendar } = await setup([post({ id: 1 })]);
     transport.answer('updatePost', () => refused('Post 1 cannot be changed. It is being sent.'));
@@ -298,15 +316,20 @@ describe('calendar state', () => {
     const quiet = post({ id: 50, scheduledAt: Date.UTC(2026, 10, 25, 9), text: 'Quiet day' });
     const { calendar, transport } = await setup([...busy, quiet]);
     await calendar.setRange({ ...WEEK, view: 'dayGridMonth' });
-    // The month's "+N more" is a link in its day, not an event.
-    expect(calendar.events.map((event) => event.title)).toEqual(['P9', 'P8', 'Quiet day']);
-    expect(calendar.moreInMonth).toEqual({ '2026-11-24': 8 });
+    // The month's days draw their posts and "+N more" themselves; the library gets no events.
+    const titles = (day: string) => calendar.monthDays[day]?.posts.map((view) => view.title);
+    expect(titles('2026-11-24')).toEqual(['P9', 'P8']);
+    expect(calendar.monthDays['2026-11-24']?.more).toBe(8);
+    expect(titles('2026-11-25')).toEqual(['Quiet day']);
+    expect(calendar.monthDays['2026-11-25']?.more).toBe(0);
+    expect(calendar.drawn).toEqual([]);
     await calendar.setRange(WEEK);
     expect(calendar.events).toHaveLength(11); // under the week view's cap
+    expect(calendar.drawn).toHaveLength(11);
     await calendar.setRange({ ...WEEK, view: 'timeGridDay' });
     expect(calendar.events).toHaveLength(11);
     expect(calendar.events.some((event) => moreOf(event))).toBe(false);
-    expect(calendar.moreInMonth).toEqual({});
+    expect(calendar.monthDays).toEqual({});
     expect(
       transport.callsOf('getCalendar').map((input) => (input as { perDay?: number }).perDay),
     ).toEqual([24, 3, 24, undefined]);
@@ -321,8 +344,10 @@ describe('calendar state', () => {
       ok({ posts: shown, hidden: { '2026-11-24': 160 }, drafts: [], freeSlots: [], bots }),
     );
     await calendar.setRange({ ...WEEK, view: 'dayGridMonth' });
-    expect(calendar.events.map((event) => event.title)).toEqual(['P0', 'P1']);
-    expect(calendar.moreInMonth).toEqual({ '2026-11-24': 161 });
+    expect(calendar.monthDays['2026-11-24']).toMatchObject({
+      posts: [{ title: 'P0' }, { title: 'P1' }],
+      more: 161,
+    });
     // The week view draws its "+N more" in the day's all-day row.
     await calendar.setRange(WEEK);
     const more = calendar.events.at(-1)!;
@@ -372,10 +397,16 @@ describe('calendar state', () => {
   it('marks each day with free slots once in the month view, however many it has', async () => {
     const { calendar } = await withSlots();
     await calendar.setRange({ ...WEEK, view: 'dayGridMonth' });
-    expect(calendar.slotEvents).toEqual([
-      expect.objectContaining({ allDay: true, start: '2026-11-24', display: 'background' }),
-      expect.objectContaining({ allDay: true, start: '2026-11-25', display: 'background' }),
-    ]);
+    const free = (month: CalendarState) =>
+      Object.entries(month.monthDays)
+        .filter(([, day]) => day.free)
+        .map(([date]) => date);
+    expect(free(calendar)).toEqual(['2026-11-24', '2026-11-25']);
+    // Beside the day's posts, which the month draws itself: the library draws nothing.
+    expect(calendar.monthDays['2026-11-23']).toMatchObject({ posts: [{ postId: 1 }], free: false });
+    expect(calendar.drawn).toEqual([]);
+    calendar.botFilter = 'bot_2';
+    expect(free(calendar)).toEqual(['2026-11-24']);
     // A busy month stays cheap: one marker a day, even with dozens of slots a day.
     const crowded = Array.from({ length: 96 }, (_, index) => ({
       botId: 'bot_1',
@@ -383,7 +414,7 @@ describe('calendar state', () => {
     }));
     const { calendar: month } = await withSlots(crowded);
     await month.setRange({ ...WEEK, view: 'dayGridMonth' });
-    expect(month.slotEvents).toHaveLength(1);
+    expect(free(month)).toEqual(['2026-11-24']);
   });
 
   it('starts a post clicked on a free slot in that slot, with its bot', async () => {
@@ -448,22 +479,51 @@ describe('the calendar screen', () => {
     return { shell, transport };
   }
 
-  it('shows posts with their status and bot colours, and opens one with Enter', async () => {
+  it('shows month posts with their status and bot colours, and opens one by click or Enter', async () => {
     const today = Date.now();
-    await mount([post({ id: 1, scheduledAt: today, text: 'Fresh rye today' })]);
-    const event = await screen.findByRole('button', {
+    await mount([
+      post({ id: 1, scheduledAt: today, text: 'Fresh rye today' }),
+      post({ id: 2, scheduledAt: today, status: 'published', botId: 'bot_2', text: 'Out' }),
+    ]);
+    const chip = await screen.findByRole('button', {
       name: /Scheduled, Bakery: .*Fresh rye today/,
     });
+    // jsdom writes colours as rgb(), so the bot's colour is read back the same way.
+    const probe = document.createElement('span');
+    probe.style.backgroundColor = botColour('bot_1');
+    expect(chip.style.backgroundColor).toBe(probe.style.backgroundColor);
+    expect(chip.classList).toContain('post-scheduled');
+    expect(chip.querySelector('[title]')?.getAttribute('title')).toBe('Scheduled · Bakery');
+    const locked = screen.getByRole('button', {
+      name: /^Published, Cafe: .*Out \(locked: It is published; API v1 has no way/,
+    });
+    expect([...locked.classList]).toEqual(
+      expect.arrayContaining(['post-published', 'post-locked']),
+    );
+    expect(locked.textContent).toContain(LOCK_ICON);
     const legend = screen.getByRole('list', { name: 'Bot colours' });
     const named = within(legend)
       .getAllByRole('listitem')
       .map((item) => item.textContent?.trim());
     expect(named).toEqual(['Bakery', 'Cafe']);
-    await fireEvent.keyDown(event, { key: 'Enter' });
+    // Pressed and let go on a post: no new post starts on its day.
+    pointAt(chip.closest('.ec-day')!);
+    pointer('pointerdown', chip);
+    pointer('pointerup', window);
+    await tick();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await fireEvent.click(chip);
     const dialog = await screen.findByRole('dialog', { name: 'Edit post' });
     expect(
       (within(dialog).getByRole('textbox', { name: 'Text' }) as HTMLTextAreaElement).value,
     ).toBe('Fresh rye today');
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    // The week view's posts are the library's events, which open with Enter.
+    await fireEvent.keyDown(document.body, { key: 'w' });
+    const event = await screen.findByRole('button', { name: /Bakery: .*Fresh rye today/ });
+    expect(event.classList).not.toContain('month-post');
+    await fireEvent.keyDown(event, { key: 'Enter' });
+    expect(await screen.findByRole('dialog', { name: 'Edit post' })).toBeTruthy();
   });
 
   it('opens a busy day’s Day view from its "+N more"', async () => {
@@ -607,44 +667,160 @@ describe('the calendar screen', () => {
     expect((within(dialog).getByLabelText('Bot') as HTMLSelectElement).value).toBe('bot_2');
   });
 
-  it('reschedules a post dragged to another day, and puts back one the core refuses', async () => {
-    // Today is always in the month shown, whatever day the test runs.
-    const at = Date.now();
-    const { shell, transport } = await mount([post({ id: 1, scheduledAt: at, text: 'Move me' })]);
-    transport.answer('updatePost', () => refused('Post 1 cannot be changed. It is being sent.'));
-    // Once the bots are in, the event is drawn for good (with its bot's name).
-    const event = await screen.findByRole('button', { name: /Bakery: .*Move me/ });
-    const fromDate = Temporal.Instant.fromEpochMilliseconds(at)
+  /** What a drag carries, as the browser would hand it to each drag event. */
+  class Carried {
+    private readonly data = new Map<string, string>();
+    dropEffect = 'none';
+    effectAllowed = 'all';
+    get types(): string[] {
+      return [...this.data.keys()];
+    }
+    setData(type: string, value: string): void {
+      this.data.set(type, value);
+    }
+    getData(type: string): string {
+      return this.data.get(type) ?? '';
+    }
+  }
+
+  /** Drags a month post onto a day cell, as the browser fires it; whether the day took it. */
+  async function drag(chip: Element, cell: Element): Promise<boolean> {
+    const dataTransfer = new Carried();
+    await fireEvent.dragStart(chip, { dataTransfer });
+    pointAt(cell);
+    // fireEvent says false when a handler prevented the default: the day accepts the drop.
+    const accepted = !(await fireEvent.dragOver(cell, { dataTransfer }));
+    await fireEvent.drop(cell, { dataTransfer });
+    return accepted;
+  }
+
+  /** The month's days around a post's, by wall date: its own and `offset` days away in the grid. */
+  function daysAround(at: number, offset: number): { from: string; to: string } {
+    const from = Temporal.Instant.fromEpochMilliseconds(at)
       .toZonedDateTimeISO(ZONE)
       .toPlainDate()
       .toString();
     const days = [...document.querySelectorAll('time[datetime]')].map((time) =>
       time.getAttribute('datetime')!,
     );
-    const index = days.indexOf(fromDate);
-    const toDate = days[index + 2] ?? days[index - 2]!;
-    pointAt(dayCell(fromDate));
-    pointer('pointerdown', event);
-    pointAt(dayCell(toDate));
-    pointer('pointermove', window, 40);
-    pointer('pointerup', window, 40);
-    await vi.waitFor(() => expect(transport.callsOf('updatePost')).toHaveLength(1));
-    const { at: sent } = transport.callsOf('updatePost')[0] as { at: string };
-    expect(sent.slice(0, 10)).toBe(toDate);
+    const index = days.indexOf(from);
+    return { from, to: days[index + offset] ?? days[index - offset]! };
+  }
+
+  /** The month post, by its text, in the day cell it is drawn in; null where it is not. */
+  const chipIn = (date: string, text: string) =>
+    within(dayCell(date) as HTMLElement).queryByRole('button', { name: new RegExp(text) });
+
+  it('reschedules a month post dragged to another day, and puts back one the core refuses', async () => {
+    // Today is always in the month shown, whatever day the test runs.
+    const at = Date.now();
+    const { shell, transport } = await mount([post({ id: 1, scheduledAt: at, text: 'Move me' })]);
+    let answer: (value: CallResult) => void = () => undefined;
+    transport.answer('updatePost', () => new Promise((resolve) => (answer = resolve)));
+    const chip = await screen.findByRole('button', { name: /Bakery: .*Move me/ });
+    const { from, to } = daysAround(at, 2);
+    expect(chipIn(from, 'Move me')).toBe(chip);
+    expect(await drag(chip, dayCell(to))).toBe(true);
+    // Shown on its new day at once, at the same wall time.
+    await vi.waitFor(() => expect(chipIn(to, 'Move me')).not.toBeNull());
+    expect(chipIn(from, 'Move me')).toBeNull();
+    const sent = (transport.callsOf('updatePost') as { at: string }[]).map((call) => call.at);
+    expect(sent.map((wall) => wall.slice(0, 16))).toEqual([`${to}${wallTime(at, ZONE).slice(10)}`]);
+    answer(refused('Post 1 cannot be changed. It is being sent.'));
     // The app's notice area (outside this screen) shows the notice.
     await vi.waitFor(() =>
       expect(shell.notices.list.at(-1)?.text).toBe(
         'Could not move the post: Post 1 cannot be changed. It is being sent.',
       ),
     );
-    // Back where it was: the editor opened from it shows its old day. (Redrawn without layout,
-    // jsdom's zero heights make the calendar hide it as "more", so it is found by its text.)
-    const back = [...document.querySelectorAll('.ec-event')].find((drawn) =>
-      drawn.textContent?.includes('Move me'),
-    )!;
-    await fireEvent.keyDown(back, { key: 'Enter' });
-    const dialog = await screen.findByRole('dialog', { name: 'Edit post' });
-    expect((within(dialog).getByLabelText('Date') as HTMLInputElement).value).toBe(fromDate);
+    await vi.waitFor(() => expect(chipIn(from, 'Move me')).not.toBeNull());
+    expect(chipIn(to, 'Move me')).toBeNull();
+    // No new post was started by the drag, and a drop outside the days is not taken.
+    expect(screen.queryByRole('dialog')).toBeNull();
+    document.elementsFromPoint = () => [];
+    expect(await drag(chipIn(from, 'Move me')!, document.body)).toBe(false);
+    expect(transport.callsOf('updatePost')).toHaveLength(1);
+  });
+
+  it('moves a focused month post a day or a week by Alt and an arrow, the focus with it', async () => {
+    const at = Date.now();
+    const moved = post({ id: 1, scheduledAt: at, text: 'Key me' });
+    const { transport } = await mount([moved]);
+    transport.answer('updatePost', (input) =>
+      ok({ ...moved, scheduledAt: Date.parse((input as { at: string }).at) }),
+    );
+    const chip = await screen.findByRole('button', { name: /Bakery: .*Key me/ });
+    const { from, to } = daysAround(at, 1);
+    chip.focus();
+    // An arrow alone is the browser's; with Alt it moves the post.
+    await fireEvent.keyDown(chip, { key: 'ArrowRight' });
+    expect(transport.callsOf('updatePost')).toEqual([]);
+    await fireEvent.keyDown(chip, { key: to > from ? 'ArrowRight' : 'ArrowLeft', altKey: true });
+    await vi.waitFor(() => expect(chipIn(to, 'Key me')).not.toBeNull());
+    await vi.waitFor(() => expect(document.activeElement).toBe(chipIn(to, 'Key me')));
+    expect((transport.callsOf('updatePost')[0] as { at: string }).at.slice(0, 10)).toBe(to);
+    // A week on, by Alt and the arrow down (or up, at the end of the month).
+    const week = daysAround(Date.parse(`${to}T12:00Z`), 7).to;
+    await fireEvent.keyDown(document.activeElement!, {
+      key: week > to ? 'ArrowDown' : 'ArrowUp',
+      altKey: true,
+    });
+    await vi.waitFor(() =>
+      expect((transport.callsOf('updatePost')[1] as { at: string }).at.slice(0, 10)).toBe(week),
+    );
+  });
+
+  it('keeps a published post where it is, dragged or moved by key, and says why', async () => {
+    const at = Date.now();
+    const { shell, transport } = await mount([
+      post({ id: 1, scheduledAt: at, status: 'published', text: 'Gone out' }),
+    ]);
+    const chip = await screen.findByRole('button', { name: /Published, Bakery: .*Gone out/ });
+    const { from, to } = daysAround(at, 2);
+    await drag(chip, dayCell(to));
+    await fireEvent.keyDown(chip, { key: 'ArrowLeft', altKey: true });
+    const why =
+      'Could not move the post: It is published; API v1 has no way to change a published post';
+    await vi.waitFor(() =>
+      expect(shell.notices.list.map((notice) => notice.text)).toEqual([why, why]),
+    );
+    expect(chipIn(from, 'Gone out')).toBe(chip);
+    expect(transport.callsOf('updatePost')).toEqual([]);
+  });
+
+  it('draws the month’s posts again when a filter or the zone changes', async () => {
+    const at = Date.now();
+    const { transport } = await mount([
+      post({ id: 1, scheduledAt: at, text: 'Rye' }),
+      post({ id: 2, scheduledAt: at, status: 'failed', botId: 'bot_2', text: 'Cake' }),
+    ]);
+    await screen.findByRole('button', { name: /Failed, Cafe: .*Cake/ });
+    await fireEvent.change(screen.getByRole('combobox', { name: 'Status' }), {
+      target: { value: 'failed' },
+    });
+    await vi.waitFor(() => expect(screen.queryByRole('button', { name: /Rye/ })).toBeNull());
+    expect(screen.getByRole('button', { name: /Failed, Cafe: .*Cake/ })).toBeTruthy();
+    await fireEvent.change(screen.getByRole('combobox', { name: 'Status' }), {
+      target: { value: '' },
+    });
+    await screen.findByRole('button', { name: /Rye/ });
+    // In Tokyo the same instant is at another wall time, perhaps on another day.
+    let zone = ZONE;
+    transport.answer('saveSettings', (input) => {
+      zone = (input as { timezone: string }).timezone;
+      return ok({ ...settings, timezone: zone });
+    });
+    transport.answer('getSettings', () => ok({ ...settings, timezone: zone }));
+    await fireEvent.change(screen.getByRole('combobox', { name: 'Your time zone' }), {
+      target: { value: 'Asia/Tokyo' },
+    });
+    const tokyo = wallTime(at, 'Asia/Tokyo');
+    const time = new Intl.DateTimeFormat(undefined, {
+      hour: 'numeric',
+      minute: '2-digit',
+      timeZone: 'Asia/Tokyo',
+    }).format(at);
+    await vi.waitFor(() => expect(chipIn(tokyo.slice(0, 10), 'Rye')?.textContent).toContain(time));
   });
 
   it('switches views and moves through time by key', async () => {

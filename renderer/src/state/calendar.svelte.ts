@@ -1,9 +1,9 @@
 // The calendar screen's state (browser): posts of the visible range and the unscheduled drafts,
 // the free posting slots drawn faintly behind them, bot and status filters, the events the
-// calendar draws, drag-to-reschedule with rollback (asking first when the duplicate guard
-// objects), the time zone, and live reloads from core events. The calendar works in wall times of
-// the user's zone; this module turns them into instants, so the calendar component stays a thin
-// wrapper.
+// calendar draws (and the month's days, which draw their posts themselves), drag-to-reschedule
+// with rollback (asking first when the duplicate guard objects), the time zone, and live reloads
+// from core events. The calendar works in wall times of the user's zone; this module turns them
+// into instants, so the calendar component stays a thin wrapper.
 import { Temporal } from 'temporal-polyfill';
 import type { Calendar } from '@event-calendar/core';
 import type { CoreEvent } from '../../../shared/contract';
@@ -36,25 +36,34 @@ const SHOWN_MINUTES = 30;
 /** The time a new post gets when a day without a free slot is clicked in the month view. */
 const DAY_CLICK_TIME = '09:00';
 
-/** What each calendar event carries besides its dates (a type, so it fits the calendar's record). */
-export type PostEventProps = {
+/**
+ * A post as the calendar draws it, made here once per post: a month draws a hundred at once, and
+ * each piece of logic in their markup costs time. The library's events carry it as their
+ * extendedProps (a type, so it fits that record); the month view draws its own chips from it.
+ */
+export type PostView = {
   postId: number;
   status: PostStatus;
   icon: string;
   /** Why it cannot be moved, or null. */
   locked: string | null;
-  /**
-   * The words the event shows on hover and says to a screen reader, made here once per post: a
-   * month draws a hundred events at once, and each piece of logic in their markup costs time.
-   */
+  /** The words it shows on hover and says to a screen reader. */
   hover: string;
   spokenBefore: string;
   spokenAfter: string;
+  /** The text's first line. */
+  title: string;
+  /** Its wall time in the user's zone, "2026-11-24T09:00:00". */
+  start: string;
+  /** Its time of day as the library writes an event's ("9:00 AM"), for the month's chips. */
+  time: string;
+  colour: string;
+  classNames: string[];
 };
 
 /** The post an event stands for, as toEvent put it there (the calendar types it as a record). */
-export function postOf(event: { extendedProps?: Record<string, unknown> }): PostEventProps {
-  return event.extendedProps as unknown as PostEventProps;
+export function postOf(event: { extendedProps?: Record<string, unknown> }): PostView {
+  return event.extendedProps as unknown as PostView;
 }
 
 /** A wall-clock range the calendar shows, in the user's zone; `end` is exclusive. */
@@ -144,21 +153,6 @@ function slotEvent(slot: FreeSlot, clock: WallClock): Calendar.EventInput {
   };
 }
 
-/**
- * The month view's one marker for a day with free slots: the library draws only all-day events
- * in the background there, and a tint per day is all a month cell has room for.
- */
-function freeDayEvent(day: string): Calendar.EventInput {
-  return {
-    id: `free-${day}`,
-    allDay: true,
-    start: day,
-    end: day,
-    display: 'background',
-    classNames: ['free-day'],
-  };
-}
-
 /** Minutes since midnight of an "HH:MM" wall time. */
 function minuteOfDay(time: string): number {
   return Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
@@ -210,16 +204,21 @@ function nameOf(names: Record<string, string>, botId: string | null): string {
   return botId === null ? 'No bot' : (names[botId] ?? botId);
 }
 
-/** One post as the calendar's event, at its time (`at`) on the zone's wall clock. */
-function toEvent(
-  post: LocalPost,
-  at: number,
-  clock: WallClock,
-  botName: string,
-): Calendar.EventInput {
+/**
+ * Times of day as the library writes its events' (its default eventTimeFormat), read from wall
+ * times taken as UTC.
+ */
+const TIME_OF_DAY = new Intl.DateTimeFormat(undefined, {
+  hour: 'numeric',
+  minute: '2-digit',
+  timeZone: 'UTC',
+});
+
+/** One post as the calendar draws it, at its wall time `start` ("2026-11-24T09:00:00"). */
+function viewOf(post: LocalPost, start: string, botName: string): PostView {
   const locked = lockReason(post);
   const mark = STATUS_MARKS[post.status];
-  const extendedProps: PostEventProps = {
+  return {
     postId: post.id,
     status: post.status,
     icon: mark.icon,
@@ -227,20 +226,46 @@ function toEvent(
     hover: `${mark.label} · ${botName}${locked ? ` · Cannot be moved: ${locked}` : ''}`,
     spokenBefore: `${mark.label}, ${botName}:`,
     spokenAfter: locked ? `(locked: ${locked})` : '',
-  };
-  return {
-    id: String(post.id),
-    start: clock.wall(at),
-    end: clock.wall(at, SHOWN_MINUTES),
     title: post.text.split('\n', 1)[0] ?? '',
+    start,
+    time: TIME_OF_DAY.format(Date.parse(`${start}Z`)),
+    colour: botColour(post.botId),
+    classNames: locked ? [`post-${post.status}`, 'post-locked'] : [`post-${post.status}`],
+  };
+}
+
+/** A post as the library's event, shown SHOWN_MINUTES long. */
+function toEvent(post: PostView): Calendar.EventInput {
+  return {
+    id: String(post.postId),
+    start: post.start,
+    // Wall times as UTC, so adding minutes is plain arithmetic (as WallClock.wall does).
+    end: new Date(Date.parse(`${post.start}Z`) + SHOWN_MINUTES * 60_000).toISOString().slice(0, 19),
+    title: post.title,
     // Locked posts can be picked up too, so a drop can say why they stay (then revert).
     startEditable: true,
     durationEditable: false,
-    backgroundColor: botColour(post.botId),
+    backgroundColor: post.colour,
     textColor: '#ffffff',
-    classNames: locked ? [`post-${post.status}`, 'post-locked'] : [`post-${post.status}`],
-    extendedProps,
+    classNames: post.classNames,
+    extendedProps: post,
   };
+}
+
+/** A month view's day cell as drawn: its first posts, its "+N more", and whether a slot is free. */
+export interface MonthCell {
+  posts: PostView[];
+  more: number;
+  free: boolean;
+}
+
+/** The library's events in the month view, which draws its posts itself (one array: no redraw). */
+const NO_EVENTS: Calendar.EventInput[] = [];
+
+/** The wall date ("2026-11-24") of a day the library hands over (a Date, in its local fields). */
+export function wallDate(date: Date): string {
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }
 
 export class CalendarState {
@@ -272,42 +297,33 @@ export class CalendarState {
   );
   readonly filtered = $derived(this.botFilter !== '' || this.statusFilter !== '');
   readonly visibleDrafts = $derived(this.drafts.filter(this.matcher()));
-  /** The posts by day in the views with a cap (DAY_CAPS), else null: every post is drawn. */
-  private readonly capped = $derived.by((): CappedDay<LocalPost>[] | null => {
-    const cap = DAY_CAPS[this.view];
-    if (cap === undefined) return null;
-    const clock = new WallClock(this.zone);
-    // Sorted by time first (a move reorders), so a day past its cap keeps its earliest posts.
-    const scheduled = this.posts
-      .filter((post) => post.scheduledAt !== null)
-      .sort((a, b) => (a.scheduledAt ?? 0) - (b.scheduledAt ?? 0));
-    return capPerDay(scheduled, cap, this.hidden, (post) =>
-      clock.wall(post.scheduledAt ?? 0).slice(0, 10),
-    );
-  });
   /**
-   * What the calendar draws. A month can hold thousands of posts, so every reactive value is read
-   * once per run, not once per post, and wall times come from one WallClock per zone. The month
-   * view's "+N more" is a link in its day (moreInMonth), not an event: the library's work for each
-   * event is most of a month's first draw.
+   * The posts drawn, by wall day: in the views with a cap (DAY_CAPS), each day's earliest and how
+   * many its "+N more" stands for. A month can hold thousands of posts, so every reactive value is
+   * read once per run, not once per post, and wall times come from one WallClock per zone.
    */
-  readonly events = $derived.by(() => {
+  private readonly days = $derived.by((): CappedDay<PostView>[] => {
     const clock = new WallClock(this.zone);
     const names = this.botNames;
-    const draw = (post: LocalPost) =>
-      toEvent(post, post.scheduledAt ?? 0, clock, nameOf(names, post.botId));
-    const capped = this.capped;
-    if (!capped) return this.posts.filter((post) => post.scheduledAt !== null).map(draw);
-    const month = this.view === 'dayGridMonth';
-    return capped.flatMap(({ day, shown, more }) =>
-      more > 0 && !month ? [...shown.map(draw), moreEvent(day, more)] : shown.map(draw),
-    );
+    // Sorted by time first (a move reorders), so a day past its cap keeps its earliest posts.
+    const views = this.posts
+      .filter((post) => post.scheduledAt !== null)
+      .sort((a, b) => (a.scheduledAt ?? 0) - (b.scheduledAt ?? 0))
+      .map((post) => viewOf(post, clock.wall(post.scheduledAt ?? 0), nameOf(names, post.botId)));
+    const cap = DAY_CAPS[this.view];
+    // The other views draw every post; counts left from a capped view's answer are not theirs.
+    const left = cap === undefined ? {} : this.hidden;
+    return capPerDay(views, cap ?? Infinity, left, (view) => view.start.slice(0, 10));
   });
-  /** The month view's "+N more" per wall day ("2026-11-24" → N); days without one are absent. */
-  readonly moreInMonth = $derived.by((): Record<string, number> => {
-    if (this.view !== 'dayGridMonth' || !this.capped) return {};
-    return Object.fromEntries(
-      this.capped.filter(({ more }) => more > 0).map(({ day, more }) => [day, more]),
+  /**
+   * The posts drawn, as the library's events; the week view's "+N more" is one too. The month
+   * view hands the library none of them (drawn): its days draw their posts themselves
+   * (monthDays), since the library's work for each event was most of a busy month's first draw.
+   */
+  readonly events = $derived.by(() => {
+    const month = this.view === 'dayGridMonth';
+    return this.days.flatMap(({ day, shown, more }) =>
+      more > 0 && !month ? [...shown.map(toEvent), moreEvent(day, more)] : shown.map(toEvent),
     );
   });
   /** Free slots of the bots the filter shows (a post without a bot holds no slot). */
@@ -315,17 +331,29 @@ export class CalendarState {
     const bot = this.botFilter;
     return bot ? this.freeSlots.filter((slot) => slot.botId === bot) : this.freeSlots;
   });
-  /** Free slots as the view draws them: a band each on the time grid, a marked day in a month. */
+  /** Free slots as the time grid draws them: a faint band each, behind the posts. */
   readonly slotEvents = $derived.by(() => {
     const clock = new WallClock(this.zone);
-    const slots = this.visibleSlots;
-    if (this.view !== 'dayGridMonth') return slots.map((slot) => slotEvent(slot, clock));
-    // Slots come by time, so a day's slots are side by side: one marker for each run of a day.
-    const days = slots.map((slot) => clock.wall(slot.at).slice(0, 10));
-    return days.filter((day, index) => day !== days[index - 1]).map(freeDayEvent);
+    return this.visibleSlots.map((slot) => slotEvent(slot, clock));
   });
-  /** Everything the calendar draws: the posts' events, then the free slots behind them. */
-  readonly drawn = $derived([...this.events, ...this.slotEvents]);
+  /**
+   * The month view's days by wall date ("2026-11-24"): the posts its day draws, its "+N more", and
+   * whether it has a free slot (the day is hatched: a month cell has no room for the slots' times).
+   * Days with none of these are absent.
+   */
+  readonly monthDays = $derived.by((): Record<string, MonthCell> => {
+    if (this.view !== 'dayGridMonth') return {};
+    const days: Record<string, MonthCell> = {};
+    for (const { day, shown, more } of this.days) days[day] = { posts: shown, more, free: false };
+    const clock = new WallClock(this.zone);
+    for (const slot of this.visibleSlots)
+      (days[clock.wall(slot.at).slice(0, 10)] ??= { posts: [], more: 0, free: false }).free = true;
+    return days;
+  });
+  /** What the library draws: the posts' events, then the free slots behind; none in a month. */
+  readonly drawn = $derived(
+    this.view === 'dayGridMonth' ? NO_EVENTS : [...this.events, ...this.slotEvents],
+  );
 
   constructor(private readonly shell: Shell) {}
 
@@ -464,6 +492,21 @@ export class CalendarState {
       .add({ years: delta.years, months: delta.months, days: delta.days })
       .add({ seconds: delta.seconds });
     return this.reschedule(postId, wall.toString({ smallestUnit: 'minute' }));
+  }
+
+  /** A post moved by whole days (in the month view, by key), at the same wall time. */
+  moveDays(postId: number, days: number): Promise<string | null> {
+    return this.move(postId, { years: 0, months: 0, days, seconds: 0 });
+  }
+
+  /** A post dropped on a wall day ("2026-11-26"): moved there at the same wall time. */
+  async moveToDay(postId: number, day: string): Promise<string | null> {
+    const post = this.posts.find((candidate) => candidate.id === postId);
+    if (!post || post.scheduledAt === null) return this.refuse('it is no longer on the calendar');
+    const from = Temporal.PlainDate.from(wallTime(post.scheduledAt, this.zone).slice(0, 10));
+    const days = from.until(day).days;
+    // Dropped where it was: nothing to do (and a locked post has nothing to say).
+    return days === 0 ? null : this.moveDays(postId, days);
   }
 
   private refuse(reason: string): string {
