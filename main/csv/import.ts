@@ -3,8 +3,8 @@
 // it reads, in short transactions, so the app's other writes never share a long one and memory
 // stays flat however big the file. With on-error "abort" (the default) a file with any bad row
 // writes nothing: the rows written before it are taken back (ImportsStore.abandonBatch), and
-// queue items are only made once the whole file is in, so nothing goes out of an import that
-// does not finish.
+// queue items are only made once the whole file is in, so nothing goes out of an import a bad
+// row stops.
 // Post rows can fill their bots' free posting slots, and a row repeating a post of its bot is
 // left out with a warning (docs/planning.md).
 import { PRIORITY } from '../../shared/domain';
@@ -480,23 +480,28 @@ export async function importCsv(
     } else if (result.batch) {
       flush();
       const batch = result.batch;
-      store.transaction(() => {
-        if (options.queue && kind === 'products')
-          for (const productId of store.imports.insertedProducts(batch))
-            toQueue.push({
-              kind: 'create_product',
-              productId,
-              priority: PRIORITY.due,
-              dueAt: options.now,
-            });
-        for (const item of toQueue) store.outbox.enqueue(item);
-        store.imports.finishBatch(batch, {
-          rows: result.rows,
-          inserted: result.inserted,
-          updated: result.updated,
-          unchanged: result.unchanged,
-          invalid: result.invalid,
+      if (options.queue && kind === 'products')
+        for (const productId of store.imports.insertedProducts(batch))
+          toQueue.push({
+            kind: 'create_product',
+            productId,
+            priority: PRIORITY.due,
+            dueAt: options.now,
+          });
+      // In short transactions, as the rows were written: the app's other work runs between them.
+      for (let from = 0; from < toQueue.length; from += WRITE_BATCH) {
+        store.transaction(() => {
+          for (const item of toQueue.slice(from, from + WRITE_BATCH)) store.outbox.enqueue(item);
+          store.imports.beat(batch);
         });
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      store.imports.finishBatch(batch, {
+        rows: result.rows,
+        inserted: result.inserted,
+        updated: result.updated,
+        unchanged: result.unchanged,
+        invalid: result.invalid,
       });
       result.written = true;
     }
