@@ -55,6 +55,8 @@ export type PostView = {
   title: string;
   /** Its wall time in the user's zone, "2026-11-24T09:00:00". */
   start: string;
+  /** Where the time grid's event for it ends: SHOWN_MINUTES of wall time later. */
+  end: string;
   /** Its time of day as the library writes an event's ("9:00 AM"), for the month's chips. */
   time: string;
   colour: string;
@@ -214,9 +216,10 @@ const TIME_OF_DAY = new Intl.DateTimeFormat(undefined, {
   timeZone: 'UTC',
 });
 
-/** One post as the calendar draws it, at its wall time `start` ("2026-11-24T09:00:00"). */
-function viewOf(post: LocalPost, start: string, botName: string): PostView {
+/** One post as the calendar draws it, at its time (`at`) on the zone's wall clock. */
+function viewOf(post: LocalPost, at: number, clock: WallClock, botName: string): PostView {
   const locked = lockReason(post);
+  const start = clock.wall(at);
   const mark = STATUS_MARKS[post.status];
   return {
     postId: post.id,
@@ -228,6 +231,7 @@ function viewOf(post: LocalPost, start: string, botName: string): PostView {
     spokenAfter: locked ? `(locked: ${locked})` : '',
     title: post.text.split('\n', 1)[0] ?? '',
     start,
+    end: clock.wall(at, SHOWN_MINUTES),
     time: TIME_OF_DAY.format(Date.parse(`${start}Z`)),
     colour: botColour(post.botId),
     classNames: locked ? [`post-${post.status}`, 'post-locked'] : [`post-${post.status}`],
@@ -239,8 +243,7 @@ function toEvent(post: PostView): Calendar.EventInput {
   return {
     id: String(post.postId),
     start: post.start,
-    // Wall times as UTC, so adding minutes is plain arithmetic (as WallClock.wall does).
-    end: new Date(Date.parse(`${post.start}Z`) + SHOWN_MINUTES * 60_000).toISOString().slice(0, 19),
+    end: post.end,
     title: post.title,
     // Locked posts can be picked up too, so a drop can say why they stay (then revert).
     startEditable: true,
@@ -309,7 +312,7 @@ export class CalendarState {
     const views = this.posts
       .filter((post) => post.scheduledAt !== null)
       .sort((a, b) => (a.scheduledAt ?? 0) - (b.scheduledAt ?? 0))
-      .map((post) => viewOf(post, clock.wall(post.scheduledAt ?? 0), nameOf(names, post.botId)));
+      .map((post) => viewOf(post, post.scheduledAt ?? 0, clock, nameOf(names, post.botId)));
     const cap = DAY_CAPS[this.view];
     // The other views draw every post; counts left from a capped view's answer are not theirs.
     const left = cap === undefined ? {} : this.hidden;
