@@ -274,6 +274,10 @@ export interface ImportResult {
   unknownColumns: string[];
   encoding: string;
   delimiter: string;
+  /**
+   * The import's batch. A refused or failed import has none, unless items a user sent out while
+   * it ran had to stay (`inserted` of them; see describeKept).
+   */
   batch: string | null;
   written: boolean;
 }
@@ -292,6 +296,18 @@ export function describeUndone(undone: ImportUndone): string {
       ? `, ${undone.restored} restored as ${undone.restored === 1 ? 'it was' : 'they were'}`
       : '';
   return `${undone.removed} ${undone.kind} removed${restored}`;
+}
+
+/**
+ * What stayed of an import that was refused or failed, or null when nothing did: only items a
+ * user sent to the platform while it ran, which no take-back can call back.
+ */
+export function describeKept(
+  result: Pick<ImportResult, 'written' | 'batch' | 'inserted'>,
+): string | null {
+  if (result.written || result.batch === null || result.inserted === 0) return null;
+  const one = result.inserted === 1;
+  return `${result.inserted} ${one ? 'item' : 'items'} sent to the platform while the import ran ${one ? 'stays' : 'stay'}, in batch ${result.batch}; the rest was taken back`;
 }
 
 /** One field an import can fill, as the wizard's mapping offers it. */

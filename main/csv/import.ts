@@ -475,9 +475,15 @@ export async function importCsv(
       }
     }
     if (result.batch && onError === 'abort' && result.invalid > 0) {
-      store.imports.abandonBatch(result.batch);
-      Object.assign(result, { batch: null, inserted: 0, updated: 0, unchanged: 0 });
-      progress.rowsWritten = 0;
+      // Only what a user sent out while the import ran can stay; its batch then stays with it.
+      const stayed = store.imports.abandonBatch(result.batch);
+      Object.assign(result, {
+        batch: stayed > 0 ? result.batch : null,
+        inserted: stayed,
+        updated: 0,
+        unchanged: 0,
+      });
+      progress.rowsWritten = stayed;
     } else if (result.batch) {
       flush();
       const batch = result.batch;
@@ -519,20 +525,20 @@ export async function importCsv(
 const isProduct = (item: Valid): item is ValidProduct => item.kind === 'products';
 
 /**
- * Writes one batch of valid products: SKUs met again are looked up in one query, and the new
- * ones go in multi-row inserts, the two costs that dominated an import of 100,000 rows.
+ * Writes one batch of valid products: new SKUs go straight in, in multi-row inserts; the few
+ * already in the catalog come back from the insert and are looked up in one query.
  */
 function writeProducts(store: WorkspaceStore, items: ValidProduct[], result: ImportResult): void {
   if (items.length === 0) return;
   const batchId = result.batch;
-  const existingBySku = store.imports.productsBySku(items.map((item) => item.sku));
-  const fresh: ValidProduct[] = [];
-  for (const item of items) {
+  const taken = store.products.insertNew(items, batchId);
+  result.inserted += items.length - taken.length;
+  if (taken.length === 0) return;
+  const existingBySku = store.imports.productsBySku(taken.map((item) => item.sku));
+  for (const item of taken) {
     const existing = existingBySku.get(item.sku);
-    if (!existing) {
-      fresh.push(item);
-      continue;
-    }
+    if (!existing)
+      throw new Error(`SKU ${item.sku} was refused as taken but is not in the catalog`);
     const fields = {
       name: item.name,
       description: item.description,
@@ -558,8 +564,6 @@ function writeProducts(store: WorkspaceStore, items: ValidProduct[], result: Imp
       result.updated++;
     }
   }
-  result.inserted += fresh.length;
-  store.products.insertMany(fresh, batchId);
 }
 
 function writePost(

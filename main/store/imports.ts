@@ -31,6 +31,8 @@ export type ExistingProduct = Pick<
 export const IMPORT_BEAT_MS = 5_000;
 /** ...so one silent this long died with its process. */
 const IMPORT_STALE_MS = 60_000;
+/** Items of a batch that are being sent or are on the platform: no undo can call them back. */
+const GONE_OUT = "status IN ('sending', 'published', 'handed_off')";
 
 export class ImportsStore {
   constructor(
@@ -67,19 +69,20 @@ export class ImportsStore {
   /**
    * Takes back an import that will not finish: one that met a bad row under on-error abort, or
    * failed. What it wrote goes, the drafts it changed get their fields back, and the batch itself
-   * goes too, as if the import had never run. An item of it that has gone out meanwhile (a user
-   * queued one of its drafts) cannot be taken back: then the batch stays, finished, as written.
+   * goes too, as if the import had never run. Items of it that have gone out meanwhile (a user
+   * queued one of its drafts) cannot be taken back: they alone stay, in the batch, which is kept,
+   * finished, with them as its summary. Returns how many stayed.
    */
-  abandonBatch(id: string): void {
-    this.db.transaction(() => {
+  abandonBatch(id: string): number {
+    return this.db.transaction(() => {
       const batch = this.batch(id);
-      if (!batch) return;
-      if (this.goneOut(id, batch.kind) > 0) {
-        this.finishBatch(id, { rows: 0, inserted: 0, updated: 0, unchanged: 0, invalid: 0 });
-        return;
-      }
+      if (!batch) return 0;
+      const gone = this.goneOut(id, batch.kind);
       this.takeBack(id, batch.kind);
-      statement(this.db, 'DELETE FROM import_batches WHERE id = ?').run(id);
+      if (gone === 0) statement(this.db, 'DELETE FROM import_batches WHERE id = ?').run(id);
+      else
+        this.finishBatch(id, { rows: gone, inserted: gone, updated: 0, unchanged: 0, invalid: 0 });
+      return gone;
     })();
   }
 
@@ -212,14 +215,15 @@ export class ImportsStore {
     return (
       statement(
         this.db,
-        `SELECT COUNT(*) AS n FROM ${table} WHERE batch_id = ? AND status IN ('sending', 'published', 'handed_off')`,
+        `SELECT COUNT(*) AS n FROM ${table} WHERE batch_id = ? AND ${GONE_OUT}`,
       ).get(id) as { n: number }
     ).n;
   }
 
   /**
    * Cancels the batch's queue items, gives the drafts it changed their earlier fields (those a
-   * later import changed again are that import's to undo), and deletes what it added.
+   * later import changed again are that import's to undo), and deletes what it added; items that
+   * have gone out are left as they are (undoBatch refuses a batch with any).
    */
   private takeBack(id: string, table: 'posts' | 'products'): { removed: number; restored: number } {
     const now = this.now();
@@ -238,10 +242,14 @@ export class ImportsStore {
                     (SELECT b.id FROM import_batches AS b WHERE b.id = r.previous_batch_id), ?
                   FROM import_replaced AS r WHERE r.batch_id = @batch AND r.product_id = products.id),
                  status = 'draft', error = NULL
-               WHERE batch_id = @batch AND id IN (SELECT product_id FROM import_replaced WHERE batch_id = @batch)`,
+               WHERE batch_id = @batch AND NOT ${GONE_OUT}
+                 AND id IN (SELECT product_id FROM import_replaced WHERE batch_id = @batch)`,
           ).run(now, { batch: id }).changes
         : 0;
-    const removed = statement(this.db, `DELETE FROM ${table} WHERE batch_id = ?`).run(id).changes;
+    const removed = statement(
+      this.db,
+      `DELETE FROM ${table} WHERE batch_id = ? AND NOT ${GONE_OUT}`,
+    ).run(id).changes;
     statement(this.db, 'DELETE FROM import_replaced WHERE batch_id = ?').run(id);
     return { removed, restored };
   }

@@ -38,13 +38,13 @@ const ROWS_PER_INSERT = 100;
 /** The values of one draft that insertSql takes as positional parameters. */
 const DRAFT_VALUES = 7;
 
-function insertSql(rows: number): string {
+function insertSql(rows: number, skipTakenSkus = false): string {
   // The batch and time are the same on every row: named, they are bound once per statement.
   const values = Array<string>(rows)
     .fill("(?, ?, ?, ?, ?, ?, ?, 'draft', @batchId, @now, @now)")
     .join(', ');
   return `INSERT INTO products (sku, name, description, price_minor, currency, stock, image_url, status, batch_id,
-           created_at, updated_at) VALUES ${values}`;
+           created_at, updated_at) VALUES ${values}${skipTakenSkus ? ' ON CONFLICT (sku) DO NOTHING' : ''}`;
 }
 
 /** Puts a draft's values in `params` from `at` on, in the columns' order of insertSql. */
@@ -97,13 +97,27 @@ export class ProductsStore {
   }
 
   /**
-   * Adds drafts in order, many rows per statement: an import adds thousands and reads none
-   * back, and binding them a statement at a time costs more than SQLite's own work.
+   * Adds the drafts whose SKU is free, in order, many rows per statement, and returns the others
+   * untouched. An import adds thousands and reads none back: binding them a statement at a time
+   * cost more than SQLite's own work, and looking every SKU up first cost more than letting the
+   * SKU index refuse the few that are taken.
    */
-  insertMany(drafts: readonly CatalogFields[], batchId: string | null): void {
+  insertNew<Draft extends CatalogFields>(
+    drafts: readonly Draft[],
+    batchId: string | null,
+  ): Draft[] {
     const shared = { batchId, now: this.now() };
-    const many = statement(this.db, insertSql(ROWS_PER_INSERT));
-    const one = statement(this.db, insertSql(1));
+    const many = statement(this.db, insertSql(ROWS_PER_INSERT, true));
+    const one = statement(this.db, insertSql(1, true));
+    // Rows added here get ids above every existing one (SQLite's rowid is the largest plus one).
+    const lastIdBefore =
+      (
+        statement(this.db, 'SELECT max(id) AS id FROM products').get() as {
+          id: number | null;
+        }
+      ).id ?? 0;
+    /** Drafts of statements that added fewer rows than they had: some of their SKUs are taken. */
+    const suspects: Draft[] = [];
     // Whole statements of ROWS_PER_INSERT rows, then the rest one row at a time: two prepared
     // statements instead of one per remainder size. The parameter arrays are filled in place,
     // never grown.
@@ -111,14 +125,26 @@ export class ProductsStore {
     const manyParams = Array<unknown>(ROWS_PER_INSERT * DRAFT_VALUES);
     for (let index = 0; index < inMany; index++) {
       const slot = index % ROWS_PER_INSERT;
-      bindDraft(manyParams, slot * DRAFT_VALUES, drafts[index] as CatalogFields);
-      if (slot === ROWS_PER_INSERT - 1) many.run(manyParams, shared);
+      bindDraft(manyParams, slot * DRAFT_VALUES, drafts[index] as Draft);
+      if (slot === ROWS_PER_INSERT - 1 && many.run(manyParams, shared).changes < ROWS_PER_INSERT)
+        suspects.push(...drafts.slice(index + 1 - ROWS_PER_INSERT, index + 1));
     }
     const oneParams = Array<unknown>(DRAFT_VALUES);
     for (let index = inMany; index < drafts.length; index++) {
-      bindDraft(oneParams, 0, drafts[index] as CatalogFields);
-      one.run(oneParams, shared);
+      const draft = drafts[index] as Draft;
+      bindDraft(oneParams, 0, draft);
+      if (one.run(oneParams, shared).changes === 0) suspects.push(draft);
     }
+    if (suspects.length === 0) return [];
+    const taken = new Set(
+      (
+        statement(
+          this.db,
+          'SELECT p.sku FROM json_each(?) AS wanted JOIN products AS p ON p.sku = wanted.value WHERE p.id <= ?',
+        ).all(JSON.stringify(suspects.map((draft) => draft.sku)), lastIdBefore) as { sku: string }[]
+      ).map((row) => row.sku),
+    );
+    return suspects.filter((draft) => taken.has(draft.sku));
   }
 
   get(id: number): LocalProduct | undefined {

@@ -4,6 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PRIORITY } from '../../shared/domain';
 import { Pressroom } from '../../main/core/pressroom';
 import { UnusableFile } from '../../main/csv/import';
 
@@ -141,6 +142,38 @@ describe('product import', () => {
     pressroom.close();
   });
 
+  it('keeps only the items a user sent out while an import it then takes back was running', async () => {
+    const pressroom = workspace();
+    const rows = Array.from({ length: 12_000 }, (_, i) => `SKU-${i},Item ${i},1`);
+    const path = fixture(`sku,name,price\n${rows.join('\n')}\nSKU-X,Bad,abc\n`);
+    let sent: number | undefined;
+    const result = await pressroom.importFile({ kind: 'products', path }, (progress) => {
+      if (progress.rowsWritten === 0 || sent !== undefined) return;
+      // The user queues a draft the import has just written, and the queue starts sending it.
+      const draft = pressroom.store.products.list().find((p) => p.sku === 'SKU-5');
+      if (!draft) throw new Error('SKU-5 should be written by now');
+      const item = pressroom.store.outbox.enqueue({
+        kind: 'create_product',
+        productId: draft.id,
+        priority: PRIORITY.due,
+        dueAt: 0,
+      });
+      pressroom.store.outbox.claim(item.id);
+      sent = draft.id;
+    });
+    expect(sent).toBeDefined();
+    expect(result).toMatchObject({ invalid: 1, inserted: 1, written: false });
+    expect(result.batch).toEqual(expect.any(String));
+    expect(pressroom.store.products.list()).toEqual([
+      expect.objectContaining({ id: sent, sku: 'SKU-5', status: 'sending', batchId: result.batch }),
+    ]);
+    expect(pressroom.store.imports.batch(result.batch ?? '')).toMatchObject({ kind: 'products' });
+    expect(() => pressroom.undoImport({ batch: result.batch ?? '' })).toThrow(
+      /have gone to the platform already/,
+    );
+    pressroom.close();
+  });
+
   it('takes back what it wrote when the import fails midway', async () => {
     const pressroom = workspace();
     const rows = Array.from({ length: 12_000 }, (_, i) => `SKU-${i},Item ${i},1`);
@@ -162,7 +195,7 @@ describe('product import', () => {
     await crashed.importFile({ kind: 'products', path: fixture('sku,name,price\nA,Loaf,3\n') });
     // What a process leaves when it dies between two write transactions of an import.
     const batch = crashed.store.imports.createBatch('products', 'big.csv');
-    crashed.store.products.insertMany(
+    crashed.store.products.insertNew(
       [
         {
           sku: 'B',

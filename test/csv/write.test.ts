@@ -1,6 +1,6 @@
-// How a product import writes: many rows per statement in file order, SKUs met again looked up
-// a batch at a time, queued products each with its outbox item, and a file too big to keep in
-// memory read a second time with the same outcome.
+// How a product import writes: many rows per statement in file order, SKUs already in the catalog
+// turned back by the insert and handled as re-imports, queued products each with its outbox item,
+// and a file too big to keep in memory written as it is read with the same outcome.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -97,7 +97,49 @@ describe('product writes', () => {
     pressroom.close();
   });
 
-  it('reads a file too big to keep a second time, with the same outcome', async () => {
+  it('finds the SKUs already in the catalog among new ones, in whole statements and the rest', async () => {
+    const pressroom = workspace();
+    // Drafts at rows 50 and 250 of the next file: one in a 100-row statement, one in the rest.
+    await pressroom.importFile({
+      kind: 'products',
+      path: fixture('sku,name,price\nS-49,Kept,49.05\nS-249,Before,1\n'),
+    });
+    const before = new Map(pressroom.store.products.list().map((p) => [p.sku, p.id]));
+    const result = await pressroom.importFile({
+      kind: 'products',
+      path: fixture(productsCsv(260, (i) => `S-${i},"${i === 49 ? 'Kept' : `Item ${i}`}",${i}.05`)),
+    });
+    expect(result).toMatchObject({ rows: 260, inserted: 258, updated: 1, unchanged: 1 });
+    const products = pressroom.store.products.list();
+    expect(products).toHaveLength(260);
+    const bySku = new Map(products.map((p) => [p.sku, p]));
+    expect(bySku.get('S-49')).toMatchObject({ id: before.get('S-49'), name: 'Kept' });
+    expect(bySku.get('S-249')).toMatchObject({
+      id: before.get('S-249'),
+      name: 'Item 249',
+      priceMinor: 24_905,
+      batchId: result.batch,
+    });
+    // The new ones are added in file order, after the two that were there.
+    const added = products.filter((p) => !before.has(p.sku));
+    expect(added.map((p) => p.sku)).toEqual(
+      Array.from({ length: 260 }, (_, i) => `S-${i}`).filter((sku) => !before.has(sku)),
+    );
+    expect(added.every((p, i) => i === 0 || p.id > (added[i - 1]?.id ?? 0))).toBe(true);
+    // Undo takes back the new ones and gives S-249 its earlier fields.
+    expect(pressroom.undoImport({ batch: result.batch ?? '' })).toEqual({
+      kind: 'products',
+      removed: 258,
+      restored: 1,
+    });
+    expect(pressroom.store.products.list().map((p) => [p.sku, p.name, p.priceMinor])).toEqual([
+      ['S-49', 'Kept', 4905],
+      ['S-249', 'Before', 100],
+    ]);
+    pressroom.close();
+  });
+
+  it('writes a file too big to keep as it reads it, with the same outcome', async () => {
     const pressroom = workspace();
     // 3,500 rows of 10,000-character descriptions: about 35 MB, more than an import keeps.
     const long = (i: number) => String(i % 10).repeat(10_000);

@@ -1,7 +1,7 @@
 // `import posts|products FILE` and `import undo BATCH` (Node, CLI).
 import { Option } from 'commander';
 import type { Command } from 'commander';
-import { describeUndone } from '../../../shared/domain';
+import { describeKept, describeUndone } from '../../../shared/domain';
 import { formatInZone } from '../../../shared/time';
 import { writeCsv } from '../../csv/export';
 import { UnusableFile } from '../../csv/import';
@@ -156,7 +156,7 @@ export function registerImport(program: Command): void {
         ? `Written as batch ${result.batch} (undo: import undo ${result.batch})`
         : options.dryRun
           ? 'Dry run: nothing written'
-          : 'Nothing written: fix the rows above, or import with --on-error skip',
+          : `${describeKept(result) ?? 'Nothing written'}: fix the rows above, or import with --on-error skip`,
     ];
     output.result(json, lines.join('\n'));
     if (!result.written && !(options.dryRun && result.invalid === 0)) process.exitCode = 1;
