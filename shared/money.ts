@@ -9,19 +9,26 @@ export function isCurrency(code: string): boolean {
   return knownCurrencies.has(code);
 }
 
-const digitsByCurrency = new Map<string, number>();
+/**
+ * ISO 4217's minor units (List One) where they are not 2. ECMA-402 has Intl answer from this list,
+ * but V8's ICU answers with CLDR's display digits instead (HUF 0, IDR 0, IQD 0), which would refuse
+ * prices a shop rightly has, and read a platform's minor-unit amounts in them a hundredfold wrong;
+ * its first answer also cost an import's first row about 10 ms.
+ */
+const ISO_MINOR_DIGITS = {
+  0: 'BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF',
+  3: 'BHD IQD JOD KWD LYD OMR TND',
+  4: 'CLF UYW',
+};
+const minorDigitsNot2 = new Map(
+  Object.entries(ISO_MINOR_DIGITS).flatMap(([digits, codes]) =>
+    codes.split(' ').map((code) => [code, Number(digits)] as const),
+  ),
+);
 
 /** How many fraction digits the currency's minor unit has: USD 2, JPY 0, KWD 3. */
 export function minorDigits(currency: string): number {
-  let digits = digitsByCurrency.get(currency);
-  if (digits === undefined) {
-    // Building a NumberFormat is slow; an import asks this for every row.
-    digits =
-      new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions()
-        .maximumFractionDigits ?? 2;
-    digitsByCurrency.set(currency, digits);
-  }
-  return digits;
+  return minorDigitsNot2.get(currency) ?? 2;
 }
 
 export type MinorResult = { ok: true; minor: number } | { ok: false; reason: string };

@@ -2,9 +2,10 @@
 // with numbered migrations tracked in PRAGMA user_version. Only the reference server uses it;
 // Pressroom's own cache lives in main/store/.
 import type Database from 'better-sqlite3';
+import { rescaleToIsoMinorUnits } from '../sqlite/iso-minor-units';
 import { openMigratedDb } from '../sqlite/open';
 
-const MIGRATIONS: readonly string[] = [
+export const EMULATOR_MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE accounts (
     id INTEGER PRIMARY KEY,
@@ -160,18 +161,28 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX idempotency_age ON idempotency(created_at);
   `,
+  // Amounts in ISO 4217 minor units where CLDR's display digits, which ICU gave, differed.
+  rescaleToIsoMinorUnits([
+    { table: 'products', amount: 'price_minor', currency: 'currency' },
+    { table: 'orders', amount: 'total_minor', currency: 'currency' },
+    {
+      table: 'order_items',
+      amount: 'unit_price_minor',
+      currency: '(SELECT currency FROM orders WHERE orders.id = order_items.order_id)',
+    },
+  ]),
 ];
 
 export type EmulatorDb = Database.Database;
 
-export const EMULATOR_SCHEMA_VERSION = MIGRATIONS.length;
+export const EMULATOR_SCHEMA_VERSION = EMULATOR_MIGRATIONS.length;
 
 /** Opens (creating if needed) the reference server's database and brings its schema up to date. */
-export function openEmulatorDb(file = ':memory:'): EmulatorDb {
+export function openEmulatorDb(file = ':memory:', migrations = EMULATOR_MIGRATIONS): EmulatorDb {
   return openMigratedDb(file, {
     applicationId: 0x50524553, // "PRES"
     kindName: 'a reference-server database',
-    migrations: MIGRATIONS,
+    migrations,
     // A demo and test double: losing the last write on power loss is fine, and NORMAL keeps the
     // server far from being the bottleneck in benchmarks.
     synchronous: 'NORMAL',

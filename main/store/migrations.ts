@@ -1,5 +1,6 @@
 // Numbered schema migrations of Pressroom's workspace database (Node, main process). A migration
 // is never edited once released: a change of schema is a new entry at the end.
+import { rescaleToIsoMinorUnits } from '../sqlite/iso-minor-units';
 
 export interface Migration {
   version: number;
@@ -215,5 +216,16 @@ export const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (batch_id, product_id)
       );
     `,
+  },
+  {
+    version: 7,
+    name: 'money: amounts in ISO 4217 minor units where CLDR’s display digits differed',
+    // Minor digits came from ICU until now, which answers with CLDR's display digits (HUF 0, ISO 4217
+    // 2). Stored amounts in those currencies are rescaled so they keep their value (docs/architecture.md).
+    sql: rescaleToIsoMinorUnits([
+      { table: 'products', amount: 'price_minor', currency: 'currency' },
+      { table: 'import_replaced', amount: 'price_minor', currency: 'currency' },
+      { table: 'orders', amount: 'total_minor', currency: 'currency' },
+    ]),
   },
 ];

@@ -4,7 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { EMULATOR_SCHEMA_VERSION, openEmulatorDb } from '../../main/emulator/db';
+import {
+  EMULATOR_MIGRATIONS,
+  EMULATOR_SCHEMA_VERSION,
+  openEmulatorDb,
+} from '../../main/emulator/db';
 import { startPlatformServer } from '../../main/emulator/server';
 
 const tempFile = (name: string) => join(mkdtempSync(join(tmpdir(), 'pressroom-emu-')), name);
@@ -19,6 +23,32 @@ describe('reference server database', () => {
     db.close();
     // Opening again applies nothing twice.
     openEmulatorDb(file).close();
+  });
+
+  it('2 keeps every amount’s value as minor digits change from ICU’s to ISO 4217’s', () => {
+    const file = tempFile('money.sqlite');
+    const v1 = openEmulatorDb(file, EMULATOR_MIGRATIONS.slice(0, 1));
+    v1.exec(`
+      INSERT INTO accounts (id, name, plan, created_at) VALUES (1, 'Shop', 'free', 1);
+      INSERT INTO products (id, account_id, sku, name, price_minor, currency, created_at, updated_at)
+        VALUES (1, 1, 'A', 'Lángos', 1299, 'HUF', 1, 1), (2, 1, 'B', 'Loaf', 350, 'EUR', 1, 1);
+      INSERT INTO orders (id, account_id, number, status, currency, total_minor, created_at)
+        VALUES (1, 1, '1001', 'paid', 'HUF', 2598, 1), (2, 1, '1002', 'paid', 'EUR', 700, 1);
+      INSERT INTO order_items (order_id, position, sku, name, quantity, unit_price_minor)
+        VALUES (1, 0, 'A', 'Lángos', 2, 1299), (2, 0, 'B', 'Loaf', 2, 350);
+    `);
+    v1.close();
+    const v2 = openEmulatorDb(file, EMULATOR_MIGRATIONS.slice(0, 2));
+    expect(v2.prepare('SELECT price_minor FROM products ORDER BY id').pluck().all()).toEqual([
+      129_900, 350,
+    ]);
+    expect(v2.prepare('SELECT total_minor FROM orders ORDER BY id').pluck().all()).toEqual([
+      259_800, 700,
+    ]);
+    expect(
+      v2.prepare('SELECT unit_price_minor FROM order_items ORDER BY order_id').pluck().all(),
+    ).toEqual([129_900, 350]);
+    v2.close();
   });
 
   it('refuses a database newer than the code, and a file that is not its own', () => {

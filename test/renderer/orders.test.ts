@@ -87,6 +87,9 @@ describe('orders state', () => {
   it('formats totals exactly from minor units', () => {
     expect(formatMoney(1999, 'EUR')).toContain('19.99');
     expect(formatMoney(500, 'JPY')).toContain('500');
+    expect(formatMoney(500, 'JPY')).not.toContain('500.');
+    // ICU would show HUF without its fillér and round this to 1,300.
+    expect(formatMoney(129_950, 'HUF')).toContain('1,299.50');
     expect(formatMoney(1_234_567_890_123_45, 'USD')).toContain('1,234,567,890,123.45');
   });
 });

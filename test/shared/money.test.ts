@@ -2,8 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { decimalToMinor, isCurrency, minorDigits, minorToDecimal } from '../../shared/money';
 
 describe('money', () => {
-  it('knows each currency’s minor digits from ICU', () => {
+  it('knows each currency’s minor digits as ISO 4217 gives them', () => {
     expect([minorDigits('USD'), minorDigits('JPY'), minorDigits('KWD')]).toEqual([2, 0, 3]);
+    // Where CLDR's display digits, which ICU answers with, differ from ISO 4217.
+    expect([minorDigits('HUF'), minorDigits('IDR'), minorDigits('IQD')]).toEqual([2, 2, 3]);
+    expect(minorDigits('CLF')).toBe(4);
+    expect(decimalToMinor('1299.50', 'HUF')).toEqual({ ok: true, minor: 129_950 });
     expect(isCurrency('EUR')).toBe(true);
     expect(isCurrency('eur')).toBe(false);
     expect(isCurrency('XYZ')).toBe(false);

@@ -159,6 +159,47 @@ describe('workspace migrations', () => {
     v6.close();
   });
 
+  it('7 keeps every amount’s value as minor digits change from ICU’s to ISO 4217’s', () => {
+    const file = tempFile();
+    const v6 = openWorkspaceDb(file, MIGRATIONS.slice(0, 6));
+    const insert = v6.prepare(
+      `INSERT INTO products (id, sku, name, price_minor, currency, status, created_at, updated_at)
+         VALUES (?, ?, 'Item', ?, ?, 'draft', 1, 1)`,
+    );
+    // 1,299 forints, 25,000 dinars, 19.99 euros and 500 yen, in the digits ICU gave.
+    insert.run(1, 'HUF', 1299, 'HUF');
+    insert.run(2, 'IQD', 25_000, 'IQD');
+    insert.run(3, 'EUR', 1999, 'EUR');
+    insert.run(4, 'JPY', 500, 'JPY');
+    v6.prepare(
+      "INSERT INTO import_batches (id, kind, summary, created_at) VALUES ('batch-1', 'products', '{}', 1)",
+    ).run();
+    v6.prepare(
+      `INSERT INTO import_replaced (batch_id, product_id, name, price_minor, currency, updated_at)
+         VALUES ('batch-1', 1, 'Old', 999, 'HUF', 1)`,
+    ).run();
+    v6.prepare(
+      `INSERT INTO orders (id, status, currency, total_minor, raw, synced_at)
+         VALUES ('ord_1', 'paid', 'IDR', 15000, '{}', 1), ('ord_2', 'paid', 'USD', 1500, '{}', 1)`,
+    ).run();
+    v6.close();
+    const v7 = openWorkspaceDb(file, MIGRATIONS.slice(0, 7));
+    expect(v7.prepare('SELECT sku, price_minor FROM products ORDER BY id').all()).toEqual([
+      { sku: 'HUF', price_minor: 129_900 },
+      { sku: 'IQD', price_minor: 25_000_000 },
+      { sku: 'EUR', price_minor: 1999 },
+      { sku: 'JPY', price_minor: 500 },
+    ]);
+    expect(v7.prepare('SELECT price_minor FROM import_replaced').get()).toEqual({
+      price_minor: 99_900,
+    });
+    expect(v7.prepare('SELECT id, total_minor FROM orders ORDER BY id').all()).toEqual([
+      { id: 'ord_1', total_minor: 1_500_000 },
+      { id: 'ord_2', total_minor: 1500 },
+    ]);
+    v7.close();
+  });
+
   it('refuses a migration that would leave rows pointing at nothing, as a whole', () => {
     const file = tempFile();
     const current = openWorkspaceDb(file);
