@@ -98,7 +98,8 @@ export class ProductsStore {
 
   /**
    * Adds the drafts whose SKU is free, in order, many rows per statement, and returns the others
-   * untouched. An import adds thousands and reads none back: binding them a statement at a time
+   * untouched; their SKUs must differ from each other (an import refuses a repeated one before it
+   * gets here). An import adds thousands and reads none back: binding them a statement at a time
    * cost more than SQLite's own work, and looking every SKU up first cost more than letting the
    * SKU index refuse the few that are taken.
    */
