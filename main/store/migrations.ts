@@ -220,8 +220,8 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 7,
     name: 'money: amounts in ISO 4217 minor units where CLDR’s display digits differed',
-    // Minor digits came from ICU until now, which answers with CLDR's display digits (HUF 0, ISO 4217
-    // 2). Stored amounts in those currencies are rescaled so they keep their value (docs/architecture.md).
+    // Minor digits came from ICU, which gives CLDR's display digits (HUF 0, where ISO 4217 has 2).
+    // Stored amounts in those currencies are rescaled to keep their value (docs/architecture.md).
     sql: rescaleToIsoMinorUnits([
       { table: 'products', amount: 'price_minor', currency: 'currency' },
       { table: 'import_replaced', amount: 'price_minor', currency: 'currency' },
