@@ -30,11 +30,11 @@ export default defineConfig({
         },
       },
       {
-        // The renderer in Debian's Chromium against the web host on the demo workspace.
+        // The renderer in Chromium (test/support/browser.ts) against the web host on the demo workspace.
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
-          globalSetup: ['test/e2e/build-renderer.ts'],
+          globalSetup: ['test/e2e/global-setup.ts'],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -76,6 +76,8 @@ function bundle(options: {
       rollupOptions: {
         input: options.input,
         external: ['electron', ...nodeBuiltins],
+        // See renderer/vite.config.ts: a note about a busy machine, not the sources.
+        checks: { bundlerTimings: false },
         output: {
           format: options.format,
           entryFileNames: options.fileNames,
@@ -150,6 +152,60 @@ function recordSources(root: string, sources: Record<string, string>): Plugin {
  * Vite (start.ts loads it only to build the Electron shell).
  */
 const INLINED_PACKAGES = ['zod', 'temporal-polyfill', 'commander', 'papaparse', 'iconv-lite'];
+
+/** Where the renderer's build records its sources; launch.mjs and builds.mjs read it. */
+export const RENDERER_MANIFEST = 'dist/renderer.json';
+
+/** What the renderer's manifest holds: per source file, the SHA-256 it was built from. */
+export interface RendererManifest {
+  sources: Record<string, string>;
+}
+
+function hashFiles(root: string, files: string[], into: Record<string, string>): void {
+  for (const file of files) into[file] = sha256(readFileSync(join(root, file)));
+}
+
+function filesUnder(root: string, folder: string): string[] {
+  return readdirSync(join(root, folder), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'));
+}
+
+/**
+ * Builds the renderer into dist/renderer and records every source it read, so the next start can
+ * tell whether it is current. Quiet: Vite's warnings and errors show, its list of chunks does not.
+ * The caller (builds.mjs) keeps two builds from running at once.
+ */
+export async function buildRenderer(projectRoot = process.cwd()): Promise<RendererManifest> {
+  const root = resolve(projectRoot);
+  const sources: Record<string, string> = {};
+  // Read by Vite outside its module graph (the config, the page, public files), or deciding
+  // how the sources are compiled (the build tools' versions).
+  hashFiles(
+    root,
+    [
+      'main/app/build.ts',
+      'renderer/vite.config.ts',
+      'renderer/index.html',
+      ...filesUnder(root, 'renderer/public'),
+      ...['vite', 'svelte', '@sveltejs/vite-plugin-svelte'].map(
+        (name) => `node_modules/${name}/package.json`,
+      ),
+    ],
+    sources,
+  );
+  rmSync(join(root, RENDERER_MANIFEST), { force: true });
+  await build({
+    configFile: join(root, 'renderer/vite.config.ts'),
+    logLevel: 'warn',
+    plugins: [recordSources(root, sources)],
+  });
+  const manifest: RendererManifest = {
+    sources: Object.fromEntries(Object.entries(sources).sort(([a], [b]) => a.localeCompare(b))),
+  };
+  writeFileSync(join(root, RENDERER_MANIFEST), JSON.stringify(manifest, null, 2));
+  return manifest;
+}
 
 /** Builds kept besides the current one, for commands still running from them. */
 const KEPT_BUILDS = 3;

@@ -12,6 +12,7 @@ import { waitForStopSignal } from '../core/lifecycle';
 import { userDataDir } from '../core/paths';
 import { Session } from '../core/session';
 import { startDemoPlatform } from '../host/demo';
+import { openInBrowser } from '../host/open-browser';
 import { startWebHost } from '../host/web';
 
 const EXECUTABLES: Partial<Record<NodeJS.Platform, string>> = {
@@ -69,6 +70,8 @@ async function runInBrowser(): Promise<void> {
       'Stop with Ctrl+C.',
     ].join('\n'),
   );
+  // A person at a terminal gets the page opened; a script or a test reads the link instead.
+  if (process.stdout.isTTY) openInBrowser(host.url);
   await waitForStopSignal();
   await host.close();
   await session.close();

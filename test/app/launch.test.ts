@@ -1,12 +1,16 @@
-// main/app/launch.mjs runs the commands from their bundle, and never an old one: a project of two
-// tiny commands, with the real launcher and build, in a temporary folder.
+// main/app/launch.mjs runs the commands from their bundle, and never an old one, and `start` (like
+// `serve`, builds.mjs) serves an interface built from the current sources: a project of two tiny
+// commands and a one-file interface, with the real launcher and builds, in a temporary folder.
 import { execFile } from 'node:child_process';
 import {
   cpSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
   readdirSync,
+  rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -36,7 +40,7 @@ beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'pressroom-launch-'));
   mkdirSync(join(root, 'main/app'), { recursive: true });
   mkdirSync(join(root, 'main/cli'), { recursive: true });
-  for (const file of ['launch.mjs', 'build.ts'])
+  for (const file of ['launch.mjs', 'builds.mjs', 'build.ts'])
     cpSync(resolve('main/app', file), join(root, 'main/app', file));
   symlinkSync(resolve('node_modules'), join(root, 'node_modules'));
   writeFileSync(join(root, 'package.json'), '{ "type": "module" }\n');
@@ -46,7 +50,28 @@ beforeAll(() => {
   );
   writeFileSync(join(root, 'main/app/start.ts'), "console.log('started');\n");
   writeWord('one');
+  mkdirSync(join(root, 'renderer/src'), { recursive: true });
+  mkdirSync(join(root, 'renderer/public'), { recursive: true });
+  cpSync(resolve('renderer/vite.config.ts'), join(root, 'renderer/vite.config.ts'));
+  writeFileSync(
+    join(root, 'renderer/index.html'),
+    '<!doctype html><title>t</title><script type="module" src="./src/main.ts"></script>\n',
+  );
+  writeGreeting('hello');
 });
+
+function writeGreeting(greeting: string): void {
+  writeFileSync(join(root, 'renderer/src/main.ts'), `document.title = '${greeting}';\n`);
+}
+
+/** The text of the built interface's scripts. */
+function builtInterface(): string {
+  const assets = join(root, 'dist/renderer/assets');
+  return readdirSync(assets)
+    .filter((name) => name.endsWith('.js'))
+    .map((name) => readFileSync(join(assets, name), 'utf8'))
+    .join('\n');
+}
 
 describe('launch.mjs', () => {
   it('builds on first use, then runs that build while the sources are unchanged', async () => {
@@ -67,10 +92,36 @@ describe('launch.mjs', () => {
     expect(currentBuild()).not.toBe(before);
   }, 60_000);
 
+  it('builds the interface for start when it is missing, and again after a source changed', async () => {
+    rmSync(join(root, 'dist'), { recursive: true, force: true });
+    expect((await launch('start')).stdout).toBe('started\n');
+    expect(builtInterface()).toContain('hello');
+    // Unchanged sources: the build is left as it is.
+    const built = statSync(join(root, 'dist/renderer/index.html')).mtimeMs;
+    await launch('start');
+    expect(statSync(join(root, 'dist/renderer/index.html')).mtimeMs).toBe(built);
+    writeGreeting('hallo');
+    await launch('start');
+    expect(builtInterface()).toContain('hallo');
+    expect(builtInterface()).not.toContain('hello');
+  }, 60_000);
+
+  it('build brings the interface up to date once, however many ask at once', async () => {
+    writeGreeting('moin');
+    const outputs = await Promise.all([launch('build'), launch('build'), launch('build')]);
+    expect(outputs.map((output) => output.stderr).sort()).toEqual([
+      "Building Pressroom's interface (after an install or an edit)…\n",
+      "Pressroom's interface is up to date (dist/renderer).\n",
+      "Pressroom's interface is up to date (dist/renderer).\n",
+    ]);
+    expect(builtInterface()).toContain('moin');
+    expect(existsSync(join(root, 'dist/.renderer-build.lock'))).toBe(false);
+  }, 60_000);
+
   it('refuses an unknown command name', async () => {
     await expect(launch('serve')).rejects.toMatchObject({
       code: 2,
-      stderr: 'usage: node main/app/launch.mjs cli|start [arguments]\n',
+      stderr: 'usage: node main/app/launch.mjs cli|start|build [arguments]\n',
     });
   });
 });

@@ -3,18 +3,10 @@
 // the shell is built and Electron is started on it.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { build } from 'vite';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 function start(env: NodeJS.ProcessEnv) {
   const child = spawn(process.execPath, ['main/app/launch.mjs', 'start'], {
@@ -25,12 +17,6 @@ function start(env: NodeJS.ProcessEnv) {
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return { child, output: () => output };
 }
-
-// `npm start` builds the renderer first; a test run on a fresh checkout has to do it itself.
-beforeAll(async () => {
-  if (!existsSync('dist/renderer/index.html'))
-    await build({ configFile: 'renderer/vite.config.ts', logLevel: 'warn' });
-}, 120_000);
 
 describe('npm start', () => {
   it('says Electron is missing in its first line, then serves the demo workspace in the browser', async () => {

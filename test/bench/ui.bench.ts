@@ -11,8 +11,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { build } from 'vite';
 import { buildCommands } from '../../main/app/build';
+import { ensureInterface } from '../../main/app/builds.mjs';
 import { Pressroom } from '../../main/core/pressroom';
 import { launchChromium, openApp, serve } from '../e2e/harness';
 
@@ -58,7 +58,7 @@ async function seed(): Promise<void> {
   pressroom.close();
 }
 
-await build({ configFile: 'renderer/vite.config.ts', logLevel: 'warn' });
+await ensureInterface(process.cwd());
 await seed();
 const browser = await launchChromium();
 

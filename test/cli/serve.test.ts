@@ -1,4 +1,5 @@
-// `serve` from the command line: the URL with its token, a working call, a clean stop.
+// `serve` from the command line: the URL with its token, a working call, the built interface, a
+// clean stop.
 import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,15 @@ describe('cli serve', () => {
         body: '{}',
       });
       expect(await response.json()).toEqual({ ok: true, value: [] });
+      // The interface itself, built from the current sources if it was not (builds.mjs).
+      const page = await (await fetch(`${target.origin}/`)).text();
+      const script = /<script type="module" crossorigin src="\.\/(assets\/[^"]+\.js)"/.exec(
+        page,
+      )?.[1];
+      expect(script).toBeDefined();
+      const scriptResponse = await fetch(`${target.origin}/${script}`);
+      expect(scriptResponse.status).toBe(200);
+      expect(scriptResponse.headers.get('content-type')).toMatch(/javascript/);
     } finally {
       child.kill('SIGTERM');
     }

@@ -1,16 +1,16 @@
 // End-to-end harness (Node): `serve` started as a user would, on a fresh demo workspace in a
-// temporary PRESSROOM_HOME, and Debian's Chromium driven by playwright-core. Every flow saves
-// a screenshot under test-results/.
+// temporary PRESSROOM_HOME, and Chromium (test/support/browser.ts says which) driven by
+// playwright-core. Every flow saves a screenshot under test-results/.
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
+import { findBrowser } from '../support/browser';
 import { startCli } from '../support/cli';
 
-export const CHROMIUM = process.env.PRESSROOM_CHROMIUM ?? '/usr/bin/chromium';
 export const RESULTS = 'test-results';
 
 export interface Served {
@@ -56,12 +56,9 @@ export async function serve(
 }
 
 export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM))
-    throw new Error(
-      `Chromium is not at ${CHROMIUM}: install it with "apt-get install -y chromium" (or set PRESSROOM_CHROMIUM)`,
-    );
+  const { executablePath } = await findBrowser();
   return chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath,
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
   });
 }

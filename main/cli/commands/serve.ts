@@ -1,6 +1,5 @@
 // `serve`: the web host (Node, CLI) — the renderer and the core's contract on 127.0.0.1, with the
 // queue running, until stopped.
-import { spawn } from 'node:child_process';
 import type { Command } from 'commander';
 import { mkdirSync } from 'node:fs';
 import { FileSecretStore } from '../../core/account';
@@ -8,20 +7,11 @@ import { waitForStopSignal } from '../../core/lifecycle';
 import { userDataDir } from '../../core/paths';
 import { Session } from '../../core/session';
 import { startDemoPlatform } from '../../host/demo';
+import { openInBrowser } from '../../host/open-browser';
 import { startWebHost } from '../../host/web';
+import { ensureInterface } from '../../app/builds.mjs';
 import { createOutput } from '../output';
 import { globalOptions, intOption } from '../options';
-
-/** Opens the URL in the system browser; a machine without one simply is not opened. */
-function openInBrowser(url: string): void {
-  const [command, args] =
-    process.platform === 'win32'
-      ? ['cmd', ['/c', 'start', '', url]]
-      : [process.platform === 'darwin' ? 'open' : 'xdg-open', [url]];
-  spawn(command, args, { stdio: 'ignore', detached: true })
-    .on('error', () => undefined)
-    .unref();
-}
 
 export function registerServe(program: Command): void {
   program
@@ -41,6 +31,11 @@ export function registerServe(program: Command): void {
     .action(async (options: { port: number; open: boolean }, command: Command) => {
       const global = globalOptions(command);
       const output = createOutput(global.json);
+      // npm runs the command in the project's folder, where the interface is built and served.
+      await ensureInterface(process.cwd(), {
+        onBuild: () =>
+          output.progress("Building Pressroom's interface (after an install or an edit)…"),
+      });
       const folder = userDataDir();
       mkdirSync(folder, { recursive: true });
       const session = await Session.open({

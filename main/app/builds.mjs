@@ -1,0 +1,93 @@
+// Whether a build is current, and the renderer rebuilt when it is not (Node). Plain JavaScript, so
+// the launcher uses it before tsx is loaded. One rule for both builds the commands need: a build
+// is current while every source it recorded still hashes as recorded (main/app/build.ts records
+// them), so an edit, a checkout or an upgrade of a build tool is never served stale.
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  openSync,
+  closeSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { pathToFileURL } from 'node:url';
+
+/** Must match RENDERER_MANIFEST in build.ts. */
+const RENDERER_MANIFEST = 'dist/renderer.json';
+const RENDERER_LOCK = 'dist/.renderer-build.lock';
+/** A lock older than this was left by a build that died. */
+const STALE_LOCK_MS = 5 * 60_000;
+
+/**
+ * The manifest at `manifestFile` when each of its sources still hashes as recorded and the file
+ * `output(manifest)` names exists, else null (no build yet, a source changed or is gone, or
+ * anything unreadable).
+ */
+export function currentBuild(root, manifestFile, output) {
+  try {
+    const manifest = JSON.parse(readFileSync(join(root, manifestFile), 'utf8'));
+    const unchanged = Object.entries(manifest.sources).every(
+      ([file, hash]) =>
+        createHash('sha256')
+          .update(readFileSync(join(root, file)))
+          .digest('hex') === hash,
+    );
+    return unchanged && existsSync(join(root, output(manifest))) ? manifest : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Loads main/app/build.ts through tsx (only when something must be built). */
+export async function loadBuilder(root) {
+  const { tsImport } = await import('tsx/esm/api');
+  return tsImport(pathToFileURL(join(root, 'main/app/build.ts')).href, import.meta.url);
+}
+
+function rendererIsCurrent(root) {
+  return currentBuild(root, RENDERER_MANIFEST, () => 'dist/renderer/index.html') !== null;
+}
+
+/**
+ * Runs `task` while holding the lock file `lock`, so processes started side by side take turns. A
+ * lock left by a process that died is taken over once it is older than a build could take.
+ */
+export async function withFileLock(lock, task) {
+  for (;;) {
+    try {
+      closeSync(openSync(lock, 'wx'));
+      break;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+      const held = statSync(lock, { throwIfNoEntry: false });
+      if (held && Date.now() - held.mtimeMs > STALE_LOCK_MS) rmSync(lock, { force: true });
+      else await sleep(100);
+    }
+  }
+  try {
+    return await task();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+/**
+ * Builds the interface into dist/renderer unless it is current. Commands starting side by side
+ * (tests, a second window) build it once: the others wait for the lock, then find it current.
+ * Returns whether this call built it.
+ */
+export async function ensureInterface(root, { onBuild } = {}) {
+  if (rendererIsCurrent(root)) return false;
+  mkdirSync(join(root, 'dist'), { recursive: true });
+  return withFileLock(join(root, RENDERER_LOCK), async () => {
+    if (rendererIsCurrent(root)) return false;
+    onBuild?.();
+    const { buildRenderer } = await loadBuilder(root);
+    await buildRenderer(root);
+    return true;
+  });
+}
