@@ -9,6 +9,7 @@ import { PlatformError } from '../platform/errors';
 import type { Plan } from '../platform/wire';
 import { AccountFile, tokenHint } from './account';
 import type { SecretStore } from './account';
+import { seedDemoWorkspace } from './demo-workspace';
 import { InvalidInput } from './errors';
 import { Pressroom } from './pressroom';
 import type { PressroomConfig } from './pressroom';
@@ -165,6 +166,8 @@ export class Session {
           () => true,
           () => false,
         ));
+      // Its bots are known now, so a new demo workspace can get work of its own to try things on.
+      if (synced) seedDemoWorkspace(this.pressroom);
       let stop!: () => void;
       const stopped = new Promise<void>((resolve) => (stop = resolve));
       const watching = this.pressroom.watch(stopped, undefined, synced);

@@ -38,6 +38,50 @@ describe('session', () => {
     expect(session.current.listBots().length).toBeGreaterThan(0);
   });
 
+  it('gives a new demo workspace work of its own to try things on, once', async () => {
+    const { session, folder, platform } = await openDemoSession({ watch: true });
+    const pressroom = session.current;
+    const bots = pressroom.listBots();
+    // A posting schedule per bot, so free slots, Add to queue and Share next work at once.
+    const schedules = pressroom.listSchedules();
+    expect(
+      bots.every((bot) => schedules.some((entry) => entry.botId === bot.id && entry.text)),
+    ).toBe(true);
+    expect(
+      pressroom.listFreeSlots({
+        botId: bots[0]!.id,
+        from: Date.now(),
+        to: Date.now() + 7 * 86_400_000,
+      }).length,
+    ).toBeGreaterThan(0);
+    const own = pressroom.listPosts({}).filter((post) => post.origin === 'local');
+    expect(own.filter((post) => post.status === 'draft' && post.scheduledAt === null)).toHaveLength(
+      3,
+    );
+    const scheduled = own.filter((post) => post.status === 'scheduled');
+    expect(scheduled).toHaveLength(3);
+    expect(scheduled.every((post) => post.scheduledAt! > Date.now())).toBe(true);
+    // Its own posts move: the first drag a user tries is not refused.
+    const moved = await invoke(session, 'updatePost', {
+      id: scheduled[0]!.id,
+      at: new Date(scheduled[0]!.scheduledAt! + 3_600_000).toISOString(),
+    });
+    expect(moved).toMatchObject({ ok: true });
+    const products = pressroom.listProducts({ search: 'DEMO-' }).rows;
+    expect(products.map((product) => [product.sku, product.status])).toEqual([
+      ['DEMO-BRUNCH-BOX', 'draft'],
+      ['DEMO-GIFT-CARD', 'draft'],
+    ]);
+    // Deleted work stays deleted when the workspace opens again.
+    await invoke(session, 'deleteProducts', { ids: products.map((product) => product.id) });
+    await session.close();
+    const again = await openDemoSession({ platform, folder, watch: true });
+    expect(again.session.current.listProducts({ search: 'DEMO-' }).rows).toEqual([]);
+    expect(
+      again.session.current.listPosts({}).filter((post) => post.origin === 'local'),
+    ).toHaveLength(6);
+  });
+
   it('refuses a token the platform rejects, naming the field, and stays where it was', async () => {
     const platform = await startTestPlatform({ seed: 'demo' });
     const { session } = await openSession(platform);

@@ -1,9 +1,11 @@
 // The calendar in Chromium on the demo workspace: a post created by clicking an empty day and
-// scheduled, dragged to another day, moved back a day by key and opened with Enter; AI assist
-// filling the editor.
+// scheduled, dragged to another day, moved back a day by key and opened with Enter; one of the
+// demo workspace's own posts dragged on first try; AI assist filling the editor.
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OperationResults } from '../../shared/contract';
 import type { LocalPost } from '../../shared/domain';
+import { wallTime } from '../../renderer/src/components/common/format';
 import { callCore, launchChromium, openApp, screenshot, serve } from './harness';
 import type { Served } from './harness';
 
@@ -90,6 +92,36 @@ describe('the calendar in Chromium', () => {
     await page.keyboard.press('Enter');
     const opened = page.getByRole('dialog', { name: 'Edit post' });
     await expect(opened.getByLabel('Text').inputValue()).resolves.toBe('Stollen season starts');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("drags one of a fresh demo workspace's own posts to another day", async () => {
+    const { page, problems } = await openApp(browser, served.url);
+    const { timezone } = await callCore<OperationResults['getSettings']>(served, 'getSettings');
+    const post = (await callCore<LocalPost[]>(served, 'listPosts', {})).find((candidate) =>
+      candidate.text.startsWith('Fresh rye is out of the oven'),
+    );
+    expect(post?.status).toBe('scheduled');
+    const wall = wallTime(post!.scheduledAt!, timezone);
+    if (wall.slice(0, 7) !== wallTime(Date.now(), timezone).slice(0, 7))
+      await page.getByRole('button', { name: 'Next', exact: true }).click();
+    const day = Number(wall.slice(8, 10));
+    const event = page.locator('.ec-event', { hasText: 'Fresh rye is out of the oven' });
+    await event.waitFor();
+    expect(await dayUnder(page, event)).toBe(day);
+    // A day later, or a day earlier at the month's end.
+    const target = day < 28 ? day + 1 : day - 1;
+    await event.dragTo(dayCell(page, target));
+    await expect.poll(() => dayUnder(page, event)).toBe(target);
+    await expect
+      .poll(async () => {
+        const moved = (await callCore<LocalPost[]>(served, 'listPosts', {})).find(
+          (candidate) => candidate.id === post!.id,
+        );
+        return moved?.scheduledAt;
+      })
+      .toBe(post!.scheduledAt! + (target - day) * 86_400_000);
     expect(problems).toEqual([]);
     await page.close();
   });
