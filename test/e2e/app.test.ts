@@ -1,5 +1,6 @@
 // The app in Chromium on the demo workspace: it starts under the strict CSP with no console
-// errors, every screen opens, and an axe-core scan finds no serious accessibility problems.
+// errors, every screen opens, an axe-core scan finds no serious accessibility problems, a small
+// window keeps the calendar's chips readable, and the keyboard reaches everything.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCREENS } from '../../renderer/src/state/shell.svelte';
@@ -58,6 +59,67 @@ describe('the app in Chromium', () => {
     }
     await screenshot(page, 'app-every-screen');
     expect(findings).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('keeps every chip readable in a 1024×700 window, the drafts under the calendar', async () => {
+    const { page, problems } = await openApp(browser, served.url, {
+      viewport: { width: 1024, height: 700 },
+    });
+    const views = page.getByRole('group', { name: 'Calendar view' });
+    for (const view of ['Month', 'Week']) {
+      await views.getByRole('button', { name: view, exact: true }).click();
+      await page.locator('.ec-event .title').first().waitFor();
+      // Each chip shows at least a few words of its post, and its whole time where it shows one.
+      const chips = await page.locator('.ec-event .post').evaluateAll((posts) =>
+        posts.map((post) => {
+          const time = post.querySelector('.time')!;
+          const title = post.querySelector('.title')!;
+          return {
+            text: title.textContent,
+            // Cut short, unlike a time left to screen readers in a narrow week column.
+            timeClipped:
+              time.getBoundingClientRect().width > 1 && time.scrollWidth > time.clientWidth + 1,
+            titleWidth: title.getBoundingClientRect().width,
+          };
+        }),
+      );
+      expect(chips.length).toBeGreaterThan(0);
+      expect(chips.filter((chip) => chip.timeClipped || chip.titleWidth < 30)).toEqual([]);
+      await screenshot(page, `app-1024-${view.toLowerCase()}`);
+    }
+    const calendar = await page.getByRole('region', { name: 'Calendar' }).boundingBox();
+    const drafts = await page.getByRole('heading', { name: 'Unscheduled drafts' }).boundingBox();
+    expect(drafts!.y).toBeGreaterThan(calendar!.y + calendar!.height - 1);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('skips to the screen, writes a new post with c from any screen, and focuses each new screen', async () => {
+    const { page, problems } = await openApp(browser, served.url);
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', { name: 'Skip to the screen' });
+    await expect(skip.evaluate((link) => link === document.activeElement)).resolves.toBe(true);
+    await page.keyboard.press('Enter');
+    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('main');
+    // Changing screen puts the focus on its heading, not on the link that was clicked.
+    await page
+      .getByRole('navigation', { name: 'Screens' })
+      .getByRole('link', { name: 'Queue' })
+      .click();
+    const heading = page.getByRole('heading', { level: 1, name: 'Queue' });
+    await heading.waitFor();
+    await expect
+      .poll(() => heading.evaluate((element) => element === document.activeElement))
+      .toBe(true);
+    // c opens a new post on the calendar; typed into a field, it is a letter.
+    await page.keyboard.press('c');
+    const editor = page.getByRole('dialog', { name: 'New post' });
+    await editor.waitFor();
+    await editor.getByLabel('Text').pressSequentially('cc');
+    await expect(editor.getByLabel('Text').inputValue()).resolves.toBe('cc');
+    await expect(page.getByRole('dialog', { name: 'New post' }).count()).resolves.toBe(1);
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -63,6 +63,12 @@ export class Shell {
     history.replaceState(null, '', `#/${screen}`);
   }
 
+  /** Opens a new post's editor on the Calendar, from any screen (the `c` key). */
+  requestNewPost(): void {
+    this.go('calendar');
+    this.newPostRequested = true;
+  }
+
   /**
    * The zone times are shown in: the user's setting, else this machine's. Derived, so re-reading
    * the settings (every save, every account change) redraws nothing unless the zone changed.
