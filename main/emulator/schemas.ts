@@ -140,7 +140,9 @@ const positiveInt = (max: number, fallback: number) =>
     .transform(Number)
     .refine((n) => n >= 1 && n <= max, { error: `must be between 1 and ${max}` })
     .optional()
-    .transform((n) => n ?? fallback);
+    .transform((n) => n ?? fallback)
+    // On the wire a query integer is its digits, so the document says integer.
+    .meta({ type: 'integer', minimum: 1, maximum: max, default: fallback });
 
 export const pageQuery = z.object({
   page: positiveInt(Number.MAX_SAFE_INTEGER, 1),
