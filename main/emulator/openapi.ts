@@ -443,6 +443,9 @@ const HEADERS: Record<string, { description: string; schema: z.ZodType; required
   },
 };
 
+/** Refusals that come from running the request, so an Idempotency-Key replays them. */
+const REPLAYED_STATUSES = new Set([400, 404, 409, 422]);
+
 const RATE_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
 
 function headersOf(names: string[]): Json {
@@ -489,7 +492,7 @@ function errorResponses(operation: OperationSpec): Json {
           ? headersOf(['WWW-Authenticate'])
           : status === 429
             ? headersOf([...RATE_HEADERS, 'Retry-After'])
-            : headersOf([...RATE_HEADERS, ...(status < 500 ? replayable : [])]);
+            : headersOf([...RATE_HEADERS, ...(REPLAYED_STATUSES.has(status) ? replayable : [])]);
       return [
         String(status),
         {
@@ -565,7 +568,10 @@ function operationObject(operation: OperationSpec): Json {
   };
 }
 
-const DELIVERY_HEADERS: { name: string; description: string; schema: z.ZodType }[] = [
+/** The headers of a delivery of one event type. */
+const deliveryHeaders = (
+  type: EventType,
+): { name: string; description: string; schema: z.ZodType }[] => [
   {
     name: WEBHOOK_HEADERS.subscription,
     description: 'The subscription this delivery is for.',
@@ -576,7 +582,7 @@ const DELIVERY_HEADERS: { name: string; description: string; schema: z.ZodType }
     description: 'The event; deliveries are at least once, so receivers deduplicate by it.',
     schema: z.string(),
   },
-  { name: WEBHOOK_HEADERS.eventType, description: 'The event name.', schema: z.string() },
+  { name: WEBHOOK_HEADERS.eventType, description: 'The event name.', schema: z.literal(type) },
   {
     name: WEBHOOK_HEADERS.attempt,
     description: 'The delivery attempt, from 1.',
@@ -605,7 +611,7 @@ function webhookObject(type: EventType): Json {
       description:
         'A POST to the subscription URL. Delivery is at least once: any answer other than 2xx, a connection error or no answer within 10 seconds is retried after 1, 2, 4, 8, 16, 32 and 64 seconds (8 attempts in all, ±20 % jitter). Order is not guaranteed.',
       security: [],
-      parameters: DELIVERY_HEADERS.map(({ name, description, schema }) => ({
+      parameters: deliveryHeaders(type).map(({ name, description, schema }) => ({
         name,
         in: 'header',
         required: true,

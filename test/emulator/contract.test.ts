@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { Contract } from '../support/openapi-contract';
 import type { Answer, OpenApi } from '../support/openapi-contract';
 import { startTestPlatform } from '../support/platform';
+import { receiver } from '../support/webhook-receiver';
 
 const document = JSON.parse(readFileSync('docs/openapi.json', 'utf8')) as OpenApi;
 
@@ -270,6 +271,28 @@ describe('the contract run: every answer of the reference server fits the OpenAP
       ]);
     expect(cases).toBe(121);
     console.log(`contract run: ${cases} answers checked against docs/openapi.json`);
+  });
+
+  it('to a delivery of each of the three webhook events: its headers and payload', async () => {
+    const { server, send, admin } = await startContractRun();
+    const hook = await receiver();
+    const events = ['message.received', 'order.created', 'comment.posted'];
+    const subscribe = { method: 'POST', path: '/webhooks', expect: 201 };
+    await send({ ...subscribe, body: { url: hook.url, events } }, server.token);
+    for (const type of events) await admin('POST', '/events', { type });
+    await hook.until(events.length);
+    const contract = new Contract(document);
+    const failures = hook.received.flatMap(({ headers, body }) => {
+      const type = String(headers['x-event-type']);
+      const fetchHeaders = new Headers(
+        Object.entries(headers).map(([name, value]): [string, string] => [name, String(value)]),
+      );
+      return contract.checkDelivery(type, fetchHeaders, body);
+    });
+    expect(failures).toEqual([]);
+    expect(hook.received.map(({ headers }) => headers['x-event-type']).sort()).toEqual(
+      [...events].sort(),
+    );
   });
 
   it('names operation, status and field when an answer breaks the contract', async () => {

@@ -19,13 +19,21 @@ interface Response {
   headers?: Record<string, Header>;
   content?: Record<string, { schema: Schema }>;
 }
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  schema: Schema;
+}
 interface Operation {
   operationId: string;
+  parameters?: Parameter[];
   requestBody?: { content: Record<string, { schema: Schema }> };
   responses: Record<string, Response>;
 }
 export interface OpenApi {
   paths: Record<string, Record<string, Operation>>;
+  webhooks: Record<string, { post: Operation }>;
   components: { headers: Record<string, Header> };
 }
 
@@ -85,29 +93,60 @@ export class Contract {
     return this.faults(`${operation.operationId} request`, this.compile(declared.schema), body);
   }
 
+  /** A webhook delivery of the event `type`: its headers and body are the declared ones. */
+  checkDelivery(type: string, headers: Headers, body: string): string[] {
+    const operation = this.document.webhooks[type]?.post;
+    if (!operation) return [`webhook ${type}: not in the document`];
+    const where = operation.operationId;
+    const declared = operation.requestBody?.content['application/json'];
+    return [
+      ...(operation.parameters ?? [])
+        .filter((parameter) => parameter.in === 'header')
+        .flatMap((parameter) => this.checkHeader(where, parameter.name, parameter, headers)),
+      ...(declared ? this.checkJson(`${where} body`, declared.schema, headers, body) : []),
+    ];
+  }
+
   private checkHeaders(where: string, response: Response, answer: Answer): string[] {
-    return Object.entries(response.headers ?? {}).flatMap(([name, declared]) => {
-      const header = declared.$ref ? this.resolveHeader(declared.$ref) : declared;
-      const value = answer.headers.get(name);
-      if (value === null) return header.required ? [`${where}: header ${name} is missing`] : [];
-      // Header values are text; an integer header is its digits.
-      const typed = header.schema.type === 'integer' && /^\d+$/.test(value) ? Number(value) : value;
-      return this.faults(`${where}: header ${name}`, this.compile(header.schema), typed);
-    });
+    return Object.entries(response.headers ?? {}).flatMap(([name, declared]) =>
+      this.checkHeader(
+        where,
+        name,
+        declared.$ref ? this.resolveHeader(declared.$ref) : declared,
+        answer.headers,
+      ),
+    );
+  }
+
+  private checkHeader(
+    where: string,
+    name: string,
+    header: { required?: boolean; schema: Schema },
+    headers: Headers,
+  ): string[] {
+    const value = headers.get(name);
+    if (value === null) return header.required ? [`${where}: header ${name} is missing`] : [];
+    // Header values are text; an integer header is its digits.
+    const typed = header.schema.type === 'integer' && /^\d+$/.test(value) ? Number(value) : value;
+    return this.faults(`${where}: header ${name}`, this.compile(header.schema), typed);
   }
 
   private checkBody(where: string, response: Response, answer: Answer): string[] {
     const declared = response.content?.['application/json'];
     if (!declared) return answer.text === '' ? [] : [`${where}: a body where none is declared`];
-    if (!/^application\/json\b/.test(answer.headers.get('content-type') ?? ''))
-      return [`${where}: Content-Type is ${answer.headers.get('content-type')}, not JSON`];
+    return this.checkJson(`${where}: body`, declared.schema, answer.headers, answer.text);
+  }
+
+  private checkJson(where: string, schema: Schema, headers: Headers, text: string): string[] {
+    if (!/^application\/json\b/.test(headers.get('content-type') ?? ''))
+      return [`${where}: Content-Type is ${headers.get('content-type')}, not JSON`];
     let body: unknown;
     try {
-      body = JSON.parse(answer.text);
+      body = JSON.parse(text);
     } catch {
-      return [`${where}: the body is not JSON`];
+      return [`${where}: not JSON`];
     }
-    return this.faults(`${where}: body`, this.compile(declared.schema), body);
+    return this.faults(where, this.compile(schema), body);
   }
 
   private resolveHeader(ref: string): Header {
