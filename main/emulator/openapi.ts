@@ -630,7 +630,7 @@ function webhookObject(type: EventType): Json {
   };
 }
 
-const INFO_DESCRIPTION = `Platform API v1 as Pressroom's reference server answers it. The platform's own specification names the 17 endpoints and leaves most shapes open; where it does, this document gives Pressroom's reading (docs/platform-api.md in the Pressroom repository), which the reference server implements strictly.
+const INFO_DESCRIPTION = `Platform API v1 as Pressroom's reference server answers it. The platform's own specification names the 17 endpoints and leaves most shapes open; where it does, this document gives Pressroom's reading (docs/platform-api.md in the Pressroom repository), which the reference server implements strictly. Each operation's summary is the spec's own words; its description is Pressroom's reading of what the spec leaves open.
 
 - JSON in and out, UTF-8. Request bodies over ${MAX_BODY_BYTES} bytes get 413. Unknown body fields are refused with 422, so a typo cannot change what a request does; unknown query parameters are ignored.
 - Ids are opaque strings with a type prefix (\`bot_12\`). Instants are RFC 3339 in UTC with milliseconds; requests may use any offset, but an instant without one is refused. Money is a decimal string in major units plus an ISO 4217 currency.
