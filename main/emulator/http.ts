@@ -60,6 +60,9 @@ export function parseQuery<S extends z.ZodType>(schema: S, query: URLSearchParam
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
+/** docs/platform-api.md, "Idempotency": 1 to 255 visible ASCII characters. */
+export const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
 /** The raw body text; refuses bodies over the limit and bodies that are not JSON-typed. */
 export async function readBody(request: IncomingMessage): Promise<string> {
   const declared = Number(request.headers['content-length'] ?? 0);

@@ -32,7 +32,8 @@ export const botPatch = z
   })
   .refine((patch) => Object.keys(patch).length > 0, {
     error: 'give at least one of name, description, status',
-  });
+  })
+  .meta({ minProperties: 1 });
 
 export const messageCreate = z.strictObject({
   text: text(1, 4096),
@@ -48,15 +49,25 @@ export const postCreate = z.strictObject({
     error: (issue) => (issue.input === undefined ? 'is required' : 'must be a bot id'),
   }),
   text: text(1, 4096),
-  media_urls: z.array(httpUrl).max(10, { error: 'must have at most 10 URLs' }).default([]),
-  scheduled_at: instantWithOffset.nullable().optional(),
+  media_urls: z
+    .array(httpUrl.meta({ format: 'uri', description: 'An absolute http or https URL' }))
+    .max(10, { error: 'must have at most 10 URLs' })
+    .default([]),
+  scheduled_at: instantWithOffset.nullable().optional().meta({
+    description:
+      'RFC 3339 with an offset. Absent, null or not in the future: published at once; at most 365 days ahead',
+  }),
   client_reference: clientReference,
 });
 
 /** Money arrives as decimal text or a JSON number; a number is read through its decimal text. */
 const price = z
   .union([z.string(), z.number()], { error: 'must be a decimal such as "19.99"' })
-  .transform((value) => (typeof value === 'number' ? String(value) : value.trim()));
+  .transform((value) => (typeof value === 'number' ? String(value) : value.trim()))
+  .meta({
+    description:
+      'Decimal text in major units ("19.99"), or a JSON number read through its decimal text; no more fraction digits than the currency has in ISO 4217',
+  });
 
 export const productCreate = z
   .strictObject({
@@ -72,14 +83,15 @@ export const productCreate = z
     price,
     currency: z
       .string()
-      .refine(isCurrency, { error: 'must be an ISO 4217 currency code such as USD' }),
+      .refine(isCurrency, { error: 'must be an ISO 4217 currency code such as USD' })
+      .meta({ description: 'ISO 4217 currency code, e.g. EUR' }),
     stock: z
       .number()
       .int({ error: 'must be a whole number' })
       .min(0, { error: 'must not be negative' })
       .nullable()
       .optional(),
-    image_url: httpUrl.nullable().optional(),
+    image_url: httpUrl.nullable().optional().meta({ description: 'An absolute http or https URL' }),
     client_reference: clientReference,
   })
   .transform((product, context) => {
@@ -112,7 +124,9 @@ export const chatRequest = z.strictObject({
     .min(1, { error: 'must be at least 1' })
     .max(4096, { error: 'must be at most 4096' })
     .default(256),
-  provider: z.string().min(1).default('auto'),
+  provider: z.string().min(1).default('auto').meta({
+    description: 'auto (the cheapest healthy provider, with failover) or one provider by name',
+  }),
   temperature: z
     .number()
     .min(0, { error: 'must be between 0 and 2' })
@@ -121,14 +135,19 @@ export const chatRequest = z.strictObject({
 });
 
 export const webhookCreate = z.strictObject({
-  url: httpUrl,
+  url: httpUrl.meta({
+    format: 'uri',
+    description: 'An absolute http or https URL; loopback addresses are allowed',
+  }),
   events: z
     .array(z.enum(EVENT_TYPES, { error: `must be one of ${EVENT_TYPES.join(', ')}` }))
     .min(1, { error: 'must name at least one event' })
     .refine((events) => new Set(events).size === events.length, {
       error: 'must not repeat an event',
     }),
-  secret: text(16, 128).optional(),
+  secret: text(16, 128)
+    .optional()
+    .meta({ description: 'Signing secret; when absent the server makes one (whsec_…)' }),
 });
 
 // Queries arrive as strings; absent parameters are undefined.
@@ -140,7 +159,9 @@ const positiveInt = (max: number, fallback: number) =>
     .transform(Number)
     .refine((n) => n >= 1 && n <= max, { error: `must be between 1 and ${max}` })
     .optional()
-    .transform((n) => n ?? fallback);
+    .transform((n) => n ?? fallback)
+    // On the wire a query integer is its digits, so the document says integer.
+    .meta({ type: 'integer', minimum: 1, maximum: max, default: fallback });
 
 export const pageQuery = z.object({
   page: positiveInt(Number.MAX_SAFE_INTEGER, 1),

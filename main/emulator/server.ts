@@ -13,8 +13,9 @@ import type { AdminContext } from './admin';
 import { AiRouter } from './ai';
 import { openEmulatorDb } from './db';
 import { EventSource, startDemoActivity } from './events';
-import { HttpError, matchRoute, parseJson, readBody } from './http';
+import { HttpError, IDEMPOTENCY_KEY, matchRoute, parseJson, readBody } from './http';
 import type { Reply } from './http';
+import { openApiDocument, OPENAPI_PATH } from './openapi';
 import { seededRandom } from './random';
 import { FixedWindowLimiter } from './rate-limiter';
 import type { RateDecision } from './rate-limiter';
@@ -87,7 +88,6 @@ export interface PlatformServer {
 
 const WRITE_METHODS = new Set(['POST', 'PATCH', 'DELETE']);
 const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 export async function startPlatformServer(
   options: PlatformServerOptions = {},
@@ -137,6 +137,7 @@ export async function startPlatformServer(
     droppedAfterCommit: 0,
   };
   const requestPrefix = randomBytes(3).toString('hex');
+  let openapi: unknown;
   let requestCount = 0;
 
   const purge = setInterval(() => store.purgeIdempotency(now() - IDEMPOTENCY_TTL_MS), 3_600_000);
@@ -188,6 +189,11 @@ export async function startPlatformServer(
     const method = request.method ?? 'GET';
     if (adminToken && url.pathname.startsWith('/admin/v1/')) {
       return handleAdmin(request, response, url, method, requestId);
+    }
+    // The API's own description is public: a client generator needs no account.
+    if (method === 'GET' && url.pathname === OPENAPI_PATH) {
+      openapi ??= openApiDocument(self.baseUrl);
+      return send(response, { status: 200, body: openapi });
     }
     if (!url.pathname.startsWith(`${API_PREFIX}/`)) {
       return send(

@@ -40,7 +40,7 @@ describe('electron-builder.yml', () => {
     const schema = JSON.parse(
       readFileSync('node_modules/app-builder-lib/scheme.json', 'utf8'),
     ) as object;
-    const validate = new Ajv({ allErrors: true, schemaId: 'auto' }).compile(schema);
+    const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
     const valid = validate(config);
     expect(validate.errors ?? []).toEqual([]);
     expect(valid).toBe(true);

@@ -1,6 +1,7 @@
 // `platform`: the reference server from the command line.
+import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCli, startPlatformCli } from '../support/cli';
 
@@ -21,6 +22,24 @@ describe('cli platform', () => {
       expect(response.status).toBe(200);
       expect(response.headers.get('x-ratelimit-limit')).toBe('600');
       expect(started.admin_token).toMatch(/^adm_/);
+
+      // The API's OpenAPI document, without a token, valid as OpenAPI 3.1 to Redocly's lint.
+      const openapi = await fetch(`${started.base_url}/openapi.json`);
+      expect(openapi.status).toBe(200);
+      const document = (await openapi.json()) as { openapi: string; paths: object };
+      expect(document.openapi).toBe('3.1.0');
+      expect(Object.values(document.paths).flatMap((item) => Object.keys(item))).toHaveLength(17);
+      mkdirSync('test-results', { recursive: true });
+      writeFileSync('test-results/served-openapi.json', JSON.stringify(document));
+      const lint = spawnSync(
+        process.execPath,
+        ['node_modules/@redocly/cli/bin/cli.js', 'lint', 'test-results/served-openapi.json'],
+        { encoding: 'utf8' },
+      );
+      expect([lint.status, lint.stdout + lint.stderr]).toEqual([
+        0,
+        expect.stringContaining('Your API description is valid'),
+      ]);
     } finally {
       child.kill('SIGTERM');
     }
@@ -36,6 +55,7 @@ describe('cli platform', () => {
     const command = await runCli(['platform', '--help']);
     expect(command.code).toBe(0);
     expect(command.stdout).toContain('--window-ms');
+    expect(command.stdout).toContain('{base_url}/openapi.json, without a token');
   });
 
   it('prints its version, the one package.json names', async () => {

@@ -1,43 +1,10 @@
 // Events raised by the reference server reach a subscribed receiver, signed.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { verifyWebhookSignature } from '../../main/platform/webhook-signature';
 import { WEBHOOK_HEADERS } from '../../main/platform/wire';
 import type { WebhookEvent } from '../../main/platform/wire';
 import { startTestPlatform } from '../support/platform';
-
-interface Received {
-  body: string;
-  headers: Record<string, string | string[] | undefined>;
-}
-
-const receivers: (() => void)[] = [];
-afterEach(() => receivers.splice(0).forEach((close) => close()));
-
-/** A receiver that answers with the given statuses in turn, then 200. */
-async function receiver(statuses: number[] = []) {
-  const received: Received[] = [];
-  let waiting: (() => void) | null = null;
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      received.push({ body: Buffer.concat(chunks).toString('utf8'), headers: request.headers });
-      response.writeHead(statuses.shift() ?? 200).end();
-      waiting?.();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  receivers.push(() => server.close());
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    received,
-    async until(count: number) {
-      while (received.length < count) await new Promise<void>((resolve) => (waiting = resolve));
-    },
-  };
-}
+import { receiver } from '../support/webhook-receiver';
 
 describe('webhook deliveries', () => {
   it('delivers each subscribed event type, signed over the body', async () => {

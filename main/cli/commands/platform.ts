@@ -54,7 +54,7 @@ export function registerPlatform(program: Command): void {
     )
     .addHelpText(
       'after',
-      '\nThe global --db FILE names the server’s database (memory when absent). With --json the first\nstdout line is {"base_url":"…","token":"…"} (and "admin_token" with --admin).',
+      '\nThe global --db FILE names the server’s database (memory when absent). With --json the first\nstdout line is {"base_url":"…","token":"…"} (and "admin_token" with --admin).\nThe API\'s OpenAPI 3.1 document is served at {base_url}/openapi.json, without a token\n(docs/openapi.md: generating clients from it, and the contract checks).',
     )
     .action(async (options: PlatformOptions, command: Command) => {
       const global = globalOptions(command);
@@ -92,6 +92,7 @@ export function registerPlatform(program: Command): void {
           `Platform API v1 reference server (${plan} plan, ${PLANS[plan]} requests per ${options.windowMs} ms)`,
           `  base URL:    ${server.baseUrl}`,
           `  token:       ${server.token}`,
+          `  OpenAPI:     ${server.baseUrl}/openapi.json (no token needed)`,
           ...(server.adminToken
             ? [`  admin token: ${server.adminToken} (admin API at ${server.origin}/admin/v1)`]
             : []),
