@@ -45,6 +45,9 @@ function result(patch: Partial<ImportResult> = {}): ImportResult {
     badRows: { header: ['text', 'scheduled_at', 'Notes'], rows: [] },
     badRowsCsv: BAD_ROWS,
     unknownColumns: ['Notes'],
+    source: null,
+    firstRowIsData: false,
+    leftOut: [],
     encoding: 'utf-8',
     delimiter: ',',
     batch: null,
@@ -55,6 +58,8 @@ function result(patch: Partial<ImportResult> = {}): ImportResult {
 
 function preview(patch: Partial<ImportPreview> = {}): ImportPreview {
   return {
+    source: null,
+    firstRowIsData: false,
     encoding: 'utf-8',
     delimiter: ',',
     headers: ['text', 'scheduled_at', 'Notes'],
