@@ -267,7 +267,10 @@ export interface ImportResult {
   warnings: RowError[];
   /** The posting slot each undated row got with fillSlots, in row order. */
   slots: { row: number; botId: string; at: number }[];
-  /** The header and every invalid row as read, for a file of bad rows to fix and import again. */
+  /**
+   * The header (none when the file had none) and every invalid row as read, filled out to the
+   * header's width, for a file of bad rows to fix and import again.
+   */
   badRows: { header: string[]; rows: { cells: string[]; message: string }[] };
   /** The same bad rows as CSV text with an `error` column (null when none), for the UI to offer. */
   badRowsCsv: string | null;

@@ -30,7 +30,13 @@ import { badRowsCsv } from './export';
 import { openCsv, UnusableFile } from './read';
 import type { CsvFile, CsvRow } from './read';
 import { shopRows } from './shops';
-import { detectSource, looksLikeData, positionalMapping, SOURCE_LABELS } from './sources';
+import {
+  detectSource,
+  looksLikeData,
+  POSITIONAL_COLUMNS,
+  positionalMapping,
+  SOURCE_LABELS,
+} from './sources';
 import { isHttpUrlCell, normaliseDateTime, parsePrice } from './values';
 import type { DateFormat } from './values';
 
@@ -371,6 +377,11 @@ export async function importCsv(
       ? positionalMapping(first.header, options.mapping)
       : options.mapping,
   );
+  if (mapping.missing.length > 0 && first.firstRowIsData) {
+    throw new UnusableFile(
+      `${path} has no header row, and no column is chosen for ${mapping.missing.map((field) => `"${field}"`).join(' or ')}: choose its column (${first.header.join(', ')})`,
+    );
+  }
   if (mapping.missing.length > 0) {
     throw new UnusableFile(
       `${path} has no ${mapping.missing.map((field) => `"${field}"`).join(' or ')} column (the header row has: ${first.header.join(', ')})`,
@@ -387,7 +398,8 @@ export async function importCsv(
     errors: [],
     warnings: [],
     slots: [],
-    badRows: { header: first.header, rows: [] },
+    // A file without a header row gets bad rows without one too, to import again the same way.
+    badRows: { header: first.firstRowIsData ? [] : first.header, rows: [] },
     badRowsCsv: null,
     unknownColumns: mapping.unknown,
     source: source ? SOURCE_LABELS[source] : null,
@@ -405,6 +417,11 @@ export async function importCsv(
     bytesRead: 0,
     bytes: first.size,
   };
+  /** Bad rows are filled out to this many cells, so the error column is never read as data. */
+  const badRowWidth =
+    first.firstRowIsData && kind === 'posts'
+      ? Math.max(first.header.length, POSITIONAL_COLUMNS)
+      : first.header.length;
   const seenSkus = new Map<string, number>();
   const productMapping = mapping as ColumnMapping<'products'>;
   const shop = kind === 'products' ? shopRows(source, first.header, productMapping) : null;
@@ -501,7 +518,11 @@ export async function importCsv(
           result.invalid++;
           result.errors.push(...checked);
           result.badRows.rows.push({
-            cells: row.cells,
+            // Short rows are filled out, so the error column stays the last one.
+            cells:
+              row.cells.length < badRowWidth
+                ? [...row.cells, ...Array<string>(badRowWidth - row.cells.length).fill('')]
+                : row.cells,
             message: checked.map((e) => `${e.column}: ${e.message}`).join('; '),
           });
           // With on-error abort the import is lost now: stop writing, keep checking for the report.

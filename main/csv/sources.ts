@@ -79,6 +79,14 @@ export function looksLikeData(kind: ImportKind, cells: readonly string[]): boole
   );
 }
 
+const POSITIONAL_LAYOUT = [
+  ['scheduled_at', 'Column 1'],
+  ['text', 'Column 2'],
+  ['link', 'Column 3'],
+] as const;
+/** How many columns the layout of a post file without a header row has. */
+export const POSITIONAL_COLUMNS = POSITIONAL_LAYOUT.length;
+
 /**
  * Hootsuite's columns by position: date and time, message, then an optional link. The user's
  * own choices win, and a column they chose is not given to another field.
@@ -89,13 +97,7 @@ export function positionalMapping(
 ): ColumnOverrides {
   const chosen = new Set(Object.values(user));
   const layout: ColumnOverrides = Object.fromEntries(
-    (
-      [
-        ['scheduled_at', 'Column 1'],
-        ['text', 'Column 2'],
-        ['link', 'Column 3'],
-      ] as const
-    ).filter(
+    POSITIONAL_LAYOUT.filter(
       ([field, column]) => header.includes(column) && !(field in user) && !chosen.has(column),
     ),
   );

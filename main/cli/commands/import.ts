@@ -1,11 +1,11 @@
 // `import posts|products FILE` and `import undo BATCH` (Node, CLI).
+import { writeFile } from 'node:fs/promises';
 import { Option } from 'commander';
 import type { Command } from 'commander';
 import { describeKept, describeUndone } from '../../../shared/domain';
 import { TEXT_ENCODINGS } from '../../../shared/encodings';
 import type { TextEncoding } from '../../../shared/encodings';
 import { formatInZone } from '../../../shared/time';
-import { writeCsv } from '../../csv/export';
 import { UnusableFile } from '../../csv/import';
 import { CliError, createOutput } from '../output';
 import { globalOptions } from '../options';
@@ -123,13 +123,8 @@ export function registerImport(program: Command): void {
           throw error instanceof UnusableFile ? new CliError(error.message, 2) : error;
         }),
     }));
-    if (options.errors && result.badRows.rows.length > 0) {
-      await writeCsv(
-        options.errors,
-        [...result.badRows.header, 'error'],
-        result.badRows.rows.map((bad) => [...bad.cells, bad.message]),
-        false,
-      );
+    if (options.errors && result.badRowsCsv !== null) {
+      await writeFile(options.errors, result.badRowsCsv);
       output.progress(`Invalid rows written to ${options.errors}`);
     }
     const json = {
