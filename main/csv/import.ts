@@ -440,13 +440,18 @@ export async function importCsv(
   /** Validates one row. */
   const validate = (raw: CsvRow): Checked => {
     if (kind === 'products') {
-      const prepared = shop ? shop.prepare(raw) : { row: raw };
-      if (prepared === null) return null;
-      if ('leftOut' in prepared) {
-        leave(prepared.leftOut);
-        return null;
+      let row = raw;
+      let hold: string | undefined;
+      // A plain file goes straight to the checks: nothing made per row for shops' layouts.
+      if (shop) {
+        const prepared = shop.prepare(raw);
+        if (prepared === null) return null;
+        if ('leftOut' in prepared) {
+          leave(prepared.leftOut);
+          return null;
+        }
+        ({ row, hold } = prepared);
       }
-      const { row, hold } = prepared;
       const check = new RowChecker(productMapping, first.header, row);
       const valid = checkProduct(check, row.row, options, shop?.missingSku);
       if (valid && hold !== undefined && options.queue) {
