@@ -164,6 +164,15 @@ describe('schedulers’ bulk templates', () => {
       },
     ]);
     expect(pressroom.store.outbox.list()).toHaveLength(1);
+    const again = await pressroom.importFile({
+      kind: 'posts',
+      path,
+      timezone: BERLIN,
+      queue: true,
+      bot: 'bot_1',
+    });
+    expect(again).toMatchObject({ inserted: 0, unchanged: 2 });
+    expect(pressroom.store.outbox.list()).toHaveLength(1);
     pressroom.close();
   });
 

@@ -165,6 +165,11 @@ describe('Shopify product export', () => {
       ['TIN-1', 'Bread Tin', 1800, 'CAD', 12, img('tin')],
     ]);
     expect(pressroom.store.products.list()[1]?.description).toBe('<p>Stone-washed linen.</p>');
+    // The same file again changes nothing; undo takes the products back.
+    const again = await pressroom.importFile({ kind: 'products', path: fixture(rows, SHOPIFY) });
+    expect(again).toMatchObject({ rows: 4, inserted: 0, updated: 0, unchanged: 4 });
+    expect(pressroom.undoImport({ batch: result.batch ?? '' })).toMatchObject({ removed: 4 });
+    expect(pressroom.store.products.list()).toEqual([]);
     pressroom.close();
   });
 
