@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { CAMPAIGN_TONES, MAX_BRIEF_LENGTH, MAX_CAMPAIGN_POSTS } from './campaign';
 import { OUTBOX_STATES, POST_STATUSES, PRODUCT_STATUSES, THEMES, WEBHOOK_EVENTS } from './domain';
+import { TEXT_ENCODINGS } from './encodings';
 import type {
   AccountSettings,
   AiAssistReply,
@@ -65,6 +66,12 @@ const importOptions = {
   fillSlots: z.boolean().default(false),
   /** Posts: import rows that repeat a post of their bot, instead of leaving them out with a warning. */
   allowDuplicates: z.boolean().default(false),
+  /** The file's encoding, over the detection. */
+  encoding: z.enum(TEXT_ENCODINGS).optional(),
+  /** The first row is data, not a header (found from the row when not given). */
+  firstRowIsData: z.boolean().optional(),
+  /** Posts: the bot (id or name) of rows without one. */
+  bot: z.string().trim().min(1).max(200).optional(),
 };
 const upload = {
   fileName: z.string().min(1).max(255),

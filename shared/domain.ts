@@ -267,11 +267,20 @@ export interface ImportResult {
   warnings: RowError[];
   /** The posting slot each undated row got with fillSlots, in row order. */
   slots: { row: number; botId: string; at: number }[];
-  /** The header and every invalid row as read, for a file of bad rows to fix and import again. */
+  /**
+   * The header (none when the file had none) and every invalid row as read, filled out to the
+   * header's width, for a file of bad rows to fix and import again.
+   */
   badRows: { header: string[]; rows: { cells: string[]; message: string }[] };
   /** The same bad rows as CSV text with an `error` column (null when none), for the UI to offer. */
   badRowsCsv: string | null;
   unknownColumns: string[];
+  /** The tool that wrote the file ("Shopify product export", ...), or null: matched by name. */
+  source: string | null;
+  /** The file has no header row: its columns are "Column 1", "Column 2", ... */
+  firstRowIsData: boolean;
+  /** Rows neither imported nor invalid (archived products, shops' container rows), by why. */
+  leftOut: { reason: string; rows: number }[];
   encoding: string;
   delimiter: string;
   /**
@@ -319,6 +328,10 @@ export interface ImportField {
 }
 
 export interface ImportPreview {
+  /** The tool that wrote the file ("Hootsuite bulk file", ...), or null: matched by name. */
+  source: string | null;
+  /** The first row is data, as found or as the user said. */
+  firstRowIsData: boolean;
   encoding: string;
   delimiter: string;
   headers: string[];

@@ -58,6 +58,7 @@ import { exportCsv } from '../csv/export';
 import { importCsv } from '../csv/import';
 import { FIELDS, MappingError, mapColumns } from '../csv/columns';
 import { UnusableFile, openCsv } from '../csv/read';
+import { detectSource, looksLikeData, positionalMapping, SOURCE_LABELS } from '../csv/sources';
 import { describeIssues } from '../../shared/validation';
 import { randomUUID } from 'node:crypto';
 import { createPlatformClient, paginate } from '../platform/client';
@@ -825,6 +826,9 @@ export class Pressroom {
       },
       ...(request.timezone ? { timezone: request.timezone } : {}),
       ...(request.dateFormat ? { dateFormat: request.dateFormat } : {}),
+      ...(request.encoding ? { encoding: request.encoding } : {}),
+      ...(request.firstRowIsData !== undefined ? { firstRowIsData: request.firstRowIsData } : {}),
+      ...(request.bot ? { bot: request.bot } : {}),
       defaultCurrency: this.store.settings.get('default_currency', currencyCode, 'USD'),
       now: this.now(),
       ...(onProgress ? { onProgress } : {}),
@@ -1149,19 +1153,32 @@ export class Pressroom {
       input,
     );
     return withUpload(fileName, contentBase64, async (path) => {
-      const file = await openCsv(path);
+      const file = await openCsv(path, {
+        ...(options.encoding ? { encoding: options.encoding } : {}),
+        firstRowIsData: options.firstRowIsData ?? ((cells) => looksLikeData(options.kind, cells)),
+      });
       const sample: ImportPreview['sample'] = [];
       for await (const row of file.rows) {
         sample.push(row);
         if (sample.length >= sampleRows) break;
       }
-      let columns: Record<string, number>;
+      let matched: ReturnType<typeof mapColumns>;
       try {
-        columns = mapColumns(options.kind, file.header, options.mapping).columns;
+        matched = mapColumns(
+          options.kind,
+          file.header,
+          file.firstRowIsData && options.kind === 'posts'
+            ? positionalMapping(file.header, options.mapping)
+            : options.mapping,
+        );
       } catch (error) {
         return mappingAsInput(error);
       }
-      const fieldAt = new Map(Object.entries(columns).map(([field, index]) => [index, field]));
+      const fieldAt = new Map<number, string>();
+      for (const [field, index] of Object.entries<number>(matched.columns))
+        fieldAt.set(index, field);
+      for (const [field, indexes] of Object.entries<number[]>(matched.extra))
+        for (const index of indexes) fieldAt.set(index, field);
       const mapping = Object.fromEntries(
         file.header.map((header, index) => [header, fieldAt.get(index) ?? null]),
       );
@@ -1173,7 +1190,10 @@ export class Pressroom {
         if (!(error instanceof UnusableFile)) throw error;
         problem = error.message.replace(path, basename(path));
       }
+      const source = detectSource(options.kind, file.header, file.firstRowIsData);
       return {
+        source: source ? SOURCE_LABELS[source] : null,
+        firstRowIsData: file.firstRowIsData,
         encoding: file.encoding,
         delimiter: file.delimiter,
         headers: file.header,

@@ -6,29 +6,62 @@ import type { FieldIssue } from '../../shared/validation';
 
 export type ImportKind = 'posts' | 'products';
 
-interface FieldSpec {
+export interface FieldSpec {
   aliases: readonly string[];
   required: boolean;
+  /**
+   * Numbered columns of it ("Picture Url 1", "Picture Url 2", ...) are all read, in order: the
+   * first as the field's column, the others as its `extra` columns.
+   */
+  numbered?: boolean;
 }
 
+// The aliases are the column names of the tools docs/import-formats.md lists.
 export const FIELDS = {
   posts: {
-    text: { aliases: ['text', 'content', 'message', 'body', 'caption'], required: true },
-    scheduled_at: { aliases: ['scheduled_at', 'publish_at'], required: false },
+    text: {
+      aliases: ['text', 'content', 'message', 'body', 'caption', 'message_text', 'post'],
+      required: true,
+    },
+    scheduled_at: {
+      aliases: ['scheduled_at', 'publish_at', 'posting time', 'scheduled time', 'date and time'],
+      required: false,
+    },
     date: { aliases: ['date'], required: false },
-    time: { aliases: ['time'], required: false },
+    time: { aliases: ['time', 'time_24hr'], required: false },
     timezone: { aliases: ['timezone', 'time_zone', 'zone'], required: false },
     bot: { aliases: ['bot', 'bot_id', 'channel'], required: false },
-    media_urls: { aliases: ['media_urls', 'media'], required: false },
+    media_urls: {
+      aliases: [
+        'media_urls',
+        'media',
+        'media url',
+        'image url',
+        'image urls',
+        'images',
+        'image',
+        'picture url',
+        'pictures',
+        'picture',
+        'photo url',
+        'photos',
+        'photo',
+      ],
+      required: false,
+      numbered: true,
+    },
+    // Posts have no link of their own: a link is added to the end of the text.
+    link: { aliases: ['link', 'links', 'link url', 'url'], required: false },
+    draft: { aliases: ['draft'], required: false },
   },
   products: {
     sku: { aliases: ['sku', 'variant sku'], required: true },
     name: { aliases: ['name', 'title'], required: true },
-    price: { aliases: ['price', 'variant price'], required: true },
-    currency: { aliases: ['currency'], required: false },
+    price: { aliases: ['price', 'variant price', 'regular price'], required: true },
+    currency: { aliases: ['currency', 'currency_code'], required: false },
     description: { aliases: ['description', 'body (html)'], required: false },
-    stock: { aliases: ['stock', 'variant inventory qty'], required: false },
-    image_url: { aliases: ['image_url', 'image src'], required: false },
+    stock: { aliases: ['stock', 'variant inventory qty', 'quantity'], required: false },
+    image_url: { aliases: ['image_url', 'image src', 'image1', 'images'], required: false },
     // Shopify: variant and image rows of one product share its handle; only the first has a title.
     handle: { aliases: ['handle'], required: false },
   },
@@ -44,9 +77,19 @@ export function headerKey(header: string): string {
     .replace(/[\s_-]+/g, '');
 }
 
+/**
+ * The header without what some tools add to it: a description after " - " and a plural "(s)"
+ * (Publer's "Media URL(s) - Separated by comma" is "media url").
+ */
+function looseKey(header: string): string {
+  return headerKey(header.split(' - ')[0]?.replace(/\(s\)/gi, '') ?? '');
+}
+
 export interface ColumnMapping<K extends ImportKind> {
   /** Column index of each field found. */
   columns: Partial<Record<FieldName<K>, number>>;
+  /** The further numbered columns of a `numbered` field, in file order. */
+  extra: Partial<Record<FieldName<K>, number[]>>;
   /** Headers that match no field, in file order; they are ignored. */
   unknown: string[];
   /** Required fields with no column: the import cannot start. */
@@ -114,19 +157,27 @@ export function mapColumns<K extends ImportKind>(
     for (const alias of spec.aliases) byKey.set(headerKey(alias), field);
   }
   const columns: Partial<Record<FieldName<K>, number>> = {};
+  const extra: Partial<Record<FieldName<K>, number[]>> = {};
   for (const [field, index] of chosen) if (index !== null) columns[field] = index;
   const taken = new Set(Object.values(columns));
   const unknown: string[] = [];
   headers.forEach((header, index) => {
     if (taken.has(index)) return;
-    const field = byKey.get(headerKey(header));
-    // The first column of a field wins; a second one with the same meaning is reported, not merged.
-    if (field !== undefined && !chosen.has(field) && columns[field] === undefined)
-      columns[field] = index;
+    const loose = looseKey(header);
+    const numbered = byKey.get(loose.replace(/\d+$/, ''));
+    const field =
+      byKey.get(headerKey(header)) ??
+      byKey.get(loose) ??
+      (numbered && fields[numbered].numbered ? numbered : undefined);
+    const free = field !== undefined && !chosen.has(field);
+    // The first column of a field wins; a second one with the same meaning is reported, not
+    // merged, unless the field reads numbered columns.
+    if (free && columns[field] === undefined) columns[field] = index;
+    else if (free && fields[field].numbered) (extra[field] ??= []).push(index);
     else if (header.trim() !== '') unknown.push(header);
   });
   const missing = (Object.entries(fields) as [FieldName<K>, FieldSpec][])
     .filter(([field, spec]) => spec.required && columns[field] === undefined)
     .map(([field]) => field);
-  return { columns, unknown, missing };
+  return { columns, extra, unknown, missing };
 }

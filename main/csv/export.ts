@@ -72,7 +72,7 @@ export async function writeCsv(
  */
 export function badRowsCsv(badRows: ImportResult['badRows']): string {
   const table = [
-    [...badRows.header, 'error'],
+    ...(badRows.header.length > 0 ? [[...badRows.header, 'error']] : []),
     ...badRows.rows.map((bad) => [...bad.cells, bad.message]),
   ];
   return `${Papa.unparse(table, { newline: '\r\n' })}\r\n`;

@@ -23,11 +23,20 @@ import { SlotCursor } from '../store/planning';
 import { IMPORT_BEAT_MS } from '../store/imports';
 import type { NewOutboxItem } from '../store/outbox';
 import type { CatalogFields } from '../store/products';
+import type { TextEncoding } from '../../shared/encodings';
 import { mapColumns } from './columns';
 import type { ColumnMapping, ColumnOverrides, FieldName, ImportKind } from './columns';
 import { badRowsCsv } from './export';
 import { openCsv, UnusableFile } from './read';
 import type { CsvFile, CsvRow } from './read';
+import { shopRows } from './shops';
+import {
+  detectSource,
+  looksLikeData,
+  POSITIONAL_COLUMNS,
+  positionalMapping,
+  SOURCE_LABELS,
+} from './sources';
 import { isHttpUrlCell, normaliseDateTime, parsePrice } from './values';
 import type { DateFormat } from './values';
 
@@ -45,6 +54,12 @@ export interface ImportOptions {
   dateFormat?: DateFormat;
   /** The user's column choices (field → header, or null), over the matching by name. */
   mapping?: ColumnOverrides;
+  /** The file's encoding, over the detection. */
+  encoding?: TextEncoding;
+  /** Whether the first row is data (its columns are "Column 1", ...); found from it if not given. */
+  firstRowIsData?: boolean;
+  /** Posts: the bot of rows without one (an id, or a name the cache knows). */
+  bot?: string;
   /**
    * Post rows without a time are scheduled in the next free slot of their bot (the row's, else
    * `defaultBotId`), the schedules read in `zone`. Implies `queue`: a slot is a place in the queue.
@@ -69,6 +84,8 @@ type ValidPost = {
   zone: string;
   mediaUrls: string[];
   publishNow: boolean;
+  /** The file marks it a draft: it is imported, never queued. */
+  draft: boolean;
   /** Its time is a posting slot fillSlots gave it. */
   filled: boolean;
 };
@@ -91,7 +108,7 @@ const PROGRESS_EVERY = 5_000;
 class RowChecker<K extends ImportKind> {
   readonly errors: RowError[] = [];
   constructor(
-    private readonly mapping: ColumnMapping<K>,
+    readonly mapping: ColumnMapping<K>,
     private readonly header: string[],
     private readonly row: CsvRow,
   ) {}
@@ -99,6 +116,11 @@ class RowChecker<K extends ImportKind> {
   cell(field: FieldName<K>): string {
     const index = this.mapping.columns[field];
     return index === undefined ? '' : (this.row.cells[index] ?? '').trim();
+  }
+
+  /** The field's further numbered columns' cells, in file order. */
+  extraCells(field: FieldName<K>): string[] {
+    return (this.mapping.extra[field] ?? []).map((index) => (this.row.cells[index] ?? '').trim());
   }
 
   /** A problem with a cell, named by the file's header. */
@@ -121,10 +143,11 @@ function checkProduct(
   check: RowChecker<'products'>,
   row: number,
   options: ImportOptions,
+  missingSku = 'SKU is required',
 ): ValidProduct | null {
   const sku = check.cell('sku');
   const name = check.cell('name');
-  if (sku === '') check.fail('sku', 'SKU is required');
+  if (sku === '') check.fail('sku', missingSku);
   else if (sku.length > 64) check.fail('sku', 'SKU must be at most 64 characters');
   if (name === '') check.fail('name', 'Name is required');
   else if (name.length > 200) check.fail('name', 'Name must be at most 200 characters');
@@ -165,9 +188,18 @@ function checkPost(
   store: WorkspaceStore,
   defaultZone: string,
 ): ValidPost | null {
-  const text = check.cell('text');
-  if (text === '') check.fail('text', 'Text is required');
+  const link = check.cell('link');
+  if (link !== '' && !isHttpUrlCell(link))
+    check.fail('link', `"${link}" is not an absolute http or https URL`);
+  const written = check.cell('text');
+  // Posts have no link field: the link goes at the end of the text, unless it is there already.
+  const text = link === '' || written.includes(link) ? written : `${written} ${link}`;
+  if (written === '') check.fail('text', 'Text is required');
   else if (text.length > 4096) check.fail('text', 'Text must be at most 4096 characters');
+  const draftText = check.cell('draft').toLowerCase();
+  const draft = TRUE_CELLS.has(draftText);
+  if (!draft && !FALSE_CELLS.has(draftText))
+    check.fail('draft', `"${check.cell('draft')}" is not yes or no (TRUE or FALSE)`);
   const zone = check.cell('timezone') || defaultZone;
   if (!isTimeZone(zone))
     check.fail('timezone', `"${zone}" is not an IANA time zone such as Europe/Berlin`);
@@ -184,18 +216,21 @@ function checkPost(
     else if (instant && !instant.ok) check.fail(field, instant.reason);
     else if (instant?.ok) {
       scheduledAt = instant.ms;
-      if (options.queue && scheduledAt <= options.now) {
+      if (options.queue && !draft && scheduledAt <= options.now) {
         if (options.past === 'publish-now') publishNow = true;
         else
           check.fail(field, 'This time is in the past; fix it, or import with --past publish-now');
       }
     }
   }
-  const botText = check.cell('bot');
+  const botText = check.cell('bot') || options.bot || '';
   const botId = botText === '' ? null : (store.cache.findBot(botText) ?? botText);
-  const mediaUrls = check
-    .cell('media_urls')
-    .split(/[|\s]+/)
+  const mediaCell = check.cell('media_urls');
+  // Several picture columns (Metricool's Picture Url 1..N) are one list, in column order.
+  const mediaUrls = (
+    check.mapping.extra.media_urls ? [mediaCell, ...check.extraCells('media_urls')] : [mediaCell]
+  )
+    .flatMap((cell) => cell.split(/[|,\s]+/))
     .filter(Boolean);
   const badUrl = mediaUrls.find((url) => !isHttpUrlCell(url));
   if (badUrl) check.fail('media_urls', `"${badUrl}" is not an absolute http or https URL`);
@@ -210,9 +245,14 @@ function checkPost(
     zone,
     mediaUrls,
     publishNow,
+    draft,
     filled: false,
   };
 }
+
+/** How the schedulers' Draft columns say yes and no. */
+const TRUE_CELLS = new Set(['true', 'yes', 'y', '1', 'x']);
+const FALSE_CELLS = new Set(['', 'false', 'no', 'n', '0']);
 
 /** A row accepted earlier in this import, as the duplicate guard compares it. */
 type EarlierRow = DuplicateSubject & { row: number };
@@ -238,7 +278,7 @@ class PostPlanner {
     const fill = this.options.fillSlots;
     let { botId, scheduledAt, zone } = post;
     let filled = false;
-    if (this.cursor && fill && scheduledAt === null && !post.publishNow) {
+    if (this.cursor && fill && scheduledAt === null && !post.publishNow && !post.draft) {
       botId ??= fill.defaultBotId;
       if (botId === null) {
         check.fail(
@@ -254,8 +294,16 @@ class PostPlanner {
       }
       [scheduledAt, zone, filled] = [next.at, fill.zone, true];
     }
-    if (!this.options.queue || (scheduledAt === null && !post.publishNow))
+    if (!this.options.queue || post.draft || (scheduledAt === null && !post.publishNow))
       return { ...post, botId, scheduledAt, zone, filled };
+    if (botId === null) {
+      // It would wait in the queue for a bot it can never get.
+      check.fail(
+        'bot',
+        'A post to be queued needs a bot: add a bot column, or choose a bot for rows without one (--bot)',
+      );
+      return check.errors;
+    }
     const at = post.publishNow ? this.options.now : (scheduledAt ?? this.options.now);
     const guard = this.options.duplicates;
     const guarded = guard !== undefined && !guard.allow && guard.windowDays > 0;
@@ -317,8 +365,23 @@ export async function importCsv(
 ): Promise<ImportResult> {
   const options = { ...given, queue: given.queue === true || given.fillSlots !== undefined };
   const onError = options.onError ?? 'abort';
-  const first = await openCsv(path);
-  const mapping = mapColumns(kind, first.header, options.mapping);
+  const first = await openCsv(path, {
+    ...(options.encoding ? { encoding: options.encoding } : {}),
+    firstRowIsData: options.firstRowIsData ?? ((cells) => looksLikeData(kind, cells)),
+  });
+  const source = detectSource(kind, first.header, first.firstRowIsData);
+  const mapping = mapColumns(
+    kind,
+    first.header,
+    first.firstRowIsData && kind === 'posts'
+      ? positionalMapping(first.header, options.mapping)
+      : options.mapping,
+  );
+  if (mapping.missing.length > 0 && first.firstRowIsData) {
+    throw new UnusableFile(
+      `${path} has no header row, and no column is chosen for ${mapping.missing.map((field) => `"${field}"`).join(' or ')}: choose its column (${first.header.join(', ')})`,
+    );
+  }
   if (mapping.missing.length > 0) {
     throw new UnusableFile(
       `${path} has no ${mapping.missing.map((field) => `"${field}"`).join(' or ')} column (the header row has: ${first.header.join(', ')})`,
@@ -335,9 +398,13 @@ export async function importCsv(
     errors: [],
     warnings: [],
     slots: [],
-    badRows: { header: first.header, rows: [] },
+    // A file without a header row gets bad rows without one too, to import again the same way.
+    badRows: { header: first.firstRowIsData ? [] : first.header, rows: [] },
     badRowsCsv: null,
     unknownColumns: mapping.unknown,
+    source: source ? SOURCE_LABELS[source] : null,
+    firstRowIsData: first.firstRowIsData,
+    leftOut: [],
     encoding: first.encoding,
     delimiter: first.delimiter,
     batch: null,
@@ -350,45 +417,47 @@ export async function importCsv(
     bytesRead: 0,
     bytes: first.size,
   };
+  /** Bad rows are filled out to this many cells, so the error column is never read as data. */
+  const badRowWidth =
+    first.firstRowIsData && kind === 'posts'
+      ? Math.max(first.header.length, POSITIONAL_COLUMNS)
+      : first.header.length;
   const seenSkus = new Map<string, number>();
-  /** Shopify's product-level cells, carried from a handle's first row to its variant rows. */
-  const handles = new Map<string, { name: string; description: string }>();
   const productMapping = mapping as ColumnMapping<'products'>;
-  const inheritFromHandle = (row: CsvRow): CsvRow | null => {
-    // Most files have no handle column: skip making the cell reader below for every row.
-    if (productMapping.columns.handle === undefined) return row;
-    const at = (field: 'handle' | 'name' | 'description' | 'sku' | 'price') => {
-      const index = productMapping.columns[field];
-      return index === undefined ? '' : (row.cells[index] ?? '').trim();
-    };
-    const handle = at('handle');
-    if (handle === '') return row;
-    // An image-only row adds a picture to the product above: nothing to import.
-    if (at('sku') === '' && at('price') === '' && at('name') === '') return null;
-    if (at('name') !== '') {
-      handles.set(handle, { name: at('name'), description: at('description') });
-      return row;
-    }
-    const parent = handles.get(handle);
-    if (!parent) return row;
-    const cells = [...row.cells];
-    const nameIndex = productMapping.columns.name;
-    const descriptionIndex = productMapping.columns.description;
-    if (nameIndex !== undefined) cells[nameIndex] = parent.name;
-    if (descriptionIndex !== undefined && at('description') === '')
-      cells[descriptionIndex] = parent.description;
-    return { row: row.row, cells };
-  };
+  const shop = kind === 'products' ? shopRows(source, first.header, productMapping) : null;
+  if (shop) {
+    const read = new Set(shop.reads.map((index) => first.header[index ?? -1]));
+    result.unknownColumns = mapping.unknown.filter((header) => !read.has(header));
+  }
+  /** Rows left out but not invalid, by why: archived products, shops' container rows. */
+  const leftOut = new Map<string, number>();
+  const leave = (reason: string) => leftOut.set(reason, (leftOut.get(reason) ?? 0) + 1);
+  /** SKUs the file marks as drafts of their shop: imported, never queued. */
+  const held = new Set<string>();
   const planner = new PostPlanner(store, options);
   /** Found on the first post row: the system's zone costs Intl's first use (~10 ms). */
   let postZone: string | undefined;
   /** Validates one row. */
   const validate = (raw: CsvRow): Checked => {
     if (kind === 'products') {
-      const row = inheritFromHandle(raw);
-      if (!row) return null;
+      let row = raw;
+      let hold: string | undefined;
+      // A plain file goes straight to the checks: nothing made per row for shops' layouts.
+      if (shop) {
+        const prepared = shop.prepare(raw);
+        if (prepared === null) return null;
+        if ('leftOut' in prepared) {
+          leave(prepared.leftOut);
+          return null;
+        }
+        ({ row, hold } = prepared);
+      }
       const check = new RowChecker(productMapping, first.header, row);
-      const valid = checkProduct(check, row.row, options);
+      const valid = checkProduct(check, row.row, options, shop?.missingSku);
+      if (valid && hold !== undefined && options.queue) {
+        held.add(valid.sku);
+        leave(hold);
+      }
       if (valid) {
         const earlier = seenSkus.get(valid.sku);
         if (earlier !== undefined && earlier !== row.row) {
@@ -454,7 +523,11 @@ export async function importCsv(
           result.invalid++;
           result.errors.push(...checked);
           result.badRows.rows.push({
-            cells: row.cells,
+            // Short rows are filled out, so the error column stays the last one.
+            cells:
+              row.cells.length < badRowWidth
+                ? [...row.cells, ...Array<string>(badRowWidth - row.cells.length).fill('')]
+                : row.cells,
             message: checked.map((e) => `${e.column}: ${e.message}`).join('; '),
           });
           // With on-error abort the import is lost now: stop writing, keep checking for the report.
@@ -487,14 +560,18 @@ export async function importCsv(
     } else if (result.batch) {
       flush();
       const batch = result.batch;
+      const keptBack = new Set(
+        [...store.imports.productsBySku([...held]).values()].map((product) => product.id),
+      );
       if (options.queue && kind === 'products')
         for (const productId of store.imports.insertedProducts(batch))
-          toQueue.push({
-            kind: 'create_product',
-            productId,
-            priority: PRIORITY.due,
-            dueAt: options.now,
-          });
+          if (!keptBack.has(productId))
+            toQueue.push({
+              kind: 'create_product',
+              productId,
+              priority: PRIORITY.due,
+              dueAt: options.now,
+            });
       // In short transactions, as the rows were written: the app's other work runs between them.
       for (let from = 0; from < toQueue.length; from += WRITE_BATCH) {
         store.transaction(() => {
@@ -518,6 +595,7 @@ export async function importCsv(
     throw error;
   }
   report(first);
+  result.leftOut = [...leftOut].map(([reason, rows]) => ({ reason, rows }));
   if (result.badRows.rows.length > 0) result.badRowsCsv = badRowsCsv(result.badRows);
   return result;
 }
@@ -587,7 +665,7 @@ function writePost(
     batchId,
   });
   result.inserted++;
-  if (options.queue && (item.scheduledAt !== null || item.publishNow)) {
+  if (options.queue && !item.draft && (item.scheduledAt !== null || item.publishNow)) {
     toQueue.push({
       kind: 'create_post',
       postId: post.id,

@@ -1,7 +1,8 @@
 // Reading a CSV file as rows (Node, main process): streamed end to end, in its own encoding,
 // with its delimiter (comma, semicolon or tab) found from the header line. Each row carries its
 // number as a spreadsheet shows it: the header is row 1, blank lines count, and a quoted field
-// with line breaks stays one row.
+// with line breaks stays one row. A file whose first row is data (Hootsuite's bulk file has no
+// header) gets the headers "Column 1", "Column 2", ... and its data starts at row 1.
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createDecoder, detectEncoding } from './decode';
@@ -16,6 +17,8 @@ export interface CsvRow {
 
 export interface CsvFile {
   encoding: TextEncoding;
+  /** The first row is data: `header` is "Column 1", "Column 2", ... */
+  firstRowIsData: boolean;
   delimiter: ',' | ';' | '\t';
   header: string[];
   /**
@@ -194,7 +197,18 @@ async function* records(
   if (rest !== '') yield parseRecords(rest, delimiter, newline, true).records;
 }
 
-export async function openCsv(path: string): Promise<CsvFile> {
+export interface OpenOptions {
+  /** The file's encoding as the user named it, over the detection. */
+  encoding?: TextEncoding;
+  /** Whether the first row is data, or a test of its cells that says so; else it is the header. */
+  firstRowIsData?: boolean | ((cells: string[]) => boolean);
+}
+
+/** "Column 1", "Column 2", ...: the headers of a file without a header row. */
+export const positionalHeader = (columns: number): string[] =>
+  Array.from({ length: columns }, (_, index) => `Column ${index + 1}`);
+
+export async function openCsv(path: string, options: OpenOptions = {}): Promise<CsvFile> {
   let handle;
   try {
     handle = await open(path, 'r');
@@ -208,7 +222,9 @@ export async function openCsv(path: string): Promise<CsvFile> {
   const sample = Buffer.alloc(Math.min(SAMPLE_BYTES, size));
   await handle.read(sample, 0, sample.length, 0);
   await handle.close();
-  const { encoding, bomLength } = detectEncoding(sample);
+  const detected = detectEncoding(sample, sample.length === size);
+  const encoding = options.encoding ?? detected.encoding;
+  const bomLength = encoding === detected.encoding ? detected.bomLength : 0;
   const sampleText = createDecoder(encoding).write(sample.subarray(bomLength));
   const firstLine = sampleText.split(/\r?\n/).find((line) => line.trim() !== '') ?? '';
   if (firstLine.trim() === '') throw new UnusableFile(`${path} is empty: it has no header row`);
@@ -227,8 +243,10 @@ export async function openCsv(path: string): Promise<CsvFile> {
   const header = first.done ? undefined : first.value[0];
   if (first.done || !header) throw new UnusableFile(`${path} is empty: it has no header row`);
   const firstRecords = first.value;
+  const test = options.firstRowIsData;
+  const firstRowIsData = typeof test === 'function' ? test(header) : test === true;
 
-  let row = 1;
+  let row = firstRowIsData ? 0 : 1;
   /** Numbers a chunk's records and drops the blank ones. */
   const toRows = (chunk: string[][], from: number): CsvRow[] => {
     const rows: CsvRow[] = [];
@@ -245,17 +263,19 @@ export async function openCsv(path: string): Promise<CsvFile> {
     return rows;
   };
   const batches = async function* (): AsyncGenerator<CsvRow[]> {
-    yield toRows(firstRecords, 1);
+    yield toRows(firstRecords, firstRowIsData ? 0 : 1);
     for await (const chunk of chunks) yield toRows(chunk, 0);
   };
   const rowBatches = batches();
   const rows = async function* (): AsyncGenerator<CsvRow> {
     for await (const batch of rowBatches) yield* batch;
   };
+  const columns = firstRecords.reduce((most, record) => Math.max(most, record.length), 0);
   return {
     encoding,
+    firstRowIsData,
     delimiter,
-    header: header.map((cell) => cell.trim()),
+    header: firstRowIsData ? positionalHeader(columns) : header.map((cell) => cell.trim()),
     batches: rowBatches,
     rows: rows(),
     bytesRead: () => bytesRead,

@@ -336,7 +336,7 @@ describe('post import', () => {
 });
 
 describe('Shopify product export', () => {
-  it('imports as is: variants take the product’s title, image rows are skipped', async () => {
+  it('imports as is: variants take the product’s title and their options, image rows are skipped', async () => {
     const pressroom = workspace();
     const header =
       'Handle,Title,Body (HTML),Vendor,Option1 Name,Option1 Value,Variant SKU,Variant Inventory Qty,Variant Price,Image Src,Status';
@@ -351,14 +351,14 @@ describe('Shopify product export', () => {
       path: fixture([header, ...rows].join('\n')),
     });
     expect(result).toMatchObject({ rows: 3, inserted: 3, invalid: 0 });
-    expect(result.unknownColumns).toEqual(['Vendor', 'Option1 Name', 'Option1 Value', 'Status']);
+    expect(result.unknownColumns).toEqual(['Vendor', 'Option1 Name']);
     expect(
       pressroom.store.products
         .list()
         .map((p) => [p.sku, p.name, p.priceMinor, p.stock, p.description]),
     ).toEqual([
-      ['SD-S', 'Sourdough loaf', 450, 12, '<p>Slow rise</p>'],
-      ['SD-L', 'Sourdough loaf', 790, 5, '<p>Slow rise</p>'],
+      ['SD-S', 'Sourdough loaf — Small', 450, 12, '<p>Slow rise</p>'],
+      ['SD-L', 'Sourdough loaf — Large', 790, 5, '<p>Slow rise</p>'],
       ['BB-1', 'Chocolate babka', 1250, null, null],
     ]);
     pressroom.close();

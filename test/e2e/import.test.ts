@@ -1,11 +1,13 @@
 // The import wizard in Chromium on the demo workspace: a posts CSV with bad rows is refused as a
 // whole (every bad cell listed by row and column, nothing written, the bad rows offered as a
 // file), then the fixed file is imported with live progress, its counts shown and its posts in
-// the store, and the import is undone.
+// the store, and the import is undone. A Hootsuite bulk file, which has no header row, is read
+// by position and imported with the bot chosen in the wizard.
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalPost } from '../../shared/domain';
+import { Temporal } from 'temporal-polyfill';
+import type { BotSummary, LocalPost } from '../../shared/domain';
 import { callCore, launchChromium, openApp, screenshot, serve } from './harness';
 import type { Served } from './harness';
 
@@ -186,6 +188,62 @@ describe('the import wizard in Chromium', () => {
     const afterUndo = await callCore<LocalPost[]>(served, 'listPosts', {});
     expect(afterUndo.filter((post) => post.batchId !== null || ours(post))).toEqual([]);
     await screenshot(page, 'import-undone');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+  it('imports a Hootsuite file without a header row, with the bot chosen for its rows', async () => {
+    const { page, problems } = await openApp(browser, served.url);
+    await page
+      .getByRole('navigation', { name: 'Screens' })
+      .getByRole('link', { name: 'Import' })
+      .click();
+    await page.getByRole('heading', { name: 'Import', level: 1 }).waitFor();
+    const hootsuite = [
+      '12/01/2027 09:00,Advent calendar day one,https://bakery.example.com/advent',
+      '12/02/2027 17:30,"Stollen, fresh from the oven",',
+    ].join('\r\n');
+    await page.getByLabel('CSV file').setInputFiles(csvFile('hootsuite.csv', hootsuite));
+    await page.getByText('Read as: Hootsuite bulk file').waitFor();
+    await expect(
+      page
+        .getByRole('checkbox', { name: 'The first row is data (the file has no header row)' })
+        .isChecked(),
+    ).resolves.toBe(true);
+    await page.getByLabel('Date format').selectOption('MM/DD/YYYY');
+    const [bot] = await callCore<BotSummary[]>(served, 'listBots', {});
+    await page.getByLabel('Bot for rows without one').selectOption(bot?.id ?? '');
+    await page.getByRole('status').filter({ hasText: 'Every row is valid.' }).waitFor();
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    const result = page.getByRole('region', { name: 'Result' });
+    await result.waitFor();
+    await expect(shownCounts(page)).resolves.toEqual({
+      Inserted: 2,
+      Updated: 0,
+      Unchanged: 0,
+      Invalid: 0,
+    });
+    const posts = (await callCore<LocalPost[]>(served, 'listPosts', {})).filter(
+      (post) => post.batchId !== null && post.origin === 'local',
+    );
+    const wall = (post: LocalPost) =>
+      Temporal.Instant.fromEpochMilliseconds(post.scheduledAt ?? 0)
+        .toZonedDateTimeISO(post.zone ?? 'UTC')
+        .toPlainDateTime()
+        .toString({ smallestUnit: 'minute' });
+    expect(
+      posts
+        .map((post) => [post.text, wall(post), post.botId, post.status])
+        .sort((a, b) => String(a[1]).localeCompare(String(b[1]))),
+    ).toEqual([
+      [
+        'Advent calendar day one https://bakery.example.com/advent',
+        '2027-12-01T09:00',
+        bot?.id,
+        'draft',
+      ],
+      ['Stollen, fresh from the oven', '2027-12-02T17:30', bot?.id, 'draft'],
+    ]);
+    await screenshot(page, 'import-hootsuite');
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -45,6 +45,9 @@ function result(patch: Partial<ImportResult> = {}): ImportResult {
     badRows: { header: ['text', 'scheduled_at', 'Notes'], rows: [] },
     badRowsCsv: BAD_ROWS,
     unknownColumns: ['Notes'],
+    source: null,
+    firstRowIsData: false,
+    leftOut: [],
     encoding: 'utf-8',
     delimiter: ',',
     batch: null,
@@ -55,6 +58,8 @@ function result(patch: Partial<ImportResult> = {}): ImportResult {
 
 function preview(patch: Partial<ImportPreview> = {}): ImportPreview {
   return {
+    source: null,
+    firstRowIsData: false,
     encoding: 'utf-8',
     delimiter: ',',
     headers: ['text', 'scheduled_at', 'Notes'],
@@ -416,6 +421,49 @@ describe('the import screen', () => {
     // What happens to bad rows does not change which rows are bad: no new dry run.
     await fireEvent.click(screen.getByLabelText('Skip the bad rows, import the rest'));
     expect(transport.callsOf('previewUpload')).toHaveLength(5);
+  });
+
+  it('names the tool that wrote the file, and sends the reading choices and the bot', async () => {
+    const transport = new FakeTransport({
+      getSettings: () => ok(settings),
+      status: () => ok(null),
+      listBots: () => ok([{ id: 'bot_1', name: 'Bakery news', channel: 'web', description: null }]),
+      previewUpload: () =>
+        ok(
+          preview({
+            source: 'Hootsuite bulk file',
+            firstRowIsData: true,
+            headers: ['Column 1', 'Column 2'],
+            mapping: { 'Column 1': 'scheduled_at', 'Column 2': 'text' },
+          }),
+        ),
+    });
+    const shell = new Shell(transport);
+    await shell.start();
+    render(ImportScreen, { context: shellContext(shell) });
+    await pick('12/01/2099 09:00,Hello\n', 'hootsuite.csv');
+    expect(await screen.findByText('Read as: Hootsuite bulk file')).toBeTruthy();
+    const firstRow = screen.getByLabelText<HTMLInputElement>(
+      'The first row is data (the file has no header row)',
+    );
+    expect(firstRow.checked).toBe(true);
+    await fireEvent.change(screen.getByLabelText('Encoding'), {
+      target: { value: 'windows-1251' },
+    });
+    await vi.waitFor(() =>
+      expect(screen.getByRole('option', { name: 'Bakery news' })).toBeTruthy(),
+    );
+    await fireEvent.change(screen.getByLabelText('Bot for rows without one'), {
+      target: { value: 'bot_1' },
+    });
+    await fireEvent.click(firstRow);
+    await vi.waitFor(() =>
+      expect(transport.callsOf('previewUpload').at(-1)).toMatchObject({
+        encoding: 'windows-1251',
+        bot: 'bot_1',
+        firstRowIsData: false,
+      }),
+    );
   });
 
   it('disables Undo by itself once one of the imported posts is published', async () => {

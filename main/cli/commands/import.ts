@@ -1,9 +1,11 @@
 // `import posts|products FILE` and `import undo BATCH` (Node, CLI).
+import { writeFile } from 'node:fs/promises';
 import { Option } from 'commander';
 import type { Command } from 'commander';
 import { describeKept, describeUndone } from '../../../shared/domain';
+import { TEXT_ENCODINGS } from '../../../shared/encodings';
+import type { TextEncoding } from '../../../shared/encodings';
 import { formatInZone } from '../../../shared/time';
-import { writeCsv } from '../../csv/export';
 import { UnusableFile } from '../../csv/import';
 import { CliError, createOutput } from '../output';
 import { globalOptions } from '../options';
@@ -19,6 +21,10 @@ interface ImportOptions {
   errors?: string;
   fillSlots: boolean;
   allowDuplicates: boolean;
+  encoding?: TextEncoding;
+  /** commander's --header / --no-header: undefined when neither is given. */
+  header?: boolean;
+  bot?: string;
 }
 
 export function registerImport(program: Command): void {
@@ -51,6 +57,16 @@ export function registerImport(program: Command): void {
       ]),
     )
     .option('--errors <file>', 'write the invalid rows, with an error column, to this CSV file')
+    .addOption(
+      new Option(
+        '--encoding <name>',
+        "the file's text encoding (default: found from the file)",
+      ).choices(TEXT_ENCODINGS),
+    )
+    // --header first: then --no-header sets no default, and neither means "find out".
+    .option('--header', 'the first row is column names, even if it looks like data')
+    .option('--no-header', 'the first row is data, not column names (found from it if not given)')
+    .option('--bot <bot>', 'posts: the bot (id or name) of rows without one')
     .option(
       '--fill-slots',
       "posts: schedule rows without a time in their bot's next free posting slots (implies --queue)",
@@ -94,6 +110,9 @@ export function registerImport(program: Command): void {
             ...(options.dateFormat ? { dateFormat: options.dateFormat } : {}),
             fillSlots: options.fillSlots,
             allowDuplicates: options.allowDuplicates,
+            ...(options.encoding ? { encoding: options.encoding } : {}),
+            ...(options.header !== undefined ? { firstRowIsData: !options.header } : {}),
+            ...(options.bot ? { bot: options.bot } : {}),
           },
           (p) =>
             output.progress(
@@ -104,13 +123,8 @@ export function registerImport(program: Command): void {
           throw error instanceof UnusableFile ? new CliError(error.message, 2) : error;
         }),
     }));
-    if (options.errors && result.badRows.rows.length > 0) {
-      await writeCsv(
-        options.errors,
-        [...result.badRows.header, 'error'],
-        result.badRows.rows.map((bad) => [...bad.cells, bad.message]),
-        false,
-      );
+    if (options.errors && result.badRowsCsv !== null) {
+      await writeFile(options.errors, result.badRowsCsv);
       output.progress(`Invalid rows written to ${options.errors}`);
     }
     const json = {
@@ -129,12 +143,18 @@ export function registerImport(program: Command): void {
         at: new Date(slot.at).toISOString(),
       })),
       unknown_columns: result.unknownColumns,
+      source: result.source,
+      first_row_is_data: result.firstRowIsData,
+      left_out: result.leftOut,
       encoding: result.encoding,
       delimiter: result.delimiter,
       batch: result.batch,
     };
     const lines = [
-      `${result.rows} rows (${result.encoding}, "${result.delimiter === '\t' ? 'tab' : result.delimiter}"-separated): ${result.inserted} new, ${result.updated} updated, ${result.unchanged} unchanged, ${result.invalid} invalid${result.duplicates > 0 ? `, ${result.duplicates} left out as duplicates` : ''}`,
+      `${result.rows} rows (${[result.source, result.encoding, `"${result.delimiter === '\t' ? 'tab' : result.delimiter}"-separated`, result.firstRowIsData ? 'no header row' : null].filter(Boolean).join(', ')}): ${result.inserted} new, ${result.updated} updated, ${result.unchanged} unchanged, ${result.invalid} invalid${result.duplicates > 0 ? `, ${result.duplicates} left out as duplicates` : ''}`,
+      ...result.leftOut.map(
+        (left) => `Left out: ${left.rows} ${left.rows === 1 ? 'row' : 'rows'}, ${left.reason}`,
+      ),
       ...(result.unknownColumns.length
         ? [`Ignored columns: ${result.unknownColumns.join(', ')}`]
         : []),

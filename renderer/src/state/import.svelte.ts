@@ -4,7 +4,9 @@
 import { describeUndone } from '../../../shared/domain';
 import { MAX_UPLOAD_BASE64 } from '../../../shared/contract';
 import type { CoreEvent, OperationInput } from '../../../shared/contract';
+import type { TextEncoding } from '../../../shared/encodings';
 import type {
+  BotSummary,
   ImportPreview,
   ImportProgress,
   ImportResult,
@@ -30,6 +32,12 @@ interface ImportChoices {
   fillSlots: boolean;
   /** Posts: import rows that repeat a post of their bot, rather than leave them out. */
   allowDuplicates: boolean;
+  /** Null: the encoding the core finds. */
+  encoding: TextEncoding | null;
+  /** Null: the core finds whether the first row is a header or data. */
+  firstRowIsData: boolean | null;
+  /** Posts: the bot of rows without one; null: none. */
+  bot: string | null;
 }
 
 interface PickedFile {
@@ -130,7 +138,12 @@ export class ImportState {
     dateFormat: null,
     fillSlots: false,
     allowDuplicates: false,
+    encoding: null,
+    firstRowIsData: null,
+    bot: null,
   });
+  /** The bots a post file's rows without one can be given. */
+  bots = $state.raw<BotSummary[]>([]);
   importing = $state(false);
   progress = $state.raw<ImportProgress | null>(null);
   result = $state.raw<ImportResult | null>(null);
@@ -206,6 +219,8 @@ export class ImportState {
 
   async setChoice<K extends keyof ImportChoices>(key: K, value: ImportChoices[K]): Promise<void> {
     this.choices[key] = value;
+    // With or without a header row the columns have other names: the mapping starts afresh.
+    if (key === 'firstRowIsData') this.overrides = {};
     // The dry run reports every bad row whatever is done with them, so onError needs no new one.
     if (key !== 'onError') await this.previewAgain('Could not check the file with that choice');
   }
@@ -233,9 +248,19 @@ export class ImportState {
     return refusal === null;
   }
 
+  /** Lists the bots for the choice of a bot for rows without one. */
+  async loadBots(): Promise<void> {
+    const bots = await this.shell.attempt(this.shell.api.listBots({}), 'Could not list the bots');
+    if (bots) this.bots = bots;
+  }
+
   private base(): Omit<OperationInput<'importUpload'>, 'fileName' | 'contentBase64'> {
-    const { onError, queue, past, dateFormat, allowDuplicates } = this.choices;
+    const { onError, queue, past, dateFormat, allowDuplicates, encoding, firstRowIsData, bot } =
+      this.choices;
     return {
+      ...(encoding ? { encoding } : {}),
+      ...(firstRowIsData !== null ? { firstRowIsData } : {}),
+      ...(bot && this.kind === 'posts' ? { bot } : {}),
       kind: this.kind,
       onError,
       queue,
