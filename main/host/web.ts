@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve } from 'node:path';
 import { MAX_UPLOAD_BASE64 } from '../../shared/contract';
-import { invoke } from '../core/service';
+import { invokeFromRenderer } from '../core/service';
 import type { Session } from '../core/session';
 
 export interface WebHostOptions {
@@ -134,7 +134,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         return json(
           response,
           200,
-          await invoke(
+          await invokeFromRenderer(
             options.session,
             call[1],
             await readJson(request, UPLOAD_OPERATIONS.has(call[1]) ? MAX_UPLOAD_BODY : MAX_BODY),

@@ -159,6 +159,25 @@ describe('IPC', () => {
     expect(app.logText()).toContain('https://evil.example/');
   });
 
+  it('refuses the operations that reach files by path; the menu still uses them', async () => {
+    const app = await startApp();
+    const script = join(app.folder, 'startup.sh');
+    const refusedExport = await app.call('exportFile', { kind: 'posts', path: script });
+    expect(refusedExport).toMatchObject({
+      ok: false,
+      error: { kind: 'not_allowed', message: expect.stringMatching(/^exportFile is only for/) },
+    });
+    expect(existsSync(script)).toBe(false);
+    const refusedImport = await app.call('importFile', {
+      kind: 'posts',
+      path: '/etc/passwd',
+      dryRun: true,
+    });
+    expect(refusedImport).toMatchObject({ ok: false, error: { kind: 'not_allowed' } });
+    expect(JSON.stringify(refusedImport)).not.toContain('root');
+    expect(app.logText()).toMatch(/refused importFile: importFile is only for/);
+  });
+
   it('refuses bad payloads, logging what was wrong but not what was sent', async () => {
     const app = await startApp();
     expect(await app.call('addPost', { text: 42, secret: 'sk_live_should_not_log' })).toMatchObject(

@@ -1,7 +1,7 @@
 // The web host: the contract over HTTP, behind the session token, for our own origin only.
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileSecretStore } from '../../main/core/account';
@@ -103,6 +103,30 @@ describe('web host', () => {
     expect(rebinding).toBe(403);
     const page = await fetch(`${web.origin}/`);
     expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+    await web.close();
+    pressroom.close();
+  });
+
+  it('refuses the operations that reach files by path', async () => {
+    const { pressroom, web, call } = await host();
+    const folder = mkdtempSync(join(tmpdir(), 'pressroom-web-'));
+    const script = join(folder, 'startup.sh');
+    const refusedExport = await call('exportFile', { kind: 'products', path: script });
+    expect(refusedExport.body).toMatchObject({ ok: false, error: { kind: 'not_allowed' } });
+    expect(existsSync(script)).toBe(false);
+    const refusedImport = await call('importFile', {
+      kind: 'posts',
+      path: '/etc/passwd',
+      dryRun: true,
+    });
+    expect(refusedImport.body).toMatchObject({
+      ok: false,
+      error: { kind: 'not_allowed', message: expect.stringMatching(/^importFile is only for/) },
+    });
+    expect(JSON.stringify(refusedImport.body)).not.toContain('root');
+    // The page's own ways in and out still work.
+    const exported = await call('exportText', { kind: 'products' });
+    expect(exported.body).toMatchObject({ ok: true, value: { fileName: expect.any(String) } });
     await web.close();
     pressroom.close();
   });
