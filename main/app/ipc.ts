@@ -25,13 +25,14 @@ function refusal(kind: 'not_allowed' | 'invalid_input', message: string): CallRe
   return { ok: false, error: { kind, message } };
 }
 
-/** Our window's own page, not a frame it might embed or another webContents. */
+/** Our window's own page in its main frame, not a frame it might embed or another webContents. */
 function fromOurWindow(event: IpcEvent, window: ShellWindow | null): boolean {
   return (
     window !== null &&
     !window.isDestroyed() &&
     event.sender.id === window.webContents.id &&
     event.senderFrame !== null &&
+    event.senderFrame.parent === null &&
     isAppUrl(event.senderFrame.url)
   );
 }

@@ -111,7 +111,7 @@ async function aBot(platform: TestPlatform): Promise<string> {
 
 /** An IPC event as Electron gives it for a call from our window's page. */
 function fromPage(window: FakeWindow, url = `${APP_URL}#/calendar`): IpcEvent {
-  return { sender: { id: window.webContents.id }, senderFrame: { url } };
+  return { sender: { id: window.webContents.id }, senderFrame: { url, parent: null } };
 }
 
 /** Every file under `folder`, as text, to look for a secret in. */
@@ -148,14 +148,22 @@ describe('IPC', () => {
     const app = await startApp();
     const handler = app.electron.handlers.get(`${CALL_PREFIX}listPosts`)!;
     const foreign: IpcEvent[] = [
-      { sender: { id: app.window.webContents.id + 100 }, senderFrame: { url: APP_URL } },
+      {
+        sender: { id: app.window.webContents.id + 100 },
+        senderFrame: { url: APP_URL, parent: null },
+      },
+      // A frame inside our page, even one showing our own page.
+      {
+        sender: { id: app.window.webContents.id },
+        senderFrame: { url: APP_URL, parent: { url: APP_URL, parent: null } },
+      },
       fromPage(app.window, 'https://evil.example/'),
       fromPage(app.window, 'file:///etc/passwd'),
       { sender: { id: app.window.webContents.id }, senderFrame: null },
     ];
     for (const event of foreign)
       expect(await handler(event, {})).toMatchObject({ ok: false, error: { kind: 'not_allowed' } });
-    expect(app.logText().match(/refused listPosts from a foreign sender/g)).toHaveLength(4);
+    expect(app.logText().match(/refused listPosts from a foreign sender/g)).toHaveLength(5);
     expect(app.logText()).toContain('https://evil.example/');
   });
 
@@ -238,6 +246,15 @@ describe('window', () => {
     electron.permissionHandler!(null, 'geolocation', (granted) => answers.push(granted));
     electron.permissionHandler!(null, 'media', (granted) => answers.push(granted));
     expect(answers).toEqual([false, false]);
+    // Synchronous checks and devices (WebUSB, WebHID, serial) are refused too.
+    for (const permission of ['geolocation', 'media', 'notifications', 'clipboard-read'])
+      expect(electron.permissionCheck!(null, permission, 'app://pressroom')).toBe(false);
+    expect(electron.devicePermission!({ deviceType: 'usb', origin: 'app://pressroom' })).toBe(
+      false,
+    );
+    expect(electron.devicePermission!({ deviceType: 'hid', origin: 'app://pressroom' })).toBe(
+      false,
+    );
   });
 
   it('serves the renderer under the web host’s CSP from app://, and nothing outside it', async () => {
@@ -252,6 +269,7 @@ describe('window', () => {
     expect(page.headers.get('Content-Type')).toBe('text/html; charset=utf-8');
     expect(await page.text()).toContain('<title>Pressroom</title>');
     for (const url of [
+      'app://pressroom/%E0%A4%A',
       'app://pressroom/%2e%2e/%2e%2e/etc/passwd',
       'app://pressroom/missing.js',
       'app://elsewhere/index.html',
@@ -478,6 +496,9 @@ describe('desktop integration', () => {
     writeFileSync(file, 'text\nMonday special\nTuesday special\n');
     // Not a CSV file: stopped, and nothing asked.
     expect(app.window.webContents.navigate(`file://${join(app.folder, 'photo.png')}`)).toBe(true);
+    // On another computer (a UNC path on Windows): stopped, and nothing read.
+    expect(app.window.webContents.navigate('file://fileserver/share/week.csv')).toBe(true);
+    expect(app.logText()).toContain('not on this computer: file://fileserver/share/week.csv');
     expect(app.electron.dialogs).toEqual([]);
     app.electron.answers.push(0); // "Posts"
     expect(app.window.webContents.navigate(`file://${file}`)).toBe(true);
