@@ -26,6 +26,7 @@ import type { CatalogFields } from '../store/products';
 import { mapColumns } from './columns';
 import type { ColumnMapping, ColumnOverrides, FieldName, ImportKind } from './columns';
 import { badRowsCsv } from './export';
+import { unescapeFormula } from './formulas';
 import { openCsv, UnusableFile } from './read';
 import type { CsvFile, CsvRow } from './read';
 import { isHttpUrlCell, normaliseDateTime, parsePrice } from './values';
@@ -98,7 +99,7 @@ class RowChecker<K extends ImportKind> {
 
   cell(field: FieldName<K>): string {
     const index = this.mapping.columns[field];
-    return index === undefined ? '' : (this.row.cells[index] ?? '').trim();
+    return index === undefined ? '' : unescapeFormula((this.row.cells[index] ?? '').trim()).trim();
   }
 
   /** A problem with a cell, named by the file's header. */
