@@ -34,7 +34,7 @@ import type {
 } from './domain';
 import { isTimeZone } from './time';
 import { isCurrency } from './money';
-import { httpUrl, text } from './validation';
+import { apiBaseUrl, httpUrl, text } from './validation';
 
 /** A base64 string of 64 MiB of file; the web host sizes its request limit from it. */
 export const MAX_UPLOAD_BASE64 = Math.ceil((64 * 1024 * 1024) / 3) * 4;
@@ -351,7 +351,7 @@ export const operations = {
   }),
   /** Tests the token against the platform, then keeps it (encrypted) and switches to the account. */
   connectAccount: z.strictObject({
-    apiBase: httpUrl,
+    apiBase: apiBaseUrl,
     token: z.string().trim().min(8, { error: 'is too short to be an API token' }).max(512),
     plan: z.enum(PLAN_NAMES).default('free'),
   }),

@@ -10,6 +10,7 @@ import { minorToDecimal } from '../../shared/money';
 import type { ImportResult } from '../../shared/domain';
 import type { WorkspaceStore } from '../store';
 import type { ImportKind } from './columns';
+import { PRIVATE_FILE_MODE } from '../sqlite/private-files';
 import { FORMULA_START } from './formulas';
 
 /** How every CSV Pressroom writes is written: CRLF lines, formula cells made inert. */
@@ -60,7 +61,7 @@ export async function writeCsv(
   rows: string[][],
   bom: boolean,
 ): Promise<void> {
-  const out = createWriteStream(path);
+  const out = createWriteStream(path, { mode: PRIVATE_FILE_MODE });
   if (bom) out.write('\ufeff');
   out.write(`${Papa.unparse([header], UNPARSE)}\r\n`);
   for (let start = 0; start < rows.length; start += 1_000) {

@@ -2,7 +2,9 @@
 // the IPC surface, who may call it, the window's security, the sealed token, the quit path, and
 // the native parts (menu, tray, notifications, dialogs, drop, backups, remembered bounds).
 import {
+  chmodSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -17,6 +19,7 @@ import type { LocalPost } from '../../shared/domain';
 import { APP_URL, CALL_PREFIX, EVENT_CHANNEL } from '../../main/app/channels';
 import type { IpcEvent } from '../../main/app/electron-api';
 import { startShell } from '../../main/app/shell';
+import { isPrivateOrSecureUrl } from '../../shared/url';
 import type { Shell } from '../../main/app/shell';
 import { OPERATION_NAMES } from '../../main/core/service';
 import { CONTENT_SECURITY_POLICY } from '../../main/host/web';
@@ -320,6 +323,30 @@ describe('the token', () => {
     });
   });
 
+  it('is never sent over plain http to another computer', async () => {
+    const app = await startApp();
+    for (const apiBase of ['http://platform.example/api/v1', 'http://10.0.0.5:8080/api/v1']) {
+      const result = await app.call('connectAccount', { apiBase, token: 'tok_1234567890' });
+      expect(result).toMatchObject({
+        ok: false,
+        error: {
+          kind: 'invalid_input',
+          issues: [
+            { field: 'apiBase', message: expect.stringMatching(/^must start with https:\/\//) },
+          ],
+        },
+      });
+    }
+    expect(app.electron.encrypted).toEqual([]);
+    // This computer's own addresses may use http (a reference server, a tunnel's local end).
+    const { token, baseUrl } = app.platform.server;
+    for (const host of ['localhost', '[::1]'])
+      expect(isPrivateOrSecureUrl(baseUrl.replace('127.0.0.1', host))).toBe(true);
+    expect(await app.call('connectAccount', { apiBase: baseUrl, token })).toMatchObject({
+      ok: true,
+    });
+  });
+
   it('is refused, not stored, when the system has no keychain', async () => {
     const app = await startApp({ fake: { encryption: false } });
     const { token, baseUrl } = app.platform.server;
@@ -329,6 +356,37 @@ describe('the token', () => {
     expect(existsSync(join(app.folder, 'token.safe'))).toBe(false);
     expect(existsSync(join(app.folder, 'account.json'))).toBe(false);
   });
+});
+
+describe('a workspace is its owner’s', () => {
+  const modeOf = (path: string) => statSync(path).mode & 0o777;
+
+  it.skipIf(process.platform === 'win32')(
+    'keeps the data folder 0700 and the databases, backups and exports 0600',
+    async () => {
+      const parent = mkdtempSync(join(tmpdir(), 'pressroom-app-'));
+      // Made by an older Pressroom, as the umask had it.
+      const folder = join(parent, 'Pressroom');
+      mkdirSync(folder, { mode: 0o755 });
+      chmodSync(folder, 0o755);
+      const app = await startApp({ folder });
+      await app.call('addPost', { text: 'Private', mode: 'draft' });
+      expect(modeOf(folder)).toBe(0o700);
+      expect(modeOf(join(folder, 'logs'))).toBe(0o700);
+      const database = join(folder, 'demo-workspace.sqlite');
+      expect(modeOf(database)).toBe(0o600);
+      expect(modeOf(`${database}-wal`)).toBe(0o600);
+      const backup = backupDatabase(database, 'daily', { dir: join(folder, 'backups') });
+      expect(modeOf(join(folder, 'backups'))).toBe(0o700);
+      expect(modeOf(backup)).toBe(0o600);
+      const exported = join(folder, 'posts.csv');
+      app.electron.answers.push(exported);
+      menuItem(app.electron.appMenu, 'Export Posts as CSV…').click!();
+      for (let tries = 0; app.electron.dialogs.length < 2 && tries < 200; tries++)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(modeOf(exported)).toBe(0o600);
+    },
+  );
 });
 
 describe('quitting', () => {

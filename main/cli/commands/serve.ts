@@ -2,7 +2,6 @@
 // queue running, until stopped.
 import { spawn } from 'node:child_process';
 import type { Command } from 'commander';
-import { mkdirSync } from 'node:fs';
 import { FileSecretStore } from '../../core/account';
 import { waitForStopSignal } from '../../core/lifecycle';
 import { userDataDir } from '../../core/paths';
@@ -11,6 +10,7 @@ import { startDemoPlatform } from '../../host/demo';
 import { startWebHost } from '../../host/web';
 import { createOutput } from '../output';
 import { globalOptions, intOption } from '../options';
+import { ensurePrivateFolder } from '../../sqlite/private-files';
 
 /** Opens the URL in the system browser; a machine without one simply is not opened. */
 function openInBrowser(url: string): void {
@@ -42,7 +42,7 @@ export function registerServe(program: Command): void {
       const global = globalOptions(command);
       const output = createOutput(global.json);
       const folder = userDataDir();
-      mkdirSync(folder, { recursive: true });
+      ensurePrivateFolder(folder);
       const session = await Session.open({
         folder,
         secrets: new FileSecretStore(folder),
