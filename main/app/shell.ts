@@ -209,6 +209,7 @@ export async function startShell(options: ShellOptions): Promise<Shell | null> {
           exportCsv: (kind) => void files.exportCsv(kind),
         },
         platform,
+        app.isPackaged,
       ),
     ),
   );
