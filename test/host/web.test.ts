@@ -187,10 +187,12 @@ describe('web host', () => {
           answered(res.statusCode ?? 0);
         },
       );
-      req.write(body.slice(0, 10));
-      return { req, status };
+      const sent = new Promise<void>((resolve) => req.write(body.slice(0, 10), () => resolve()));
+      return { req, status, sent };
     });
-    // Time for both requests' headers to reach the host, which counts an upload from there on.
+    await Promise.all(slow.map(({ sent }) => sent));
+    // Time for the host (in this process) to read both requests' headers: it counts an upload
+    // from there on.
     await new Promise((resolve) => setTimeout(resolve, 100));
     const third = await fetch(`${web.origin}/api/call/importUpload`, {
       method: 'POST',
