@@ -35,7 +35,7 @@ import type {
 } from './domain';
 import { isTimeZone } from './time';
 import { isCurrency } from './money';
-import { httpUrl, text } from './validation';
+import { apiBaseUrl, httpUrl, text } from './validation';
 
 /** A base64 string of 64 MiB of file; the web host sizes its request limit from it. */
 export const MAX_UPLOAD_BASE64 = Math.ceil((64 * 1024 * 1024) / 3) * 4;
@@ -358,13 +358,79 @@ export const operations = {
   }),
   /** Tests the token against the platform, then keeps it (encrypted) and switches to the account. */
   connectAccount: z.strictObject({
-    apiBase: httpUrl,
+    apiBase: apiBaseUrl,
     token: z.string().trim().min(8, { error: 'is too short to be an API token' }).max(512),
     plan: z.enum(PLAN_NAMES).default('free'),
   }),
   /** Forgets the account's token and goes back to the demo workspace. */
   useDemo: z.strictObject({}),
 } as const;
+
+/**
+ * Who may call each operation. `renderer`: the window's page (over IPC) and the web host's page
+ * may, and so may main. `main`: only Pressroom's own main-process code (the command line, the
+ * desktop menu and a file dropped on the window). An operation that takes a path on this computer
+ * is main-only, so a renderer bug (say, script smuggled in through imported text) cannot read or
+ * write any file; the page uploads and downloads instead (importUpload, previewUpload,
+ * exportText). connectAccount carries a token but stays the renderer's: the user types it there,
+ * and no operation ever hands a token back. `satisfies` makes the compiler ask for every new
+ * operation's side.
+ */
+export const OPERATION_SIDES = {
+  addPost: 'renderer',
+  updatePost: 'renderer',
+  queuePost: 'renderer',
+  getSchedule: 'renderer',
+  setSchedule: 'renderer',
+  listSchedules: 'renderer',
+  listFreeSlots: 'renderer',
+  addToQueue: 'renderer',
+  shareNext: 'renderer',
+  listPosts: 'renderer',
+  getCalendar: 'renderer',
+  deletePost: 'renderer',
+  listProducts: 'renderer',
+  saveProduct: 'renderer',
+  duplicateProduct: 'renderer',
+  deleteProducts: 'renderer',
+  listQueue: 'renderer',
+  listBots: 'renderer',
+  listSubscribers: 'renderer',
+  getSubscriber: 'renderer',
+  listOrders: 'renderer',
+  sendMessage: 'renderer',
+  addTag: 'renderer',
+  broadcast: 'renderer',
+  broadcastProgress: 'renderer',
+  createBot: 'renderer',
+  renameBot: 'renderer',
+  deleteBot: 'renderer',
+  queueProducts: 'renderer',
+  importFile: 'main',
+  importUpload: 'renderer',
+  previewUpload: 'renderer',
+  undoImport: 'renderer',
+  exportFile: 'main',
+  exportText: 'renderer',
+  retryItem: 'renderer',
+  cancelItem: 'renderer',
+  status: 'renderer',
+  sync: 'renderer',
+  publishDue: 'renderer',
+  pauseQueue: 'renderer',
+  resumeQueue: 'renderer',
+  aiAssist: 'renderer',
+  aiUsage: 'renderer',
+  draftCampaign: 'renderer',
+  saveCampaignDrafts: 'renderer',
+  listWebhooks: 'renderer',
+  createWebhook: 'renderer',
+  listReceivedEvents: 'renderer',
+  getSettings: 'renderer',
+  saveSettings: 'renderer',
+  connectAccount: 'renderer',
+  useDemo: 'renderer',
+} as const satisfies Record<keyof typeof operations, CallerSide>;
 
 /** getCalendar's answer. */
 export interface CalendarRange {
@@ -437,6 +503,11 @@ export interface OperationResults {
 export type Operations = typeof operations;
 export type OperationName = keyof Operations;
 export type OperationInput<K extends keyof Operations> = z.input<Operations[K]>;
+export type CallerSide = 'renderer' | 'main';
+/** The operations a renderer may call (OPERATION_SIDES). */
+export type RendererOperationName = {
+  [K in OperationName]: (typeof OPERATION_SIDES)[K] extends 'renderer' ? K : never;
+}[OperationName];
 
 /** What the queue tells its watchers (the UI's queue screen, notifications, the CLI's stderr). */
 export type QueueEvent =

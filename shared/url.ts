@@ -12,3 +12,23 @@ export function isHttpUrl(value: string): boolean {
   }
   return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
 }
+
+/** True for a host name that never leaves this computer: localhost, 127.0.0.0/8 or [::1]. */
+export function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+/**
+ * False for an http:// URL to another computer: the API token goes with every request, and over
+ * plain http anyone on the way could read it. Other URLs (https, or not a URL) are left to the
+ * other checks.
+ */
+export function isPrivateOrSecureUrl(value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return true;
+  }
+  return url.protocol !== 'http:' || isLoopbackHost(url.hostname);
+}

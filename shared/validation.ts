@@ -1,7 +1,7 @@
 // Schema helpers shared by every boundary (HTTP, IPC, CLI, CSV): pure, runs in any process.
 // They turn zod's issues into one plain sentence per field, so errors name the field and say why.
 import { z } from 'zod';
-import { isHttpUrl } from './url';
+import { isHttpUrl, isPrivateOrSecureUrl } from './url';
 
 export interface FieldIssue {
   /** Path of the field, e.g. `media_urls[1]` or `messages[0].role`; empty for the whole value. */
@@ -56,6 +56,13 @@ export const httpUrl = z
   .string()
   .max(2048, { error: 'must be at most 2048 characters' })
   .refine(isHttpUrl, { error: 'must be an absolute http or https URL' });
+
+/** Why a platform API base on http:// to another computer is refused (the token would travel in clear). */
+export const INSECURE_API_BASE =
+  'must start with https://: over http:// the API token travels in clear text (only localhost, 127.0.0.1 or [::1] may use http)';
+
+/** The platform's API base: https, or http to this computer only. */
+export const apiBaseUrl = httpUrl.refine(isPrivateOrSecureUrl, { error: INSECURE_API_BASE });
 
 /** True for a calendar date that exists: JavaScript's Date rolls 2026-02-30 over to March. */
 export function isRealDate(isoDate: string): boolean {

@@ -15,9 +15,14 @@ export interface MenuActions {
   exportCsv(kind: 'posts' | 'products'): void;
 }
 
+/**
+ * The menu bar. `packaged` (app.isPackaged): an installed build has no Toggle DevTools, so the
+ * page's internals and the console stay closed to whoever sits at the machine.
+ */
 export function applicationMenu(
   actions: MenuActions,
   platform: NodeJS.Platform,
+  packaged: boolean,
 ): MenuItemOptions[] {
   const file: MenuItemOptions = {
     label: 'File',
@@ -54,7 +59,7 @@ export function applicationMenu(
       { label: 'Queue', accelerator: 'CmdOrCtrl+3', click: () => actions.showScreen('queue') },
       { type: 'separator' },
       { role: 'reload' },
-      { role: 'toggleDevTools' },
+      ...(packaged ? [] : [{ role: 'toggleDevTools' as const }]),
       { role: 'togglefullscreen' },
     ],
   };

@@ -39,6 +39,8 @@ export interface WindowOptions {
 
 export interface WebFrame {
   url: string;
+  /** Null for a page's main frame; the frame that embeds it otherwise. */
+  parent: WebFrame | null;
 }
 
 export interface IpcEvent {
@@ -151,6 +153,14 @@ export type ProtocolHandler = (request: Request) => Response | Promise<Response>
 export interface PermissionHandlerTarget {
   setPermissionRequestHandler(
     handler: (contents: unknown, permission: string, callback: (granted: boolean) => void) => void,
+  ): void;
+  /** Synchronous checks (navigator.permissions.query, some APIs before they ask). */
+  setPermissionCheckHandler(
+    handler: (contents: unknown, permission: string, origin: string) => boolean,
+  ): void;
+  /** WebUSB, WebHID, Web Serial and the like: which devices a page may open. */
+  setDevicePermissionHandler(
+    handler: (details: { deviceType: string; origin: string }) => boolean,
   ): void;
 }
 

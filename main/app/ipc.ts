@@ -1,9 +1,10 @@
 // The contract over IPC (Electron main process): one `ipcMain.handle` per contract operation.
 // Each call must come from our own window's page and carry exactly one payload, which the core
-// validates with the contract's schemas (core/service.ts `invoke`); anything else is refused,
-// logged without its payload (it may hold a token), and answered as a CallResult, never a throw.
+// validates with the contract's schemas (core/service.ts `invokeFromRenderer`, which also refuses
+// main-only operations); anything else is refused, logged without its payload (it may hold a
+// token), and answered as a CallResult, never a throw.
 import type { CallResult, OperationName } from '../../shared/contract';
-import { OPERATION_NAMES, invoke } from '../core/service';
+import { OPERATION_NAMES, invokeFromRenderer } from '../core/service';
 import type { Session } from '../core/session';
 import { CALL_PREFIX, isAppUrl } from './channels';
 import type { ElectronApi, IpcEvent, ShellWindow } from './electron-api';
@@ -24,13 +25,14 @@ function refusal(kind: 'not_allowed' | 'invalid_input', message: string): CallRe
   return { ok: false, error: { kind, message } };
 }
 
-/** Our window's own page, not a frame it might embed or another webContents. */
+/** Our window's own page in its main frame, not a frame it might embed or another webContents. */
 function fromOurWindow(event: IpcEvent, window: ShellWindow | null): boolean {
   return (
     window !== null &&
     !window.isDestroyed() &&
     event.sender.id === window.webContents.id &&
     event.senderFrame !== null &&
+    event.senderFrame.parent === null &&
     isAppUrl(event.senderFrame.url)
   );
 }
@@ -53,8 +55,11 @@ export function registerIpc(ipcMain: ElectronApi['ipcMain'], options: IpcOptions
       log.warn(`IPC: refused ${operation}: ${args.length} payloads instead of one`);
       return refusal('invalid_input', 'A call carries exactly one payload');
     }
-    const result = await calls.track(invoke(session, operation, args[0]));
-    if (!result.ok && result.error.kind === 'invalid_input')
+    const result = await calls.track(invokeFromRenderer(session, operation, args[0]));
+    if (
+      !result.ok &&
+      (result.error.kind === 'invalid_input' || result.error.kind === 'not_allowed')
+    )
       log.warn(`IPC: refused ${operation}: ${result.error.message}`);
     return result;
   };

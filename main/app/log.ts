@@ -1,9 +1,10 @@
 // The desktop app's log (Electron main process): one text file in the logs folder, rotated by
 // size with the last few kept, and every secret the app knows (the API token) replaced before a
 // line is written, as are Bearer headers and token= parameters whoever logs them.
-import { appendFileSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { formatWithOptions } from 'node:util';
+import { createPrivateFolder } from '../sqlite/private-files';
 
 export type LogLevel = 'info' | 'warn' | 'error';
 
@@ -49,7 +50,7 @@ function rotatedName(file: string, index: number): string {
 
 export function createLog(options: LogOptions): Log {
   const { file, maxBytes = 1024 * 1024, keep = 3, secrets = () => [], now = Date.now } = options;
-  mkdirSync(dirname(file), { recursive: true });
+  createPrivateFolder(dirname(file));
 
   const rotate = () => {
     rmSync(rotatedName(file, keep), { force: true });

@@ -3,7 +3,8 @@
 // rather than file:// keeps the page off the file system's privileges and gives it an origin
 // the IPC handlers can check.
 import { readFile } from 'node:fs/promises';
-import { extname, relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { contentTypeOf, fileInside } from '../host/static-files';
 import { CONTENT_SECURITY_POLICY } from '../host/web';
 import { APP_SCHEME_NAME, isAppUrl } from './channels';
 import type { CustomScheme, ProtocolHandler } from './electron-api';
@@ -20,17 +21,6 @@ export const APP_SCHEME: CustomScheme = {
   },
 };
 
-// The file types Vite's build of the renderer produces.
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.woff2': 'font/woff2',
-  '.json': 'application/json',
-};
-
 function notFound(): Response {
   return new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain' } });
 }
@@ -40,15 +30,13 @@ export function rendererProtocol(rootDir: string): ProtocolHandler {
   const root = resolve(rootDir);
   return async (request) => {
     if (!isAppUrl(request.url) || request.method !== 'GET') return notFound();
-    const url = new URL(request.url);
-    const file = resolve(root, `.${decodeURIComponent(url.pathname)}`);
-    const inside = relative(root, file);
-    if (inside.startsWith('..') || resolve(root, inside) !== file) return notFound();
+    const file = fileInside(root, new URL(request.url).pathname);
+    if (file === null) return notFound();
     try {
       const body = await readFile(file);
       return new Response(body, {
         headers: {
-          'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
+          'Content-Type': contentTypeOf(file),
           'Content-Security-Policy': CONTENT_SECURITY_POLICY,
           'X-Content-Type-Options': 'nosniff',
         },

@@ -1,11 +1,12 @@
 // The API token sealed by the operating system's keychain through Electron's safeStorage
 // (Electron main process): DPAPI on Windows, Keychain on macOS, libsecret/kwallet on Linux. Only
 // the encrypted bytes reach the disk; the database, its backups and the log never see the token.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SecretStore } from '../core/account';
 import { InvalidInput } from '../core/errors';
 import type { ElectronApi } from './electron-api';
+import { ensurePrivateFolder } from '../sqlite/private-files';
 
 export class SafeStorageSecretStore implements SecretStore {
   private readonly file: string;
@@ -16,7 +17,7 @@ export class SafeStorageSecretStore implements SecretStore {
     private readonly safeStorage: ElectronApi['safeStorage'],
     folder: string,
   ) {
-    mkdirSync(folder, { recursive: true });
+    ensurePrivateFolder(folder);
     this.file = join(folder, 'token.safe');
   }
 

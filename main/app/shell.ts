@@ -117,10 +117,17 @@ export async function startShell(options: ShellOptions): Promise<Shell | null> {
   });
 
   electron.protocol.handle(APP_SCHEME.scheme, rendererProtocol(options.rendererDir));
-  // The page needs no camera, location or the like; every permission request is refused.
-  electron.session.defaultSession.setPermissionRequestHandler((_contents, permission, grant) => {
+  // The page needs no camera, location, devices or the like: every permission request, check
+  // and device is refused.
+  const { defaultSession } = electron.session;
+  defaultSession.setPermissionRequestHandler((_contents, permission, grant) => {
     log.warn(`Refused the page's request for the "${permission}" permission`);
     grant(false);
+  });
+  defaultSession.setPermissionCheckHandler(() => false);
+  defaultSession.setDevicePermissionHandler(({ deviceType, origin }) => {
+    log.warn(`Refused ${origin} access to a ${deviceType} device`);
+    return false;
   });
 
   let window: ShellWindow | null = null;
@@ -202,6 +209,7 @@ export async function startShell(options: ShellOptions): Promise<Shell | null> {
           exportCsv: (kind) => void files.exportCsv(kind),
         },
         platform,
+        app.isPackaged,
       ),
     ),
   );

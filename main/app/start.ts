@@ -4,7 +4,7 @@
 // workspace that publishes to it.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { FileSecretStore } from '../core/account';
@@ -14,6 +14,7 @@ import { Session } from '../core/session';
 import { startDemoPlatform } from '../host/demo';
 import { openInBrowser } from '../host/open-browser';
 import { startWebHost } from '../host/web';
+import { ensurePrivateFolder } from '../sqlite/private-files';
 
 const EXECUTABLES: Partial<Record<NodeJS.Platform, string>> = {
   darwin: 'Electron.app/Contents/MacOS/Electron',
@@ -55,7 +56,7 @@ async function runInBrowser(): Promise<void> {
     'Electron is not installed here (its binary cannot be downloaded), so Pressroom opens in the browser instead.',
   );
   const folder = userDataDir();
-  mkdirSync(folder, { recursive: true });
+  ensurePrivateFolder(folder);
   const session = await Session.open({
     folder,
     secrets: new FileSecretStore(folder),

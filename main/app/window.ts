@@ -79,6 +79,19 @@ function isWebLink(url: string): boolean {
   return /^https?:\/\//i.test(url);
 }
 
+/**
+ * The local path of a dropped file's file: URL; null for one on another host (file://host/…,
+ * which Windows would open as a UNC path over the network and POSIX cannot read at all).
+ */
+function droppedFile(url: string): string | null {
+  try {
+    const { host } = new URL(url);
+    return host === '' || host === 'localhost' ? fileURLToPath(url) : null;
+  } catch {
+    return null;
+  }
+}
+
 export function createMainWindow(
   electron: ElectronApi,
   places: WindowPlaces,
@@ -110,8 +123,10 @@ export function createMainWindow(
   contents.on('will-navigate', (event, url) => {
     if (isAppUrl(url)) return;
     event.preventDefault();
-    if (url.startsWith('file:')) places.onFileDropped(fileURLToPath(url));
-    else openOutside(url);
+    if (!url.startsWith('file:')) return openOutside(url);
+    const path = droppedFile(url);
+    if (path !== null) places.onFileDropped(path);
+    else log.warn(`Ignored a dropped file that is not on this computer: ${url}`);
   });
   contents.setWindowOpenHandler(({ url }) => {
     openOutside(url);

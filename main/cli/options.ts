@@ -3,7 +3,8 @@
 import { Option } from 'commander';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { describeIssues, summarizeIssues } from '../../shared/validation';
+import { isPrivateOrSecureUrl } from '../../shared/url';
+import { INSECURE_API_BASE, describeIssues, summarizeIssues } from '../../shared/validation';
 import { CliError } from './output';
 
 export function addGlobalOptions(program: Command): Command {
@@ -28,6 +29,7 @@ const globalSchema = z.object({
   apiBase: z
     .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
     .refine((url) => /\/api\/v1\/?$/.test(url), { error: 'must end in /api/v1' })
+    .refine(isPrivateOrSecureUrl, { error: INSECURE_API_BASE })
     .optional(),
   token: z.string().min(1, { error: 'must not be empty' }).optional(),
   plan: z.enum(['free', 'pro', 'enterprise']).optional(),

@@ -1,11 +1,11 @@
 // Opens the workspace a CLI command works on (Node, CLI), from the global options.
-import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { Pressroom } from '../core/pressroom';
 import type { PressroomConfig } from '../core/pressroom';
 import { userDataDir } from '../core/paths';
 import { globalOptions } from './options';
+import { createPrivateFolder, ensurePrivateFolder } from '../sqlite/private-files';
 
 export function defaultWorkspaceFile(): string {
   return join(userDataDir(), 'workspace.sqlite');
@@ -19,7 +19,10 @@ export async function withWorkspace<T>(
 ): Promise<T> {
   const options = globalOptions(command);
   const dbFile = options.db ?? defaultWorkspaceFile();
-  mkdirSync(dirname(dbFile), { recursive: true });
+  // The default folder is Pressroom's own; a --db file's folder may be anyone's, so it is made
+  // private only when new.
+  if (options.db) createPrivateFolder(dirname(dbFile));
+  else ensurePrivateFolder(dirname(dbFile));
   const pressroom = new Pressroom({
     dbFile,
     apiBase: options.apiBase,

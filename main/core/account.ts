@@ -1,10 +1,11 @@
 // The platform account a workspace talks to (Node, main process): its base URL and plan in a small
 // JSON file, read through a schema, and its token kept by a SecretStore, never in SQLite or logs.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { PLAN_NAMES } from '../../shared/contract';
+import { ensurePrivateFolder } from '../sqlite/private-files';
 
 const accountSchema = z.object({
   apiBase: z.url({ protocol: /^https?$/ }),
@@ -33,7 +34,7 @@ export class AccountFile {
   private readonly file: string;
 
   constructor(folder: string) {
-    mkdirSync(folder, { recursive: true });
+    ensurePrivateFolder(folder);
     this.file = join(folder, 'account.json');
   }
 
@@ -58,7 +59,7 @@ export class FileSecretStore implements SecretStore {
   private readonly secretFile: string;
 
   constructor(folder: string) {
-    mkdirSync(folder, { recursive: true });
+    ensurePrivateFolder(folder);
     this.keyFile = join(folder, 'secret.key');
     this.secretFile = join(folder, 'token.sealed');
   }

@@ -2,7 +2,7 @@
 // and the web host both call with whatever a renderer sent. The operation must be in the contract,
 // the input is validated by the core, and the answer is always a CallResult, never a throw.
 import type { CallError, CallResult, OperationName, OperationResults } from '../../shared/contract';
-import { operations } from '../../shared/contract';
+import { OPERATION_SIDES, operations } from '../../shared/contract';
 import { describeIssues, summarizeIssues } from '../../shared/validation';
 import { UnusableFile } from '../csv/read';
 import { PlatformError } from '../platform/errors';
@@ -116,4 +116,21 @@ export async function invoke(
     console.error(`[core] ${operation} failed:`, error);
     return failure('internal', `${operation} failed unexpectedly; the log has the details`);
   }
+}
+
+/**
+ * invoke for a call from a page (the window over IPC, or the web host): main-only operations
+ * (shared/contract.ts OPERATION_SIDES) are refused before their input is even read.
+ */
+export async function invokeFromRenderer(
+  session: Session,
+  operation: string,
+  input: unknown,
+): Promise<CallResult> {
+  if (isOperation(operation) && OPERATION_SIDES[operation] === 'main')
+    return failure(
+      'not_allowed',
+      `${operation} is only for Pressroom's menus and command line, not for the page: it reaches files by their path`,
+    );
+  return invoke(session, operation, input);
 }

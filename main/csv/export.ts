@@ -1,6 +1,7 @@
 // CSV export of posts and products (Node, main process), in the columns import reads, so that
 // exporting and importing again changes nothing. UTF-8, with a byte-order mark on request (Excel
-// needs one to read UTF-8).
+// needs one to read UTF-8). A cell that would run as a formula in a spreadsheet is written inert
+// (formulas.ts).
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import Papa from 'papaparse';
@@ -9,6 +10,11 @@ import { minorToDecimal } from '../../shared/money';
 import type { ImportResult } from '../../shared/domain';
 import type { WorkspaceStore } from '../store';
 import type { ImportKind } from './columns';
+import { PRIVATE_FILE_MODE } from '../sqlite/private-files';
+import { FORMULA_START } from './formulas';
+
+/** How every CSV Pressroom writes is written: CRLF lines, formula cells made inert. */
+const UNPARSE = { newline: '\r\n', escapeFormulae: FORMULA_START };
 
 const HEADERS: Record<ImportKind, string[]> = {
   posts: ['text', 'scheduled_at', 'timezone', 'bot', 'media_urls'],
@@ -55,11 +61,11 @@ export async function writeCsv(
   rows: string[][],
   bom: boolean,
 ): Promise<void> {
-  const out = createWriteStream(path);
+  const out = createWriteStream(path, { mode: PRIVATE_FILE_MODE });
   if (bom) out.write('\ufeff');
-  out.write(`${Papa.unparse([header], { newline: '\r\n' })}\r\n`);
+  out.write(`${Papa.unparse([header], UNPARSE)}\r\n`);
   for (let start = 0; start < rows.length; start += 1_000) {
-    const chunk = Papa.unparse(rows.slice(start, start + 1_000), { newline: '\r\n' });
+    const chunk = Papa.unparse(rows.slice(start, start + 1_000), UNPARSE);
     if (!out.write(`${chunk}\r\n`)) await once(out, 'drain');
   }
   out.end();
@@ -75,7 +81,7 @@ export function badRowsCsv(badRows: ImportResult['badRows']): string {
     ...(badRows.header.length > 0 ? [[...badRows.header, 'error']] : []),
     ...badRows.rows.map((bad) => [...bad.cells, bad.message]),
   ];
-  return `${Papa.unparse(table, { newline: '\r\n' })}\r\n`;
+  return `${Papa.unparse(table, UNPARSE)}\r\n`;
 }
 
 export async function exportCsv(

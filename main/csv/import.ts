@@ -27,6 +27,7 @@ import type { TextEncoding } from '../../shared/encodings';
 import { mapColumns } from './columns';
 import type { ColumnMapping, ColumnOverrides, FieldName, ImportKind } from './columns';
 import { badRowsCsv } from './export';
+import { unescapeFormula } from './formulas';
 import { openCsv, UnusableFile } from './read';
 import type { CsvFile, CsvRow } from './read';
 import { shopRows } from './shops';
@@ -115,7 +116,7 @@ class RowChecker<K extends ImportKind> {
 
   cell(field: FieldName<K>): string {
     const index = this.mapping.columns[field];
-    return index === undefined ? '' : (this.row.cells[index] ?? '').trim();
+    return index === undefined ? '' : unescapeFormula((this.row.cells[index] ?? '').trim()).trim();
   }
 
   /** The field's further numbered columns' cells, in file order. */

@@ -126,6 +126,18 @@ export type Match<C> =
   | { kind: 'wrong_method'; allow: string[] }
   | { kind: 'none' };
 
+function decodeSegment(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    throw new HttpError(
+      400,
+      'invalid_request',
+      `The path segment "${part}" is not valid percent-encoding`,
+    );
+  }
+}
+
 /** Finds the route for a path such as `/bots/bot_1`; `:name` segments become params. */
 export function matchRoute<C>(routes: readonly Route<C>[], method: string, path: string): Match<C> {
   const parts = path.split('/').filter(Boolean);
@@ -136,7 +148,7 @@ export function matchRoute<C>(routes: readonly Route<C>[], method: string, path:
     const fits = candidate.segments.every((segment, index) => {
       const part = parts[index] ?? '';
       if (segment.startsWith(':')) {
-        params[segment.slice(1)] = decodeURIComponent(part);
+        params[segment.slice(1)] = decodeSegment(part);
         return true;
       }
       return segment === part;

@@ -7,10 +7,11 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { extname, join, normalize, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { MAX_UPLOAD_BASE64 } from '../../shared/contract';
-import { invoke } from '../core/service';
+import { invokeFromRenderer } from '../core/service';
 import type { Session } from '../core/session';
+import { contentTypeOf, fileInside } from './static-files';
 
 export interface WebHostOptions {
   session: Session;
@@ -31,15 +32,12 @@ const MAX_BODY = 1024 * 1024;
 /** File uploads (import and its preview) carry the file itself, base64-encoded. */
 const UPLOAD_OPERATIONS = new Set(['importUpload', 'previewUpload']);
 const MAX_UPLOAD_BODY = MAX_UPLOAD_BASE64 + 64 * 1024;
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.json': 'application/json',
-  '.woff2': 'font/woff2',
-};
+/**
+ * Uploads buffered at once: each may hold ~90 MB, so a third is answered 429 with Retry-After
+ * (not queued: a queue would still have to hold or stall the bodies it waits with).
+ */
+const MAX_UPLOADS_IN_FLIGHT = 2;
+const UPLOAD_RETRY_SECONDS = 2;
 /** The renderer runs under the same policy in Electron. */
 export const CONTENT_SECURITY_POLICY =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' https: data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
@@ -62,12 +60,20 @@ function sameSecret(given: string | null | undefined, token: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** A body over its limit: answered 413, naming the limit. */
+class TooLarge extends Error {
+  constructor(limit: number) {
+    super(`The request is over the limit of ${Math.round(limit / 1024 / 1024)} MiB`);
+  }
+}
+
 async function readJson(request: IncomingMessage, limit: number): Promise<unknown> {
+  if (Number(request.headers['content-length'] ?? 0) > limit) throw new TooLarge(limit);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > limit) throw new Error(`The request is over ${Math.round(limit / 1024 / 1024)} MiB`);
+    if (size > limit) throw new TooLarge(limit);
     chunks.push(chunk);
   }
   const text = Buffer.concat(chunks).toString('utf8');
@@ -79,6 +85,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const staticDir = options.staticDir ? resolve(options.staticDir) : null;
   let origin = '';
   const streams = new Set<ServerResponse>();
+  let uploadsInFlight = 0;
   const unsubscribe = options.session.subscribe((event) => {
     const line = `data: ${JSON.stringify(event)}\n\n`;
     for (const stream of streams) stream.write(line);
@@ -86,11 +93,13 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
-      if (!response.headersSent)
-        json(response, 400, {
-          ok: false,
-          error: { kind: 'invalid_input', message: (error as Error).message },
-        });
+      if (response.headersSent) return;
+      // The rest of an oversized body is not read: the connection closes after the answer.
+      if (error instanceof TooLarge) response.setHeader('Connection', 'close');
+      json(response, error instanceof TooLarge ? 413 : 400, {
+        ok: false,
+        error: { kind: 'invalid_input', message: (error as Error).message },
+      });
     });
   });
 
@@ -112,9 +121,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     }
 
     if (url.pathname.startsWith('/api/')) {
+      const events = url.pathname === '/api/events' && request.method === 'GET';
+      // EventSource cannot send headers, so the event stream alone takes the token in its query.
       const bearer =
         /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ??
-        url.searchParams.get('token');
+        (events ? url.searchParams.get('token') : null);
       if (!sameSecret(bearer, token))
         return json(response, 401, {
           ok: false,
@@ -131,17 +142,32 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
             error: { kind: 'invalid_input', message: 'Send JSON' },
           });
         }
-        return json(
-          response,
-          200,
-          await invoke(
-            options.session,
-            call[1],
-            await readJson(request, UPLOAD_OPERATIONS.has(call[1]) ? MAX_UPLOAD_BODY : MAX_BODY),
-          ),
-        );
+        if (!UPLOAD_OPERATIONS.has(call[1]))
+          return json(
+            response,
+            200,
+            await invokeFromRenderer(options.session, call[1], await readJson(request, MAX_BODY)),
+          );
+        if (uploadsInFlight >= MAX_UPLOADS_IN_FLIGHT) {
+          response.setHeader('Retry-After', String(UPLOAD_RETRY_SECONDS));
+          response.setHeader('Connection', 'close');
+          return json(response, 429, {
+            ok: false,
+            error: {
+              kind: 'not_allowed',
+              message: `${MAX_UPLOADS_IN_FLIGHT} files are already being uploaded; try again when one is done`,
+            },
+          });
+        }
+        uploadsInFlight++;
+        try {
+          const input = await readJson(request, MAX_UPLOAD_BODY);
+          return json(response, 200, await invokeFromRenderer(options.session, call[1], input));
+        } finally {
+          uploadsInFlight--;
+        }
       }
-      if (url.pathname === '/api/events' && request.method === 'GET') {
+      if (events) {
         response.writeHead(200, {
           'Content-Type': 'text/event-stream',
           'Cache-Control': 'no-store',
@@ -164,13 +190,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         error: { kind: 'not_allowed', message: 'Only GET here' },
       });
     const path = url.pathname === '/' ? '/index.html' : url.pathname;
-    const file = staticDir ? normalize(join(staticDir, path)) : null;
-    if (
-      !staticDir ||
-      !file?.startsWith(staticDir) ||
-      !existsSync(file) ||
-      !statSync(file).isFile()
-    ) {
+    const file = staticDir ? fileInside(staticDir, path) : null;
+    if (file === null || !existsSync(file) || !statSync(file).isFile()) {
       if (path === '/index.html') {
         response
           .writeHead(200, {
@@ -188,7 +209,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       });
     }
     response.writeHead(200, {
-      'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'Content-Type': contentTypeOf(file),
       'Content-Security-Policy': CONTENT_SECURITY_POLICY,
       'X-Content-Type-Options': 'nosniff',
     });

@@ -5,6 +5,7 @@
 // before the commit; a file newer than the code, or one made by another program (told by
 // PRAGMA application_id), is refused rather than touched.
 import Database from 'better-sqlite3';
+import { ensurePrivateDatabase } from './private-files';
 
 export interface MigratedDbOptions {
   /** Marks files of this kind; a file with another id, or tables but no id, is refused. */
@@ -20,6 +21,7 @@ export interface MigratedDbOptions {
 export class DatabaseRefused extends Error {}
 
 export function openMigratedDb(file: string, options: MigratedDbOptions): Database.Database {
+  ensurePrivateDatabase(file);
   const db = new Database(file);
   try {
     db.pragma('journal_mode = WAL');

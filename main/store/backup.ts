@@ -1,10 +1,11 @@
 // Backups of a workspace database (Node, main process): a consistent copy with `VACUUM INTO`
 // taken daily and before each migration, the last N kept; and at start-up, a damaged database is
 // found and replaced by the newest backup that passes SQLite's own check.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SCHEMA_VERSION } from './db';
+import { createPrivateFolder, ensurePrivateFile } from '../sqlite/private-files';
 
 export type BackupReason = 'daily' | 'migration';
 
@@ -58,8 +59,10 @@ export function listBackups(file: string, dir: string): string[] {
 /** Copies the database into the backup folder (a snapshot even while it is open), then prunes. */
 export function backupDatabase(file: string, reason: BackupReason, options: BackupOptions): string {
   const { dir, keep = 7, now = Date.now } = options;
-  mkdirSync(dir, { recursive: true });
+  createPrivateFolder(dir);
   const target = join(dir, `${stem(file)}.${stamp(now())}.${reason}.sqlite`);
+  // VACUUM INTO writes into an empty file, keeping its owner-only mode.
+  ensurePrivateFile(target);
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
     db.prepare('VACUUM INTO ?').run(target);
@@ -132,6 +135,7 @@ export function recoverIfDamaged(file: string, options: BackupOptions): Recovery
       message: `The database ${file} is damaged (${problem}) and there is no sound backup of it. It was moved to ${damagedCopy}; Pressroom starts with an empty one.`,
     };
   copyFileSync(from, file);
+  ensurePrivateFile(file);
   const taken = new Date(takenAt(from)).toLocaleString();
   return {
     state: 'restored',

@@ -120,7 +120,7 @@ describe('application menu', () => {
   };
 
   it('puts Settings and Quit in File on Windows and Linux', () => {
-    const menu = applicationMenu(actions, 'win32');
+    const menu = applicationMenu(actions, 'win32', true);
     expect(menu.map((entry) => entry.label ?? entry.role)).toEqual([
       'File',
       'editMenu',
@@ -129,6 +129,17 @@ describe('application menu', () => {
     ]);
     expect(menuItem(menu, 'Settings…').accelerator).toBe('CmdOrCtrl+,');
     expect(menu[0]!.submenu!.at(-1)).toEqual({ role: 'quit', accelerator: 'Ctrl+Q' });
+  });
+
+  it('offers Toggle DevTools only in a build that is not packaged', () => {
+    const roles = (packaged: boolean, platform: NodeJS.Platform) =>
+      applicationMenu(actions, platform, packaged)
+        .find((entry) => entry.label === 'View')!
+        .submenu!.map((item) => item.role);
+    for (const platform of ['win32', 'darwin', 'linux'] as const) {
+      expect(roles(true, platform)).not.toContain('toggleDevTools');
+      expect(roles(false, platform)).toContain('toggleDevTools');
+    }
   });
 });
 

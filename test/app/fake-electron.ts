@@ -164,6 +164,8 @@ export interface FakeElectron extends ElectronApi {
   protocols: Map<string, ProtocolHandler>;
   permissionHandler:
     ((contents: unknown, permission: string, callback: (granted: boolean) => void) => void) | null;
+  permissionCheck: ((contents: unknown, permission: string, origin: string) => boolean) | null;
+  devicePermission: ((details: { deviceType: string; origin: string }) => boolean) | null;
   dialogs: { kind: string; options: OpenDialogOptions | SaveDialogOptions | MessageBoxOptions }[];
   /** Answers for the next dialogs, in order: file paths for open/save, a button for a message. */
   answers: (string[] | string | number)[];
@@ -196,6 +198,8 @@ export function fakeElectron(options: FakeOptions = {}): FakeElectron {
     schemes: [],
     protocols: new Map(),
     permissionHandler: null,
+    permissionCheck: null,
+    devicePermission: null,
     dialogs: [],
     answers: [],
     encrypted: [],
@@ -295,6 +299,8 @@ export function fakeElectron(options: FakeOptions = {}): FakeElectron {
     session: {
       defaultSession: {
         setPermissionRequestHandler: (handler) => void (fake.permissionHandler = handler),
+        setPermissionCheckHandler: (handler) => void (fake.permissionCheck = handler),
+        setDevicePermissionHandler: (handler) => void (fake.devicePermission = handler),
       },
     },
     screen: { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }] },

@@ -1,5 +1,6 @@
 // The installers' configuration: electron-builder.yml is valid against the schema electron-builder
 // ships, builds the targets the app promises, and packages what the shell's build produces.
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import Ajv from 'ajv';
 import { load } from 'js-yaml';
@@ -21,7 +22,7 @@ interface BuilderConfig {
   npmRebuild: boolean;
   publish: unknown;
   electronFuses: Record<string, boolean>;
-  win: { icon: string; target: Target[] };
+  win: { icon: string; target: Target[]; signtoolOptions: Record<string, unknown> };
   nsis: Record<string, unknown>;
   mac: {
     icon: string;
@@ -34,6 +35,14 @@ interface BuilderConfig {
 }
 
 const config = load(readFileSync('electron-builder.yml', 'utf8')) as BuilderConfig;
+const WINDOWS_SIGNING = ['WIN_CSC_LINK', 'WIN_CSC_KEY_PASSWORD', 'WIN_PUBLISHER_NAME'];
+const MAC_SIGNING = [
+  'MAC_CSC_LINK',
+  'MAC_CSC_KEY_PASSWORD',
+  'APPLE_API_KEY_BASE64',
+  'APPLE_API_KEY_ID',
+  'APPLE_API_ISSUER',
+];
 
 describe('electron-builder.yml', () => {
   it('is valid against app-builder-lib/scheme.json', () => {
@@ -76,6 +85,8 @@ describe('electron-builder.yml', () => {
     expect(config.mac.notarize).toBe(true);
     const entitlements = readFileSync(config.mac.entitlements, 'utf8');
     expect(entitlements).toContain('com.apple.security.cs.allow-jit');
+    // Library validation stays on: electron-builder signs better-sqlite3's .node with our team id.
+    expect(entitlements).not.toContain('disable-library-validation');
     expect(config.linux.target).toEqual(['AppImage']);
   });
 
@@ -96,7 +107,8 @@ describe('release workflow', () => {
     jobs: {
       installers: {
         strategy: { matrix: { os: string[] } };
-        steps: { run?: string; uses?: string; with?: { path?: string } }[];
+        env: Record<string, string>;
+        steps: { name?: string; run?: string; uses?: string; with?: { path?: string } }[];
       };
       release: { needs: string; steps: { run?: string }[] };
     };
@@ -111,8 +123,54 @@ describe('release workflow', () => {
     expect(workflow.jobs.installers.strategy.matrix.os).toEqual(['windows-latest', 'macos-latest']);
     const runs = workflow.jobs.installers.steps.map((step) => step.run ?? step.uses);
     expect(runs).toContain('npm ci --no-audit --no-fund');
-    expect(runs).toContain('npm run dist');
+    expect(runs.some((run) => run?.includes('npm run dist -- "${signing[@]}"'))).toBe(true);
     expect(scripts.dist).toMatch(/main\/app\/build\.ts && electron-builder --publish never$/);
+  });
+
+  /** Runs the workflow's step `name` in bash as the runner would, with only `env` set. */
+  function runStep(name: string, env: Record<string, string>) {
+    const step = workflow.jobs.installers.steps.find((entry) => entry.name === name);
+    const result = spawnSync('bash', ['-e', '-c', step?.run ?? 'exit 99'], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      encoding: 'utf8',
+    });
+    return { code: result.status, out: result.stdout };
+  }
+
+  it('refuses to build an unsigned release, before anything else, naming what is missing', () => {
+    const refusal = 'Refuse to build an unsigned release';
+    expect(workflow.jobs.installers.steps[0]?.name).toBe(refusal);
+    // Every secret and variable the check reads reaches it through the job's environment.
+    expect(Object.keys(workflow.jobs.installers.env).sort()).toEqual(
+      [...WINDOWS_SIGNING, ...MAC_SIGNING].sort(),
+    );
+    const windows = runStep(refusal, { RUNNER_OS: 'Windows', WIN_CSC_LINK: 'cert' });
+    expect(windows.code).toBe(1);
+    expect(windows.out).toContain(
+      '::error::No unsigned release: set WIN_CSC_KEY_PASSWORD WIN_PUBLISHER_NAME',
+    );
+    const mac = runStep(refusal, { RUNNER_OS: 'macOS', MAC_CSC_LINK: 'cert' });
+    expect(mac.code).toBe(1);
+    expect(mac.out).toContain(
+      'set MAC_CSC_KEY_PASSWORD APPLE_API_KEY_BASE64 APPLE_API_KEY_ID APPLE_API_ISSUER',
+    );
+    const all = (names: string[]) => Object.fromEntries(names.map((name) => [name, 'set']));
+    expect(runStep(refusal, { RUNNER_OS: 'Windows', ...all(WINDOWS_SIGNING) }).code).toBe(0);
+    expect(runStep(refusal, { RUNNER_OS: 'macOS', ...all(MAC_SIGNING) }).code).toBe(0);
+  });
+
+  it('makes electron-builder fail a build that was not signed, and names the Windows publisher', () => {
+    const build = workflow.jobs.installers.steps.find(
+      (step) => step.name === 'Build signed installers',
+    );
+    expect(build?.run).toContain('signing=(-c.forceCodeSigning=true)');
+    expect(build?.run).toContain('-c.win.signtoolOptions.publisherName=$WIN_PUBLISHER_NAME');
+    expect(config.win.signtoolOptions).toEqual({ signingHashAlgorithms: ['sha256'] });
+    // The Apple key is written for every macOS build, never skipped when its secret is empty.
+    const appleKey = workflow.jobs.installers.steps.find(
+      (step) => step.name === 'Apple API key for notarisation',
+    ) as { if?: string } | undefined;
+    expect(appleKey?.if).toBe("runner.os == 'macOS'");
   });
 
   it('attaches the installers to the tag’s release', () => {

@@ -2,7 +2,9 @@
 // the IPC surface, who may call it, the window's security, the sealed token, the quit path, and
 // the native parts (menu, tray, notifications, dialogs, drop, backups, remembered bounds).
 import {
+  chmodSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -17,6 +19,7 @@ import type { LocalPost } from '../../shared/domain';
 import { APP_URL, CALL_PREFIX, EVENT_CHANNEL } from '../../main/app/channels';
 import type { IpcEvent } from '../../main/app/electron-api';
 import { startShell } from '../../main/app/shell';
+import { isPrivateOrSecureUrl } from '../../shared/url';
 import type { Shell } from '../../main/app/shell';
 import { OPERATION_NAMES } from '../../main/core/service';
 import { CONTENT_SECURITY_POLICY } from '../../main/host/web';
@@ -111,7 +114,7 @@ async function aBot(platform: TestPlatform): Promise<string> {
 
 /** An IPC event as Electron gives it for a call from our window's page. */
 function fromPage(window: FakeWindow, url = `${APP_URL}#/calendar`): IpcEvent {
-  return { sender: { id: window.webContents.id }, senderFrame: { url } };
+  return { sender: { id: window.webContents.id }, senderFrame: { url, parent: null } };
 }
 
 /** Every file under `folder`, as text, to look for a secret in. */
@@ -148,15 +151,42 @@ describe('IPC', () => {
     const app = await startApp();
     const handler = app.electron.handlers.get(`${CALL_PREFIX}listPosts`)!;
     const foreign: IpcEvent[] = [
-      { sender: { id: app.window.webContents.id + 100 }, senderFrame: { url: APP_URL } },
+      {
+        sender: { id: app.window.webContents.id + 100 },
+        senderFrame: { url: APP_URL, parent: null },
+      },
+      // A frame inside our page, even one showing our own page.
+      {
+        sender: { id: app.window.webContents.id },
+        senderFrame: { url: APP_URL, parent: { url: APP_URL, parent: null } },
+      },
       fromPage(app.window, 'https://evil.example/'),
       fromPage(app.window, 'file:///etc/passwd'),
       { sender: { id: app.window.webContents.id }, senderFrame: null },
     ];
     for (const event of foreign)
       expect(await handler(event, {})).toMatchObject({ ok: false, error: { kind: 'not_allowed' } });
-    expect(app.logText().match(/refused listPosts from a foreign sender/g)).toHaveLength(4);
+    expect(app.logText().match(/refused listPosts from a foreign sender/g)).toHaveLength(5);
     expect(app.logText()).toContain('https://evil.example/');
+  });
+
+  it('refuses the operations that reach files by path; the menu still uses them', async () => {
+    const app = await startApp();
+    const script = join(app.folder, 'startup.sh');
+    const refusedExport = await app.call('exportFile', { kind: 'posts', path: script });
+    expect(refusedExport).toMatchObject({
+      ok: false,
+      error: { kind: 'not_allowed', message: expect.stringMatching(/^exportFile is only for/) },
+    });
+    expect(existsSync(script)).toBe(false);
+    const refusedImport = await app.call('importFile', {
+      kind: 'posts',
+      path: '/etc/passwd',
+      dryRun: true,
+    });
+    expect(refusedImport).toMatchObject({ ok: false, error: { kind: 'not_allowed' } });
+    expect(JSON.stringify(refusedImport)).not.toContain('root');
+    expect(app.logText()).toMatch(/refused importFile: importFile is only for/);
   });
 
   it('refuses bad payloads, logging what was wrong but not what was sent', async () => {
@@ -219,6 +249,15 @@ describe('window', () => {
     electron.permissionHandler!(null, 'geolocation', (granted) => answers.push(granted));
     electron.permissionHandler!(null, 'media', (granted) => answers.push(granted));
     expect(answers).toEqual([false, false]);
+    // Synchronous checks and devices (WebUSB, WebHID, serial) are refused too.
+    for (const permission of ['geolocation', 'media', 'notifications', 'clipboard-read'])
+      expect(electron.permissionCheck!(null, permission, 'app://pressroom')).toBe(false);
+    expect(electron.devicePermission!({ deviceType: 'usb', origin: 'app://pressroom' })).toBe(
+      false,
+    );
+    expect(electron.devicePermission!({ deviceType: 'hid', origin: 'app://pressroom' })).toBe(
+      false,
+    );
   });
 
   it('serves the renderer under the web host’s CSP from app://, and nothing outside it', async () => {
@@ -233,6 +272,7 @@ describe('window', () => {
     expect(page.headers.get('Content-Type')).toBe('text/html; charset=utf-8');
     expect(await page.text()).toContain('<title>Pressroom</title>');
     for (const url of [
+      'app://pressroom/%E0%A4%A',
       'app://pressroom/%2e%2e/%2e%2e/etc/passwd',
       'app://pressroom/missing.js',
       'app://elsewhere/index.html',
@@ -283,6 +323,30 @@ describe('the token', () => {
     });
   });
 
+  it('is never sent over plain http to another computer', async () => {
+    const app = await startApp();
+    for (const apiBase of ['http://platform.example/api/v1', 'http://10.0.0.5:8080/api/v1']) {
+      const result = await app.call('connectAccount', { apiBase, token: 'tok_1234567890' });
+      expect(result).toMatchObject({
+        ok: false,
+        error: {
+          kind: 'invalid_input',
+          issues: [
+            { field: 'apiBase', message: expect.stringMatching(/^must start with https:\/\//) },
+          ],
+        },
+      });
+    }
+    expect(app.electron.encrypted).toEqual([]);
+    // This computer's own addresses may use http (a reference server, a tunnel's local end).
+    const { token, baseUrl } = app.platform.server;
+    for (const host of ['localhost', '[::1]'])
+      expect(isPrivateOrSecureUrl(baseUrl.replace('127.0.0.1', host))).toBe(true);
+    expect(await app.call('connectAccount', { apiBase: baseUrl, token })).toMatchObject({
+      ok: true,
+    });
+  });
+
   it('is refused, not stored, when the system has no keychain', async () => {
     const app = await startApp({ fake: { encryption: false } });
     const { token, baseUrl } = app.platform.server;
@@ -292,6 +356,37 @@ describe('the token', () => {
     expect(existsSync(join(app.folder, 'token.safe'))).toBe(false);
     expect(existsSync(join(app.folder, 'account.json'))).toBe(false);
   });
+});
+
+describe('a workspace is its owner’s', () => {
+  const modeOf = (path: string) => statSync(path).mode & 0o777;
+
+  it.skipIf(process.platform === 'win32')(
+    'keeps the data folder 0700 and the databases, backups and exports 0600',
+    async () => {
+      const parent = mkdtempSync(join(tmpdir(), 'pressroom-app-'));
+      // Made by an older Pressroom, as the umask had it.
+      const folder = join(parent, 'Pressroom');
+      mkdirSync(folder, { mode: 0o755 });
+      chmodSync(folder, 0o755);
+      const app = await startApp({ folder });
+      await app.call('addPost', { text: 'Private', mode: 'draft' });
+      expect(modeOf(folder)).toBe(0o700);
+      expect(modeOf(join(folder, 'logs'))).toBe(0o700);
+      const database = join(folder, 'demo-workspace.sqlite');
+      expect(modeOf(database)).toBe(0o600);
+      expect(modeOf(`${database}-wal`)).toBe(0o600);
+      const backup = backupDatabase(database, 'daily', { dir: join(folder, 'backups') });
+      expect(modeOf(join(folder, 'backups'))).toBe(0o700);
+      expect(modeOf(backup)).toBe(0o600);
+      const exported = join(folder, 'posts.csv');
+      app.electron.answers.push(exported);
+      menuItem(app.electron.appMenu, 'Export Posts as CSV…').click!();
+      for (let tries = 0; app.electron.dialogs.length < 2 && tries < 200; tries++)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(modeOf(exported)).toBe(0o600);
+    },
+  );
 });
 
 describe('quitting', () => {
@@ -459,6 +554,9 @@ describe('desktop integration', () => {
     writeFileSync(file, 'text\nMonday special\nTuesday special\n');
     // Not a CSV file: stopped, and nothing asked.
     expect(app.window.webContents.navigate(`file://${join(app.folder, 'photo.png')}`)).toBe(true);
+    // On another computer (a UNC path on Windows): stopped, and nothing read.
+    expect(app.window.webContents.navigate('file://fileserver/share/week.csv')).toBe(true);
+    expect(app.logText()).toContain('not on this computer: file://fileserver/share/week.csv');
     expect(app.electron.dialogs).toEqual([]);
     app.electron.answers.push(0); // "Posts"
     expect(app.window.webContents.navigate(`file://${file}`)).toBe(true);

@@ -79,5 +79,12 @@ describe('cli platform', () => {
     expect(apiBase.stderr.trim()).toBe(
       'pressroom: --api-base: must be an http or https URL; --api-base: must end in /api/v1',
     );
+    const clear = await runCli(['platform', '--port', '0'], {
+      PRESSROOM_API_BASE: 'http://platform.example/api/v1',
+    });
+    expect(clear.code).toBe(2);
+    expect(clear.stderr.trim()).toBe(
+      'pressroom: --api-base: must start with https://: over http:// the API token travels in clear text (only localhost, 127.0.0.1 or [::1] may use http)',
+    );
   });
 });

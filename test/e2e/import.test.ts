@@ -1,8 +1,8 @@
 // The import wizard in Chromium on the demo workspace: a posts CSV with bad rows is refused as a
 // whole (every bad cell listed by row and column, nothing written, the bad rows offered as a
 // file), then the fixed file is imported with live progress, its counts shown and its posts in
-// the store, and the import is undone. A Hootsuite bulk file, which has no header row, is read
-// by position and imported with the bot chosen in the wizard.
+// the store, exported as a download, and the import is undone. A Hootsuite bulk file, which has
+// no header row, is read by position and imported with the bot chosen in the wizard.
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -177,6 +177,16 @@ describe('the import wizard in Chromium', () => {
     });
     expect(byText['Spring bake']?.scheduledAt).toBe(Date.UTC(2027, 2, 28, 1, 30));
     await screenshot(page, 'import-written');
+
+    // The export download (exportText: the page never names a path): the posts, as import reads them.
+    const [exported] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export posts' }).click(),
+    ]);
+    expect(exported.suggestedFilename()).toMatch(/^pressroom-posts-.*\.csv$/);
+    const exportedText = readFileSync(await exported.path(), 'utf8');
+    expect(exportedText.split('\r\n')[0]).toBe('text,scheduled_at,timezone,bot,media_urls');
+    for (const text of TEXTS) expect(exportedText).toContain(text);
 
     // Undo: the posts go again.
     await result.getByRole('button', { name: 'Undo import' }).click();

@@ -41,6 +41,7 @@ describe('malformed requests', () => {
       ['/nothing-here', {}, 404, 'not_found'],
       ['/posts?page=0', {}, 400, 'invalid_query'],
       ['/posts?from=yesterday', {}, 400, 'invalid_query'],
+      ['/bots/%E0%A4%A', {}, 400, 'invalid_request'],
     ];
     for (const [path, init, status, code] of cases) {
       const answer = await call(server.baseUrl, server.token, path, init);

@@ -1,7 +1,7 @@
 // The web host: the contract over HTTP, behind the session token, for our own origin only.
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileSecretStore } from '../../main/core/account';
@@ -9,7 +9,7 @@ import { Session } from '../../main/core/session';
 import { startWebHost } from '../../main/host/web';
 import { startTestPlatform } from '../support/platform';
 
-async function host() {
+async function host(staticDir?: string) {
   const platform = await startTestPlatform({ seed: 'demo' });
   const folder = mkdtempSync(join(tmpdir(), 'pressroom-web-'));
   const session = await Session.open({
@@ -20,7 +20,7 @@ async function host() {
     watch: false,
   });
   const pressroom = session.current;
-  const web = await startWebHost({ session });
+  const web = await startWebHost({ session, ...(staticDir ? { staticDir } : {}) });
   const call = (operation: string, input: unknown, headers: Record<string, string> = {}) =>
     fetch(`${web.origin}/api/call/${operation}`, {
       method: 'POST',
@@ -103,6 +103,137 @@ describe('web host', () => {
     expect(rebinding).toBe(403);
     const page = await fetch(`${web.origin}/`);
     expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+    await web.close();
+    pressroom.close();
+  });
+
+  it('refuses the operations that reach files by path', async () => {
+    const { pressroom, web, call } = await host();
+    const folder = mkdtempSync(join(tmpdir(), 'pressroom-web-'));
+    const script = join(folder, 'startup.sh');
+    const refusedExport = await call('exportFile', { kind: 'products', path: script });
+    expect(refusedExport.body).toMatchObject({ ok: false, error: { kind: 'not_allowed' } });
+    expect(existsSync(script)).toBe(false);
+    const refusedImport = await call('importFile', {
+      kind: 'posts',
+      path: '/etc/passwd',
+      dryRun: true,
+    });
+    expect(refusedImport.body).toMatchObject({
+      ok: false,
+      error: { kind: 'not_allowed', message: expect.stringMatching(/^importFile is only for/) },
+    });
+    expect(JSON.stringify(refusedImport.body)).not.toContain('root');
+    // The page's own ways in and out still work.
+    const exported = await call('exportText', { kind: 'products' });
+    expect(exported.body).toMatchObject({ ok: true, value: { fileName: expect.any(String) } });
+    await web.close();
+    pressroom.close();
+  });
+
+  it('takes the token in the query only for the event stream', async () => {
+    const { pressroom, web } = await host();
+    const inQuery = await fetch(`${web.origin}/api/call/status?token=${web.token}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    expect(inQuery.status).toBe(401);
+    const events = await fetch(`${web.origin}/api/events?token=${web.token}`);
+    expect(events.status).toBe(200);
+    await events.body?.cancel();
+    await web.close();
+    pressroom.close();
+  });
+
+  it('answers 413 for a body over the limit, naming the limit', async () => {
+    const { pressroom, web, call } = await host();
+    const tooBig = await call('addPost', { text: 'x'.repeat(2 * 1024 * 1024) });
+    expect(tooBig).toEqual({
+      status: 413,
+      body: {
+        ok: false,
+        error: { kind: 'invalid_input', message: 'The request is over the limit of 1 MiB' },
+      },
+    });
+    await web.close();
+    pressroom.close();
+  });
+
+  it('takes at most two uploads at once; a third is told to come back', async () => {
+    const { pressroom, web, call } = await host();
+    const upload = {
+      kind: 'posts',
+      fileName: 'week.csv',
+      contentBase64: Buffer.from('text\nMonday\n').toString('base64'),
+    };
+    const body = JSON.stringify(upload);
+    // Two uploads whose bodies are still arriving.
+    const slow = [0, 1].map(() => {
+      let answered!: (status: number) => void;
+      const status = new Promise<number>((resolve) => (answered = resolve));
+      const req = request(
+        `${web.origin}/api/call/previewUpload`,
+        {
+          method: 'POST',
+          headers: {
+            Authorization: `Bearer ${web.token}`,
+            'Content-Type': 'application/json',
+            'Content-Length': Buffer.byteLength(body),
+          },
+        },
+        (res) => {
+          res.resume();
+          answered(res.statusCode ?? 0);
+        },
+      );
+      const sent = new Promise<void>((resolve) => req.write(body.slice(0, 10), () => resolve()));
+      return { req, status, sent };
+    });
+    await Promise.all(slow.map(({ sent }) => sent));
+    // Time for the host (in this process) to read both requests' headers: it counts an upload
+    // from there on.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const third = await fetch(`${web.origin}/api/call/importUpload`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${web.token}`, 'Content-Type': 'application/json' },
+      body,
+    });
+    expect(third.status).toBe(429);
+    expect(third.headers.get('retry-after')).toBe('2');
+    expect(await third.json()).toMatchObject({
+      ok: false,
+      error: { message: expect.stringMatching(/already being uploaded/) },
+    });
+    for (const { req } of slow) req.end(body.slice(10));
+    expect(await Promise.all(slow.map(({ status }) => status))).toEqual([200, 200]);
+    // Once they are done, uploads are taken again.
+    expect((await call('previewUpload', upload)).body).toMatchObject({ ok: true });
+    await web.close();
+    pressroom.close();
+  });
+
+  it('serves files of its folder by their decoded path, and nothing outside it', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'pressroom-static-'));
+    const staticDir = join(root, 'renderer');
+    mkdirSync(staticDir);
+    writeFileSync(join(staticDir, 'index.html'), '<title>Pressroom</title>');
+    writeFileSync(join(staticDir, 'two words.js'), 'export {};');
+    mkdirSync(join(root, 'renderer-private'));
+    writeFileSync(join(root, 'renderer-private', 'secret.txt'), 'secret');
+    const { pressroom, web } = await host(staticDir);
+    const spaced = await fetch(`${web.origin}/two%20words.js`);
+    expect(spaced.status).toBe(200);
+    expect(spaced.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    for (const path of [
+      '/%E0%A4%A',
+      '/%2e%2e/renderer-private/secret.txt',
+      '/..%2frenderer-private/secret.txt',
+      '/..%5crenderer-private%5csecret.txt',
+      '/%252e%252e/renderer-private/secret.txt',
+      '/index.html%00.js',
+    ])
+      expect((await fetch(`${web.origin}${path}`)).status, path).toBe(404);
     await web.close();
     pressroom.close();
   });

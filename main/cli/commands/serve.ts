@@ -1,7 +1,6 @@
 // `serve`: the web host (Node, CLI) — the renderer and the core's contract on 127.0.0.1, with the
 // queue running, until stopped.
 import type { Command } from 'commander';
-import { mkdirSync } from 'node:fs';
 import { FileSecretStore } from '../../core/account';
 import { waitForStopSignal } from '../../core/lifecycle';
 import { userDataDir } from '../../core/paths';
@@ -12,6 +11,7 @@ import { startWebHost } from '../../host/web';
 import { ensureInterface } from '../../app/builds.mjs';
 import { createOutput } from '../output';
 import { globalOptions, intOption } from '../options';
+import { ensurePrivateFolder } from '../../sqlite/private-files';
 
 export function registerServe(program: Command): void {
   program
@@ -37,7 +37,7 @@ export function registerServe(program: Command): void {
           output.progress("Building Pressroom's interface (after an install or an edit)…"),
       });
       const folder = userDataDir();
-      mkdirSync(folder, { recursive: true });
+      ensurePrivateFolder(folder);
       const session = await Session.open({
         folder,
         secrets: new FileSecretStore(folder),

@@ -7,6 +7,7 @@ import type {
   OperationInput,
   OperationName,
   OperationResults,
+  RendererOperationName,
 } from '../../../shared/contract';
 
 /** How calls and events travel: Electron's preload bridge, or HTTP to the web host. */
@@ -15,8 +16,11 @@ export interface Transport {
   events(listener: (event: CoreEvent) => void): () => void;
 }
 
+/** Only the operations a page may call: main-only ones (OPERATION_SIDES) do not type-check. */
 export type Api = {
-  [K in OperationName]: (input?: OperationInput<K>) => Promise<CallResult<OperationResults[K]>>;
+  [K in RendererOperationName]: (
+    input?: OperationInput<K>,
+  ) => Promise<CallResult<OperationResults[K]>>;
 };
 
 export function createApi(transport: Transport): Api {

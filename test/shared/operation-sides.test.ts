@@ -1,0 +1,80 @@
+// Which side may call each operation: the page (over IPC or the web host) or only Pressroom's own
+// main-process code. Every operation is listed here by hand, so a new one must be placed.
+import { describe, expect, it } from 'vitest';
+import { OPERATION_SIDES, operations } from '../../shared/contract';
+
+const MAIN_ONLY = ['importFile', 'exportFile'];
+
+describe('operation sides', () => {
+  it('keeps every operation that takes a path from the page', () => {
+    const mainOnly = Object.entries(OPERATION_SIDES)
+      .filter(([, side]) => side === 'main')
+      .map(([name]) => name);
+    expect(mainOnly.sort()).toEqual(MAIN_ONLY.sort());
+    // Any input field named like a path or a file on disk makes an operation main-only.
+    for (const [name, schema] of Object.entries(operations)) {
+      const fields = Object.keys((schema as unknown as { shape?: object }).shape ?? {});
+      if (fields.some((field) => /path|dir|folder/i.test(field))) expect(MAIN_ONLY).toContain(name);
+    }
+  });
+
+  it('places every operation on a side', () => {
+    expect(Object.keys(OPERATION_SIDES).sort()).toEqual(Object.keys(operations).sort());
+    expect(OPERATION_SIDES).toEqual({
+      addPost: 'renderer',
+      updatePost: 'renderer',
+      queuePost: 'renderer',
+      getSchedule: 'renderer',
+      setSchedule: 'renderer',
+      listSchedules: 'renderer',
+      listFreeSlots: 'renderer',
+      addToQueue: 'renderer',
+      shareNext: 'renderer',
+      listPosts: 'renderer',
+      getCalendar: 'renderer',
+      deletePost: 'renderer',
+      listProducts: 'renderer',
+      saveProduct: 'renderer',
+      duplicateProduct: 'renderer',
+      deleteProducts: 'renderer',
+      listQueue: 'renderer',
+      listBots: 'renderer',
+      listSubscribers: 'renderer',
+      getSubscriber: 'renderer',
+      listOrders: 'renderer',
+      sendMessage: 'renderer',
+      addTag: 'renderer',
+      broadcast: 'renderer',
+      broadcastProgress: 'renderer',
+      createBot: 'renderer',
+      renameBot: 'renderer',
+      deleteBot: 'renderer',
+      queueProducts: 'renderer',
+      importFile: 'main',
+      importUpload: 'renderer',
+      previewUpload: 'renderer',
+      undoImport: 'renderer',
+      exportFile: 'main',
+      exportText: 'renderer',
+      retryItem: 'renderer',
+      cancelItem: 'renderer',
+      status: 'renderer',
+      sync: 'renderer',
+      publishDue: 'renderer',
+      pauseQueue: 'renderer',
+      resumeQueue: 'renderer',
+      aiAssist: 'renderer',
+      aiUsage: 'renderer',
+      draftCampaign: 'renderer',
+      saveCampaignDrafts: 'renderer',
+      listWebhooks: 'renderer',
+      createWebhook: 'renderer',
+      listReceivedEvents: 'renderer',
+      getSettings: 'renderer',
+      saveSettings: 'renderer',
+      // Carries a token the user typed in the page; nothing hands one back.
+      connectAccount: 'renderer',
+      useDemo: 'renderer',
+    });
+  });
+});
