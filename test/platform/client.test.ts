@@ -1,8 +1,9 @@
 // The client against other readings of the spec, served by a fake fetch: envelopes, ids, money,
 // error bodies, failures without an answer, and the token never leaking.
 import { describe, expect, it } from 'vitest';
-import { createPlatformClient, paginate } from '../../main/platform/client';
+import { createPlatformClient, readWholeList } from '../../main/platform/client';
 import type { Page, PlatformClientOptions } from '../../main/platform/client';
+import type { PageRequest } from '../../main/platform/normalize';
 import { PlatformError } from '../../main/platform/errors';
 import { rejectionOf } from '../support/platform';
 
@@ -106,7 +107,7 @@ describe('tolerant reading', () => {
         status: 'published',
         extra_field: { nested: true },
       });
-      expect(page.nextPage).toBeNull();
+      expect(page.next.kind).not.toBe('request');
     },
   );
 
@@ -347,46 +348,135 @@ describe('errors', () => {
   });
 });
 
-describe('paginate', () => {
-  const pages =
-    (
-      all: { id: string }[],
-      perPage: number,
-      options: { ignorePage?: boolean; noMeta?: boolean } = {},
-    ) =>
-    async (page: number): Promise<Page<{ id: string }>> => {
-      const start = options.ignorePage ? 0 : (page - 1) * perPage;
-      const items = all.slice(start, start + perPage);
-      const nextPage = options.noMeta
-        ? items.length === perPage
-          ? page + 1
-          : null
-        : start + perPage < all.length
-          ? page + 1
-          : null;
-      return { items, page, perPage, total: options.noMeta ? null : all.length, nextPage };
-    };
+describe('readWholeList', () => {
   const ids = (n: number) => Array.from({ length: n }, (_, i) => ({ id: String(i + 1) }));
-  const collect = async (fetchPage: (page: number) => Promise<Page<{ id: string }>>) => {
-    const seen: string[] = [];
-    for await (const page of paginate(fetchPage)) seen.push(...page.map((item) => item.id));
-    return seen;
-  };
+  /** A server of `all` that serves pages of `size`, saying as much about paging as `says`. */
+  const server =
+    (all: { id: string }[], size: number, says: { perPage?: boolean; total?: boolean } = {}) =>
+    async (request: PageRequest): Promise<Page<{ id: string }>> => {
+      const page = request.page ?? 1;
+      const items = all.slice((page - 1) * size, page * size);
+      return {
+        items,
+        rejected: [],
+        page,
+        perPage: says.perPage ? size : null,
+        total: says.total ? all.length : null,
+        next: { kind: 'unsaid' },
+      };
+    };
+  const asked: PageRequest[] = [];
+  const counting =
+    (fetchPage: (request: PageRequest) => Promise<Page<{ id: string }>>) =>
+    (request: PageRequest) => {
+      asked.push(request);
+      return fetchPage(request);
+    };
+  const idsOf = (list: { items: { id: string }[] }) => list.items.map((item) => item.id);
 
-  it('walks every page and stops at the last', async () => {
-    expect(await collect(pages(ids(7), 3))).toEqual(['1', '2', '3', '4', '5', '6', '7']);
-    expect(await collect(pages(ids(6), 3, { noMeta: true }))).toEqual([
-      '1',
-      '2',
-      '3',
-      '4',
-      '5',
-      '6',
-    ]);
-    expect(await collect(pages([], 3))).toEqual([]);
+  it('asks once more after a short page when the page size was not said, and ends on an empty one', async () => {
+    asked.length = 0;
+    const list = await readWholeList(counting(server(ids(7), 3)));
+    expect(idsOf(list)).toEqual(['1', '2', '3', '4', '5', '6', '7']);
+    expect(list.unproven).toBeNull();
+    expect(asked.map((request) => request.page)).toEqual([1, 2, 3, 4]);
   });
 
-  it('stops when a platform ignores page and repeats itself', async () => {
-    expect(await collect(pages(ids(10), 3, { ignorePage: true }))).toEqual(['1', '2', '3']);
+  it('ends at a page shorter than the page size the server said, or at its total', async () => {
+    asked.length = 0;
+    await readWholeList(counting(server(ids(7), 3, { perPage: true })));
+    expect(asked).toHaveLength(3);
+    asked.length = 0;
+    const list = await readWholeList(counting(server(ids(6), 3, { total: true })));
+    expect(asked).toHaveLength(2);
+    expect(list).toMatchObject({ unproven: null });
+  });
+
+  it('stops with a clear reason when a server ignores page and repeats itself', async () => {
+    const ignoring = async () => (await server(ids(10), 3)({ page: 1 })) as Page<{ id: string }>;
+    const list = await readWholeList(ignoring);
+    expect(idsOf(list)).toEqual(['1', '2', '3']);
+    expect(list.unproven).toMatch(/^page 2 repeats items already read/);
+  });
+
+  it('stops when a cursor leads back to a page already read', async () => {
+    const looping = async (request: PageRequest): Promise<Page<{ id: string }>> => ({
+      items: [{ id: request.cursor ?? 'first' }],
+      rejected: [],
+      page: null,
+      perPage: null,
+      total: null,
+      next: { kind: 'request', request: { cursor: request.cursor === 'b' ? 'a' : 'b' } },
+    });
+    const list = await readWholeList(looping);
+    expect(idsOf(list)).toEqual(['first', 'b', 'a']);
+    expect(list.unproven).toContain('cursor b');
+  });
+
+  it('reads a repeated id within a page once', async () => {
+    const list = await readWholeList(
+      server([{ id: '1' }, { id: '1' }, { id: '2' }], 3, { perPage: true }),
+    );
+    expect(idsOf(list)).toEqual(['1', '2']);
+  });
+});
+
+describe('list paging facts', () => {
+  const pageOf = (body: unknown, headers: Record<string, string> = {}) => {
+    const { client, seen } = fakeClient(() => json(body, 200, headers));
+    return { page: client.listPosts({ per_page: 200 }), seen };
+  };
+  const post = { id: 1, text: 'a' };
+
+  it.each<[string, unknown, Record<string, string>, unknown]>([
+    [
+      'a Link rel="next" header',
+      [post],
+      { Link: '</api/v1/posts?page=2>; rel="next", </api/v1/posts?page=9>; rel="last"' },
+      { next_url: '/api/v1/posts?page=2' },
+    ],
+    ['a Link header without next', [post], { Link: '</api/v1/posts?page=1>; rel="first"' }, 'last'],
+    [
+      'next',
+      { results: [post], next: 'https://platform.example/api/v1/posts?page=2', count: 9 },
+      {},
+      { next_url: 'https://platform.example/api/v1/posts?page=2' },
+    ],
+    ['next: null', { results: [post], next: null, count: 9 }, {}, 'last'],
+    [
+      'links.next',
+      { data: [post], links: { next: '/api/v1/posts?page=2' } },
+      {},
+      { next_url: '/api/v1/posts?page=2' },
+    ],
+    [
+      'meta.next',
+      { data: [post], meta: { next: '/api/v1/posts?page=2' } },
+      {},
+      { next_url: '/api/v1/posts?page=2' },
+    ],
+    ['next_cursor', { data: [post], next_cursor: 'abc', has_more: true }, {}, { cursor: 'abc' }],
+    ['has_more false', { data: [post], next_cursor: 'abc', has_more: false }, {}, 'last'],
+    ['has_more alone', { data: [post], has_more: true }, {}, { starting_after: '1' }],
+    ['last_page', { data: [post], meta: { current_page: 2, last_page: 3 } }, {}, { page: 3 }],
+    [
+      'total_pages reached',
+      { data: [post], meta: { current_page: 3, total_pages: 3 } },
+      {},
+      'last',
+    ],
+    ['nothing', { data: [post] }, {}, 'unsaid'],
+  ])('reads %s', async (_name, body, headers, expected) => {
+    const next = (await pageOf(body, headers).page).next;
+    expect(next.kind === 'request' ? next.request : next.kind).toEqual(expected);
+  });
+
+  it('follows a next link on the same site and refuses one elsewhere', async () => {
+    const { client, seen } = fakeClient(() => json([]));
+    await client.listPosts({ next_url: '/api/v1/posts?page=2&per_page=3' });
+    expect(seen[0]?.url.href).toBe('https://platform.example/api/v1/posts?page=2&per_page=3');
+    const error = await failure(client.listPosts({ next_url: 'https://evil.example/steal' }));
+    expect(error.message).toContain('Pressroom sends its token only to https://platform.example');
+    expect(seen).toHaveLength(1);
   });
 });
