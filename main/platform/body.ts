@@ -44,10 +44,14 @@ export function charsetOf(contentType: string | null): string {
   return declared && iconv.encodingExists(declared) ? declared : 'utf-8';
 }
 
-/** The whole body as text; each chunk restarts the idle wait; over `maxBytes` it stops reading. */
+/**
+ * The whole body as text. Each chunk restarts the idle wait; `signal` (the idle wait, and the
+ * caller's cancel) stops the reading even where the body stream does not hear of it itself.
+ */
 export async function readBodyText(
   response: Response,
   maxBytes: number,
+  signal: AbortSignal,
   idle: IdleTimeout,
 ): Promise<string> {
   if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
@@ -58,16 +62,24 @@ export async function readBodyText(
   let size = 0;
   if (response.body) {
     const reader = response.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      idle.restart();
-      size += value.byteLength;
-      if (size > maxBytes) {
-        await reader.cancel();
-        throw new BodyTooLarge(response.status, maxBytes);
+    const stopped = new Promise<never>((_resolve, reject) => {
+      const stop = () => reject(signal.reason as Error);
+      if (signal.aborted) stop();
+      else signal.addEventListener('abort', stop, { once: true });
+    });
+    stopped.catch(() => undefined); // read below whenever it matters
+    try {
+      for (;;) {
+        const { done, value } = await Promise.race([reader.read(), stopped]);
+        if (done) break;
+        idle.restart();
+        size += value.byteLength;
+        if (size > maxBytes) throw new BodyTooLarge(response.status, maxBytes);
+        chunks.push(value);
       }
-      chunks.push(value);
+    } catch (error) {
+      reader.cancel().catch(() => undefined);
+      throw error;
     }
   }
   return iconv.decode(Buffer.concat(chunks), charsetOf(response.headers.get('content-type')));

@@ -263,7 +263,12 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
         ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
       });
       idle.restart();
-      text = await readBodyText(response, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, idle);
+      text = await readBodyText(
+        response,
+        options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+        signal,
+        idle,
+      );
     } catch (error) {
       if (error instanceof BodyTooLarge) {
         report(error.status, null);

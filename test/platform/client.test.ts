@@ -480,3 +480,214 @@ describe('list paging facts', () => {
     expect(seen).toHaveLength(1);
   });
 });
+
+describe('exact ids', () => {
+  it('keeps integer ids past 2^53 as their exact digits', async () => {
+    const { client } = fakeClient((url) =>
+      url.pathname.endsWith('/posts')
+        ? new Response('{"id": 12345678901234567890, "bot_id": 9007199254740993, "text": "hi"}', {
+            status: 201,
+          })
+        : new Response(
+            '[{"id": 9007199254740993, "name": "A"}, {"id": 9007199254740992, "name": "B"}]',
+          ),
+    );
+    const { items } = await client.listBots();
+    expect(items.map((bot) => bot.id)).toEqual(['9007199254740993', '9007199254740992']);
+    const post = await client.createPost({ bot_id: '9007199254740993', text: 'hi' });
+    expect(post).toMatchObject({ id: '12345678901234567890', bot_id: '9007199254740993' });
+  });
+});
+
+describe('exact times', () => {
+  const timesOf = async (values: unknown[]) => {
+    const { client } = fakeClient(() =>
+      json(values.map((created_at, index) => ({ id: index + 1, name: 'b', created_at }))),
+    );
+    const page = await client.listBots();
+    return { times: page.items.map((bot) => bot.created_at), rejected: page.rejected };
+  };
+  const instant = '2026-11-20T15:04:00.000Z';
+
+  it.each(['America/New_York', 'Asia/Tokyo'])(
+    'reads a time without a zone as UTC on a computer in %s',
+    async (zone) => {
+      const before = process.env.TZ;
+      process.env.TZ = zone;
+      try {
+        expect(new Date('2026-11-20T15:04:00').toISOString()).not.toBe(instant); // the zone took
+        const { times } = await timesOf([
+          '2026-11-20T15:04:00',
+          '2026-11-20 15:04:00',
+          'Fri, 20 Nov 2026 15:04:00',
+          'Fri, 20 Nov 2026 16:04:00 +0100',
+          '2026-11-20T10:04:00-05:00',
+        ]);
+        expect(times).toEqual(Array(5).fill(instant));
+      } finally {
+        if (before === undefined) delete process.env.TZ;
+        else process.env.TZ = before;
+      }
+    },
+  );
+
+  it('reads epochs in s, ms, µs and ns, as numbers or digit strings', async () => {
+    const seconds = Date.parse(instant) / 1000;
+    const { times } = await timesOf([
+      seconds,
+      String(seconds),
+      seconds * 1e3,
+      `${seconds * 1e3}`,
+      seconds * 1e6,
+      `${seconds}000000000`,
+    ]);
+    expect(times).toEqual(Array(6).fill(instant));
+  });
+
+  it('rejects an impossible time as one item’s error, and reads the rest', async () => {
+    const { times, rejected } = await timesOf([
+      '2026-02-30T10:00:00Z',
+      '99999999999999999999999',
+      instant,
+    ]);
+    expect(times).toEqual([instant]);
+    expect(rejected).toEqual([
+      {
+        id: '1',
+        why: expect.stringContaining('"2026-02-30T10:00:00Z" is not a possible date-time'),
+      },
+      { id: '2', why: expect.stringContaining('is not a possible date-time') },
+    ]);
+  });
+});
+
+describe('JSON:API items', () => {
+  it('reads attributes and relationships, and never fills a missing name', async () => {
+    const { client } = fakeClient((url) =>
+      url.pathname.endsWith('/posts')
+        ? json({
+            data: [
+              {
+                id: '5',
+                type: 'posts',
+                attributes: { text: 'From JSON:API', status: 'published' },
+                relationships: { bot: { data: { type: 'bots', id: '9' } } },
+              },
+            ],
+          })
+        : json({
+            data: [
+              { id: '1', type: 'bots', attributes: { name: 'Shop bot', status: 'paused' } },
+              { id: '2', type: 'bots', attributes: { status: 'active' } },
+            ],
+          }),
+    );
+    const posts = await client.listPosts();
+    expect(posts.items[0]).toMatchObject({ id: '5', text: 'From JSON:API', bot_id: '9' });
+    const bots = await client.listBots();
+    expect(bots.items).toMatchObject([{ id: '1', name: 'Shop bot', status: 'paused' }]);
+    expect(bots.rejected).toEqual([{ id: '2', why: 'item 1 (id 2): name: is required' }]);
+  });
+});
+
+describe('answer bodies', () => {
+  it('decodes the charset the answer declares', async () => {
+    const { client } = fakeClient(
+      () =>
+        new Response(Buffer.from('[{"id":1,"name":"Caf\xe9 cr\xe8me"}]', 'latin1'), {
+          headers: { 'Content-Type': 'application/json; charset=ISO-8859-1' },
+        }),
+    );
+    expect((await client.listBots()).items[0]?.name).toBe('Café crème');
+  });
+
+  /** An answer whose body comes in `chunks` pieces, `gapMs` apart. */
+  const trickle = (chunks: number, gapMs: number) =>
+    new Response(
+      new ReadableStream({
+        async start(controller) {
+          controller.enqueue(new TextEncoder().encode('[{"id":1,"name":"'));
+          for (let n = 0; n < chunks; n++) {
+            await new Promise((resolve) => setTimeout(resolve, gapMs));
+            controller.enqueue(new TextEncoder().encode('x'));
+          }
+          controller.enqueue(new TextEncoder().encode('"}]'));
+          controller.close();
+        },
+      }),
+    );
+
+  it('waits for a slow body while bytes keep coming, and gives up when they stop', async () => {
+    const slow = fakeClient(() => trickle(8, 20), { timeoutMs: 60 });
+    expect((await slow.client.listBots()).items[0]?.name).toBe('xxxxxxxx'); // 160 ms in all
+    const stalled = fakeClient(() => trickle(1, 200), { timeoutMs: 60 });
+    expect(await failure(stalled.client.listBots())).toMatchObject({ kind: 'timeout' });
+  });
+
+  it('refuses a body over the size cap with a clear error', async () => {
+    const { client } = fakeClient(() => json([{ id: 1, name: 'x'.repeat(2000) }]), {
+      maxBodyBytes: 1024,
+    });
+    const error = await failure(client.listBots());
+    expect(error).toMatchObject({ kind: 'bad_response', status: 200 });
+    expect(error.message).toContain('the answer is over');
+  });
+
+  it('does not follow a redirect on a write, and names the new address', async () => {
+    const { client, seen } = fakeClient(
+      () =>
+        new Response(null, {
+          status: 301,
+          headers: { Location: 'https://api.platform.example/v1/posts' },
+        }),
+    );
+    const error = await failure(client.createPost({ bot_id: '1', text: 'x' }));
+    expect(error.message).toContain(
+      'the base URL redirects to https://api.platform.example/v1/posts; use that address',
+    );
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.init.redirect).toBe('manual');
+  });
+});
+
+describe('error bodies of other conventions', () => {
+  it('reads a JSON:API error list and problem+json', async () => {
+    const jsonApi = fakeClient(() =>
+      json(
+        {
+          errors: [
+            {
+              status: '422',
+              code: 'too_long',
+              title: 'Invalid attribute',
+              detail: 'Text is too long',
+              source: { pointer: '/data/attributes/text' },
+            },
+          ],
+        },
+        422,
+      ),
+    );
+    const error = await failure(jsonApi.client.createPost({ bot_id: '1', text: 'x' }));
+    expect(error).toMatchObject({ serverMessage: 'Text is too long', code: 'too_long' });
+    expect(error.fieldErrors).toEqual([{ field: 'text', message: 'Text is too long' }]);
+
+    const problem = fakeClient(() =>
+      json(
+        {
+          type: 'https://example.net/validation',
+          title: 'Your request is not valid',
+          detail: 'price must be positive',
+          'invalid-params': [{ name: 'price', reason: 'must be positive' }],
+        },
+        400,
+        { 'Content-Type': 'application/problem+json' },
+      ),
+    );
+    const refused = await failure(
+      problem.client.createProduct({ sku: 'A', name: 'a', price: '-1', currency: 'USD' }),
+    );
+    expect(refused.serverMessage).toBe('price must be positive');
+    expect(refused.fieldErrors).toEqual([{ field: 'price', message: 'must be positive' }]);
+  });
+});
