@@ -2,7 +2,7 @@
 // where a list's items and paging facts go, how far a page may grow, what ids and times look
 // like. Off by default (docs/platform-api.md's reading); on, they let a client be tried against
 // the shapes real APIs use. Requests are translated back, so the endpoints never see them.
-import type { PageMeta } from '../platform/wire';
+import type { ErrorBody, PageMeta } from '../platform/wire';
 import type { Reply } from './http';
 
 export const ENVELOPES = ['meta', 'bare', 'data', 'items', 'results', 'jsonapi'] as const;
@@ -79,7 +79,9 @@ export function inboundText(conventions: Conventions, text: string): string {
 
 /** A successful answer in the conventions' shape; errors and empty answers stay as they are. */
 export function outboundReply(conventions: Conventions, reply: Reply, url: URL): Reply {
-  if (reply.status >= 300 || reply.body === undefined) return reply;
+  if (reply.body === undefined) return reply;
+  if (reply.status >= 300)
+    return conventions.envelope === 'jsonapi' ? { ...reply, body: jsonApiError(reply) } : reply;
   const body = reply.body as { data?: unknown; meta?: unknown };
   if (Array.isArray(body.data) && isRecord(body.meta)) {
     const list = outboundList(
@@ -90,6 +92,24 @@ export function outboundReply(conventions: Conventions, reply: Reply, url: URL):
     return { ...reply, text: list.text, headers: { ...reply.headers, ...list.headers } };
   }
   return { ...reply, text: outboundOne(conventions, reply.body) };
+}
+
+/** An error body as JSON:API writes it: one entry per bad field, its pointer into the resource. */
+function jsonApiError(reply: Reply): unknown {
+  const { error } = reply.body as ErrorBody;
+  const { code, message, details, request_id: _requestId, ...extra } = error;
+  const entry = { status: String(reply.status), code, title: message, ...extra };
+  const fields = (details ?? []).filter((detail) => 'field' in detail);
+  return {
+    errors:
+      fields.length > 0
+        ? fields.map((detail) => ({
+            ...entry,
+            detail: detail.message,
+            source: { pointer: `/data/attributes/${detail.field}` },
+          }))
+        : [{ ...entry, detail: message }],
+  };
 }
 
 /** A list answer in the conventions' shape: body text and headers. */

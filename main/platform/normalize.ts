@@ -654,7 +654,9 @@ export function readErrorBody(body: unknown, text: string): ErrorFacts {
   const code = first(inner, ['code']) ?? first(listed, ['code']);
   const trimmed = text.trim();
   const existing =
-    first(inner, ['existing_id', 'existingId']) ?? first(outer, ['existing_id', 'existingId']);
+    first(inner, ['existing_id', 'existingId']) ??
+    first(outer, ['existing_id', 'existingId']) ??
+    first(listed, ['existing_id', 'existingId']);
   const requestId =
     first(inner, ['request_id', 'requestId']) ?? first(outer, ['request_id', 'requestId']);
   return {

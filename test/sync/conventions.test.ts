@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { Pressroom } from '../../main/core/pressroom';
 import type { Conventions } from '../../main/emulator/conventions';
 import type { TestPlatform } from '../support/platform';
-import { startTestPlatform } from '../support/platform';
+import { rejectionOf, startTestPlatform } from '../support/platform';
 
 const CACHED = { bots: 3, orders: 80, subscribers: 300 };
 const SEEDED = { ...CACHED, posts: 60, products: 40 };
@@ -147,6 +147,31 @@ async function inZone(zone: string, work: () => Promise<void>): Promise<void> {
   }
 }
 
+describe('errors in JSON:API', () => {
+  it('gives the detail as the message and the pointer as the field, and the existing id', async () => {
+    const platform = await startTestPlatform({
+      seed: 'demo',
+      conventions: { envelope: 'jsonapi' },
+    });
+    const refused = await rejectionOf(platform.client.createPost({ bot_id: 'bot_1', text: '' }));
+    expect(refused).toMatchObject({
+      kind: 'validation',
+      code: 'validation_failed',
+      fieldErrors: [{ field: 'text', message: expect.any(String) }],
+    });
+    const [product] = (await platform.client.listProducts({ per_page: 1 })).items;
+    const duplicate = await rejectionOf(
+      platform.client.createProduct({
+        sku: product?.sku ?? '',
+        name: 'Again',
+        price: '1.00',
+        currency: 'EUR',
+      }),
+    );
+    expect(duplicate).toMatchObject({ kind: 'conflict', existingId: product?.id });
+  });
+});
+
 describe('pruning', () => {
   it('reads 250 orders capped at 100 a page as a bare array, and prunes only what went', async () => {
     const platform = await startTestPlatform({
@@ -210,5 +235,29 @@ describe('pruning', () => {
     expect(second.status().sync.orders?.problem).toContain('not pruned');
     second.close();
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${dbFile}${suffix}`, { force: true });
+  });
+
+  it('reports an item with an impossible time, reads the rest, and deletes nothing', async () => {
+    const platform = await startTestPlatform({ seed: 'demo', plan: 'enterprise' });
+    // The same server behind a proxy that breaks the first order's time.
+    const oneBadTime = (async (input: string | URL | Request, init?: RequestInit) => {
+      const response = await fetch(input, init);
+      if (!String(input).includes('/orders')) return response;
+      const text = (await response.text()).replace(
+        /"created_at":"[^"]*"/,
+        '"created_at":"2026-02-30T10:00:00Z"',
+      );
+      return new Response(text, { status: response.status, headers: response.headers });
+    }) as typeof fetch;
+    const pressroom = connect(platform, { fetch: oneBadTime });
+    const report = await pressroom.sync();
+    expect(report.orders).toEqual({
+      fetched: 79,
+      notPruned:
+        '1 item(s) could not be read: item 0 (id ord_1): created_at: "2026-02-30T10:00:00Z" is not a possible date-time',
+    });
+    expect(report.bots).toBe(3);
+    expect(pressroom.store.cache.counts().orders).toBe(79);
+    pressroom.close();
   });
 });
