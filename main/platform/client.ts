@@ -58,7 +58,7 @@ export interface PlatformClientOptions {
   /** Ends in /api/v1; a trailing slash is fine. */
   baseUrl: string;
   token: string;
-  /** How long a request may wait for its answer to start, or for the next bytes of it; 15 s unless given. */
+  /** How long a request waits for its answer to start, or for its next bytes; 15 s unless given. */
   timeoutMs?: number;
   /** The largest answer body read; 64 MiB unless given. */
   maxBodyBytes?: number;
@@ -214,7 +214,6 @@ interface Answer {
   call: Call;
   rateLimit: RateLimitState | null;
   headers: Headers;
-  url: URL;
 }
 
 const DEFAULT_TIMEOUT_MS = 15_000;
@@ -313,7 +312,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     }
     if (body === undefined)
       throw badResponse(call, response.status, 'the answer is not JSON', rateLimit);
-    return { status: response.status, body, call, rateLimit, headers: response.headers, url };
+    return { status: response.status, body, call, rateLimit, headers: response.headers };
   }
 
   function read<S extends z.ZodType>(schema: S, answer: Answer, value: unknown): z.output<S> {
