@@ -33,7 +33,7 @@ describe('cli platform', () => {
   it('speaks another platform’s conventions when asked, and sync reads all of it', async () => {
     const { child, ...started } = await startPlatformCli([
       ...['--seed', 'demo', '--plan', 'enterprise', '--envelope', 'bare', '--paging', 'link'],
-      ...['--page-cap', '3', '--ids', 'big', '--times', 'epoch-string'],
+      ...['--page-cap', '50', '--ids', 'big', '--times', 'epoch-string'],
     ]);
     try {
       const response = await fetch(`${started.base_url}/bots?per_page=200`, {
@@ -47,7 +47,7 @@ describe('cli platform', () => {
         headers: { Authorization: `Bearer ${started.token}` },
       });
       expect(orders.headers.get('link')).toMatch(
-        /^<\/api\/v1\/orders\?per_page=3&page=2>; rel="next"$/,
+        /^<\/api\/v1\/orders\?per_page=50&page=2>; rel="next"$/,
       );
 
       const sync = await runCli(['sync', '--json'], {

@@ -92,7 +92,7 @@ async function syncsEverything(conventions: Partial<Conventions>) {
   pressroom.close();
 }
 
-describe('sync against other platforms’ conventions, pages capped at 3', () => {
+describe('sync against other platforms’ conventions', () => {
   it.each<[string, Partial<Conventions>]>([
     ['a bare array', { envelope: 'bare' }],
     ['{data}', { envelope: 'data' }],
@@ -106,7 +106,7 @@ describe('sync against other platforms’ conventions, pages capped at 3', () =>
     ],
     ['a Link rel="next" header', { envelope: 'bare', paging: 'link' }],
     ['JSON:API resources with links.next', { envelope: 'jsonapi', paging: 'next-url' }],
-  ])('reads every item of %s', async (_name, conventions) => {
+  ])('reads every item of %s, pages capped at 3', async (_name, conventions) => {
     await syncsEverything(conventions);
   });
 
@@ -117,7 +117,7 @@ describe('sync against other platforms’ conventions, pages capped at 3', () =>
     ['epoch milliseconds', { times: 'epoch-ms' }],
     ['epoch seconds as digit strings', { times: 'epoch-string' }],
   ])('keeps %s exact', async (_name, conventions) => {
-    await syncsEverything(conventions);
+    await syncsEverything({ pageCap: 50, ...conventions });
   });
 
   // A time without a zone is UTC, whatever zone this computer is in.
@@ -129,7 +129,7 @@ describe('sync against other platforms’ conventions, pages capped at 3', () =>
     ['RFC 2822 zone-less', 'America/New_York', 'rfc2822'],
     ['RFC 2822 zone-less', 'Asia/Tokyo', 'rfc2822'],
   ])('keeps %s times exact on a computer in %s', async (_name, zone, times) => {
-    await inZone(zone, () => syncsEverything({ times }));
+    await inZone(zone, () => syncsEverything({ pageCap: 50, times }));
   });
 });
 
