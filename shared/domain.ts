@@ -227,6 +227,8 @@ export interface Status {
   online: boolean | null;
   requests: number;
   rateLimited: number;
+  /** By resource; a problem says when the last sync failed or kept rows it could not prove gone. */
+  sync: Record<string, SyncState>;
 }
 
 export interface DrainReport {
@@ -236,7 +238,18 @@ export interface DrainReport {
   retrying: number;
 }
 
-export type SyncReport = Record<string, number | { error: string }>;
+/**
+ * Per resource: the number of items read when the list was read provably whole (the cache now
+ * mirrors it); else how many were read and why no cached row was deleted; or the error.
+ */
+export type SyncOutcome = number | { fetched: number; notPruned: string } | { error: string };
+export type SyncReport = Record<string, SyncOutcome>;
+
+/** The last sync of a resource: when it last read the list, and what was wrong with the last one. */
+export interface SyncState {
+  syncedAt: number | null;
+  problem: string | null;
+}
 
 export interface RowError {
   row: number;

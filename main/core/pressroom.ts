@@ -61,8 +61,9 @@ import { UnusableFile, openCsv } from '../csv/read';
 import { detectSource, looksLikeData, positionalMapping, SOURCE_LABELS } from '../csv/sources';
 import { describeIssues } from '../../shared/validation';
 import { randomUUID } from 'node:crypto';
-import { createPlatformClient, paginate } from '../platform/client';
+import { createPlatformClient, readWholeList } from '../platform/client';
 import type { PlatformClient } from '../platform/client';
+import type { PageRequest } from '../platform/normalize';
 import type { AiChat } from '../platform/normalize';
 import type { Plan } from '../platform/wire';
 import { PLANS } from '../platform/wire';
@@ -751,20 +752,18 @@ export class Pressroom {
     const { tag, text } = this.validate('broadcast', input);
     const client = this.requireClient();
     const recipients: string[] = [];
-    const listPage = (page: number) =>
+    const listPage = (request: PageRequest) =>
       this.gated(PRIORITY.user, () =>
-        client.listSubscribers({ tag, status: 'active', page, per_page: 200 }),
+        client.listSubscribers({ tag, status: 'active', per_page: 200, ...request }),
       );
-    for await (const page of paginate(listPage)) {
-      recipients.push(
-        ...page
-          .filter(
-            (s) =>
-              s.status === 'active' && s.tags.some((t) => t.toLowerCase() === tag.toLowerCase()),
-          )
-          .map((s) => s.id),
-      );
-    }
+    const { items } = await readWholeList(listPage);
+    recipients.push(
+      ...items
+        .filter(
+          (s) => s.status === 'active' && s.tags.some((t) => t.toLowerCase() === tag.toLowerCase()),
+        )
+        .map((s) => s.id),
+    );
     const group = `broadcast-${randomUUID()}`;
     this.store.transaction(() => {
       for (const subscriberId of recipients) {
@@ -1269,6 +1268,7 @@ export class Pressroom {
       online: this.online,
       requests: this.stats.requests,
       rateLimited: this.stats.rateLimited,
+      sync: this.store.cache.syncStates(),
     };
   }
 

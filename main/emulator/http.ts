@@ -8,6 +8,8 @@ import type { FieldError } from '../platform/wire';
 export interface Reply {
   status: number;
   body?: unknown;
+  /** The body already written as JSON text (see conventions.ts); sent instead of `body`. */
+  text?: string;
   headers?: Record<string, string>;
 }
 

@@ -11,6 +11,14 @@ import type { ErrorBody, Plan } from '../platform/wire';
 import { adminRoutes } from './admin';
 import type { AdminContext } from './admin';
 import { AiRouter } from './ai';
+import {
+  DEFAULT_CONVENTIONS,
+  inboundQuery,
+  inboundText,
+  isDefault,
+  outboundReply,
+} from './conventions';
+import type { Conventions } from './conventions';
 import { openEmulatorDb } from './db';
 import { EventSource, startDemoActivity } from './events';
 import { HttpError, IDEMPOTENCY_KEY, matchRoute, parseJson, readBody } from './http';
@@ -46,6 +54,8 @@ export interface PlatformServerOptions {
   randomSeed?: number;
   /** Used to deliver webhooks. */
   fetch?: typeof fetch;
+  /** Other platforms' answer shapes (conventions.ts); docs/platform-api.md's when absent. */
+  conventions?: Partial<Conventions>;
 }
 
 export interface Faults {
@@ -136,6 +146,7 @@ export async function startPlatformServer(
     injectedErrors: 0,
     droppedAfterCommit: 0,
   };
+  const conventions: Conventions = { ...DEFAULT_CONVENTIONS, ...options.conventions };
   const requestPrefix = randomBytes(3).toString('hex');
   let openapi: unknown;
   let requestCount = 0;
@@ -187,6 +198,11 @@ export async function startPlatformServer(
   ): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://platform.invalid');
     const method = request.method ?? 'GET';
+    const conventional = !isDefault(conventions) && url.pathname.startsWith(`${API_PREFIX}/`);
+    if (conventional) {
+      inboundQuery(conventions, url.searchParams);
+      url.pathname = inboundText(conventions, url.pathname);
+    }
     if (adminToken && url.pathname.startsWith('/admin/v1/')) {
       return handleAdmin(request, response, url, method, requestId);
     }
@@ -219,7 +235,8 @@ export async function startPlatformServer(
       }
       return handleApi(request, url, method, account);
     });
-    const reply = { ...handled, headers: { ...handled.headers, ...rateHeaders } };
+    const shaped = conventional ? outboundReply(conventions, handled, url) : handled;
+    const reply = { ...shaped, headers: { ...shaped.headers, ...rateHeaders } };
     const committedWrite = WRITE_METHODS.has(method) && reply.status < 300;
     if (committedWrite && faults.dropAfterCommitRate > 0 && random() < faults.dropAfterCommitRate) {
       stats.droppedAfterCommit++;
@@ -249,7 +266,7 @@ export async function startPlatformServer(
         },
       );
     }
-    const raw = WRITE_METHODS.has(method) ? await readBody(request) : '';
+    const raw = WRITE_METHODS.has(method) ? inboundText(conventions, await readBody(request)) : '';
     const run = () => {
       const context: ApiContext = {
         account,
@@ -385,11 +402,11 @@ export async function startPlatformServer(
     const key = String(reply.status);
     stats.byStatus[key] = (stats.byStatus[key] ?? 0) + 1;
     const headers = { ...reply.headers, ...extraHeaders };
-    if (reply.status === 204 || reply.body === undefined) {
+    if (reply.status === 204 || (reply.body === undefined && reply.text === undefined)) {
       response.writeHead(reply.status, headers).end();
       return;
     }
-    const payload = JSON.stringify(reply.body);
+    const payload = reply.text ?? JSON.stringify(reply.body);
     response
       .writeHead(reply.status, {
         ...headers,

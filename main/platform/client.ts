@@ -3,13 +3,16 @@
 // answer. It decides nothing about when to send: the engine's governor does.
 import type { z } from 'zod';
 import { describeIssues, summarizeIssues } from '../../shared/validation';
+import { BodyTooLarge, idleTimeout, readBodyText } from './body';
 import { PlatformError, kindOfStatus } from './errors';
 import {
   aiChatSchema,
   aiUsageSchema,
   botSchema,
   messageSchema,
+  nextFromLinkHeader,
   orderSchema,
+  parseJsonExact,
   postSchema,
   productSchema,
   readErrorBody,
@@ -23,7 +26,9 @@ import type {
   AiUsageReport,
   Bot,
   Message,
+  NextMarker,
   Order,
+  PageRequest,
   Post,
   Product,
   Subscriber,
@@ -31,7 +36,6 @@ import type {
 } from './normalize';
 import { parseRateLimit, parseRetryAfter } from './rate-limit';
 import type { RateLimitState } from './rate-limit';
-import { DEFAULT_PER_PAGE } from './wire';
 import type {
   BotChannel,
   BotStatus,
@@ -54,8 +58,10 @@ export interface PlatformClientOptions {
   /** Ends in /api/v1; a trailing slash is fine. */
   baseUrl: string;
   token: string;
-  /** Per request; 15 s unless given. */
+  /** How long a request waits for its answer to start, or for its next bytes; 15 s unless given. */
   timeoutMs?: number;
+  /** The largest answer body read; 64 MiB unless given. */
+  maxBodyBytes?: number;
   fetch?: typeof fetch;
   now?: () => number;
   userAgent?: string;
@@ -69,18 +75,26 @@ export interface RequestOptions {
   timeoutMs?: number;
 }
 
-export interface ListQuery {
-  page?: number;
+/** `next_url` (from an answer's next link) replaces the whole query; the rest join it. */
+export interface ListQuery extends PageRequest {
   per_page?: number;
+}
+
+/** An item of a list answer that could not be read: the rest of its page still is. */
+export interface RejectedItem {
+  /** Its id, when it had a readable one. */
+  id: string | null;
+  why: string;
 }
 
 export interface Page<T> {
   items: T[];
-  page: number;
-  perPage: number;
+  rejected: RejectedItem[];
+  page: number | null;
+  /** The page size the answer stated; null when it did not say. */
+  perPage: number | null;
   total: number | null;
-  /** null on the last page. */
-  nextPage: number | null;
+  next: NextMarker;
 }
 
 export interface BotCreate {
@@ -187,6 +201,8 @@ export interface PlatformClient {
 interface Call {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   path: string;
+  /** The whole address, when the server gave it (a next-page link); else base + path + query. */
+  url?: URL;
   query?: Query | undefined;
   body?: unknown;
   options?: RequestOptions | undefined;
@@ -197,9 +213,11 @@ interface Answer {
   body: unknown;
   call: Call;
   rateLimit: RateLimitState | null;
+  headers: Headers;
 }
 
 const DEFAULT_TIMEOUT_MS = 15_000;
+const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 export function createPlatformClient(options: PlatformClientOptions): PlatformClient {
   const base = options.baseUrl.replace(/\/+$/, '');
@@ -207,14 +225,14 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
   const now = options.now ?? Date.now;
 
   async function request(call: Call): Promise<Answer> {
-    const url = new URL(base + call.path);
+    const url = call.url ?? new URL(base + call.path);
     for (const [key, value] of Object.entries(call.query ?? {})) {
       if (value !== undefined) url.searchParams.set(key, String(value));
     }
-    const timeout = AbortSignal.timeout(
-      call.options?.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    );
-    const signal = call.options?.signal ? AbortSignal.any([call.options.signal, timeout]) : timeout;
+    const idle = idleTimeout(call.options?.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const signal = call.options?.signal
+      ? AbortSignal.any([call.options.signal, idle.signal])
+      : idle.signal;
     const headers: Record<string, string> = {
       Authorization: `Bearer ${options.token}`,
       Accept: 'application/json',
@@ -239,28 +257,39 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
         method: call.method,
         headers,
         signal,
+        // A write sent on to another address would arrive there as a GET: say where instead.
+        redirect: call.method === 'GET' ? 'follow' : 'manual',
         ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
       });
-      text = await response.text();
+      idle.restart();
+      text = await readBodyText(
+        response,
+        options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+        signal,
+        idle,
+      );
     } catch (error) {
+      if (error instanceof BodyTooLarge) {
+        report(error.status, null);
+        throw badResponse(call, error.status, error.message, null);
+      }
       report(null, null);
-      const kind = call.options?.signal?.aborted
-        ? 'aborted'
-        : timeout.aborted
-          ? 'timeout'
-          : 'network';
+      const kind = call.options?.signal?.aborted ? 'aborted' : idle.fired() ? 'timeout' : 'network';
       throw new PlatformError({
         kind,
         method: call.method,
         path: call.path,
         cause: causeOf(error, kind),
       });
+    } finally {
+      idle.stop();
     }
     const rateLimit = parseRateLimit(response.headers, now());
     report(response.status, rateLimit);
+    if (response.status >= 300 && response.status < 400) throw redirected(call, response, url);
     let body: unknown;
     try {
-      body = text.trim() === '' ? null : (JSON.parse(text) as unknown);
+      body = text.trim() === '' ? null : parseJsonExact(text);
     } catch {
       body = undefined; // not JSON: an error keeps the text, a success is a bad response
     }
@@ -283,7 +312,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     }
     if (body === undefined)
       throw badResponse(call, response.status, 'the answer is not JSON', rateLimit);
-    return { status: response.status, body, call, rateLimit };
+    return { status: response.status, body, call, rateLimit, headers: response.headers };
   }
 
   function read<S extends z.ZodType>(schema: S, answer: Answer, value: unknown): z.output<S> {
@@ -307,25 +336,24 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
   const list =
     <S extends z.ZodType>(schema: S) =>
     async (call: Call): Promise<Page<z.output<S>>> => {
-      const answer = await request(call);
-      const shape = readList(answer.body);
+      const answer = await request(listCall(call, base));
+      const shape = readList(answer.body, pageAsked(call.query));
       if (!shape)
         throw badResponse(call, answer.status, 'the answer is not a list', answer.rateLimit);
-      const items = shape.items.map((item, index) => {
+      const items: z.output<S>[] = [];
+      const rejected: RejectedItem[] = [];
+      shape.items.forEach((item, index) => {
         const result = schema.safeParse(item);
-        if (result.success) return result.data as z.output<S>;
-        const issues = summarizeIssues(describeIssues(result.error.issues));
-        throw badResponse(call, answer.status, `item ${index}: ${issues}`, answer.rateLimit);
+        if (result.success) items.push(result.data as z.output<S>);
+        else rejected.push(rejectedItem(item, index, result.error));
       });
-      const page = shape.page ?? Number(call.query?.page ?? 1);
-      // Without a page size from the answer or the query, the documented default is the best guess.
-      const perPage = shape.perPage ?? Number(call.query?.per_page ?? DEFAULT_PER_PAGE);
       return {
         items,
-        page,
-        perPage,
+        rejected,
+        page: shape.page,
+        perPage: shape.perPage,
         total: shape.total,
-        nextPage: nextPageOf(shape, page, perPage, items.length),
+        next: nextFromLinkHeader(answer.headers.get('link')) ?? shape.next,
       };
     };
 
@@ -397,16 +425,54 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
   };
 }
 
-function nextPageOf(
-  shape: NonNullable<ReturnType<typeof readList>>,
-  page: number,
-  perPage: number,
-  count: number,
-) {
-  if (shape.nextPage !== null) return shape.nextPage;
-  if (shape.hasMore !== null) return shape.hasMore ? page + 1 : null;
-  if (shape.total !== null) return page * perPage < shape.total ? page + 1 : null;
-  return count > 0 && count >= perPage ? page + 1 : null;
+/** The page number a list query asks for: 1 unless it says, none when it follows a link or cursor. */
+function pageAsked(query: Query | undefined): number | null {
+  if (query?.next_url !== undefined || query?.cursor !== undefined) return null;
+  if (query?.starting_after !== undefined) return null;
+  return Number(query?.page ?? 1);
+}
+
+/**
+ * A list call as sent: a next-page link from the server replaces the query, and must stay on the
+ * base URL's origin, the only one the token is sent to.
+ */
+function listCall(call: Call, base: string): Call {
+  const link = call.query?.next_url;
+  if (link === undefined) return call;
+  const url = new URL(String(link), base + call.path);
+  if (url.origin !== new URL(base).origin) {
+    throw new PlatformError({
+      kind: 'bad_response',
+      method: call.method,
+      path: call.path,
+      serverMessage: `the next page is on another site (${url.origin}); Pressroom sends its token only to ${new URL(base).origin}`,
+    });
+  }
+  return { ...call, url, path: url.pathname, query: undefined };
+}
+
+function rejectedItem(item: unknown, index: number, error: z.ZodError): RejectedItem {
+  const raw =
+    typeof item === 'object' && item !== null ? (item as Record<string, unknown>).id : null;
+  const id = typeof raw === 'string' || typeof raw === 'number' ? String(raw) : null;
+  const issues = summarizeIssues(describeIssues(error.issues));
+  return { id, why: `item ${index}${id === null ? '' : ` (id ${id})`}: ${issues}` };
+}
+
+/** A write answered with a redirect, which `redirect: 'manual'` did not follow. */
+function redirected(call: Call, response: Response, url: URL): PlatformError {
+  const location = response.headers.get('location');
+  const target = location ? new URL(location, url) : null;
+  const said = target
+    ? `the base URL redirects to ${target.origin}${target.pathname}; use that address`
+    : 'the base URL redirects elsewhere without saying where';
+  return new PlatformError({
+    kind: 'bad_response',
+    method: call.method,
+    path: call.path,
+    status: response.status,
+    serverMessage: said,
+  });
 }
 
 function badResponse(
@@ -434,21 +500,87 @@ function causeOf(error: unknown, kind: 'aborted' | 'timeout' | 'network'): strin
   return code ? `connection failed (${code})` : 'connection failed';
 }
 
+export interface WholeList<T> {
+  items: T[];
+  rejected: RejectedItem[];
+  /** Why the list cannot be taken as the server's whole list; null when it provably is. */
+  unproven: string | null;
+}
+
 /**
- * Every item of a paginated list, a page at a time. Stops at the last page, at an empty page, and
- * at a page whose ids were all seen before (a platform that ignores `page`).
+ * Every item of a list, page after page, until the server provably said the end: its next-page
+ * marker says so (`next` null, `has_more` false, the last page), the items reach its `total`, a
+ * page is shorter than the page size it stated, or a page is empty. A page that repeats items
+ * already read (a server ignoring `page`, a cursor going round) stops the reading, unproven.
+ * Repeated ids within a page are read once.
  */
-export async function* paginate<T extends { id: string }>(
-  fetchPage: (page: number) => Promise<Page<T>>,
-): AsyncGenerator<T[]> {
+export async function readWholeList<T extends { id: string }>(
+  fetchPage: (request: PageRequest) => Promise<Page<T>>,
+  onPage?: (fetched: number) => void,
+): Promise<WholeList<T>> {
   const seen = new Set<string>();
-  let page: number | null = 1;
-  while (page !== null) {
-    const current: Page<T> = await fetchPage(page);
+  const items: T[] = [];
+  const rejected: RejectedItem[] = [];
+  const asked = new Set<string>();
+  let request: PageRequest = { page: 1 };
+  let serverLed = false;
+  for (let pageIndex = 1; ; pageIndex++) {
+    asked.add(JSON.stringify(request));
+    const current = await fetchPage(request);
+    rejected.push(...current.rejected);
     const fresh = current.items.filter((item) => !seen.has(item.id));
-    if (fresh.length === 0) return;
-    fresh.forEach((item) => seen.add(item.id));
-    yield fresh;
-    page = current.nextPage !== null && current.nextPage > page ? current.nextPage : null;
+    if (current.items.length > 0 && fresh.length === 0) {
+      return {
+        items,
+        rejected,
+        unproven: `page ${pageIndex} repeats items already read (the server seems to ignore the page asked for); the list was not read to its end`,
+      };
+    }
+    for (const item of fresh) {
+      if (seen.has(item.id)) continue;
+      seen.add(item.id);
+      items.push(item);
+    }
+    onPage?.(items.length);
+    const next = nextRequest(current, request, serverLed, seen.size + rejected.length);
+    if (next === null) return { items, rejected, unproven: null };
+    if (asked.has(JSON.stringify(next))) {
+      return {
+        items,
+        rejected,
+        unproven: `the server sent back to a page already read (${describeRequest(next)}); the list was not read to its end`,
+      };
+    }
+    request = next;
+    serverLed = current.next.kind === 'request';
   }
+}
+
+/**
+ * The request for the page after `current`, or null when the list provably ended there.
+ * `serverLed`: `asked` came from the previous answer's own marker, so a page without one is the
+ * last (a Link header or next link left out on the last page).
+ */
+function nextRequest<T>(
+  current: Page<T>,
+  asked: PageRequest,
+  serverLed: boolean,
+  count: number,
+): PageRequest | null {
+  if (current.next.kind === 'last') return null;
+  if (current.next.kind === 'request') return current.next.request;
+  if (serverLed) return null;
+  if (current.items.length === 0 && current.rejected.length === 0) return null;
+  if (current.total !== null && count >= current.total) return null;
+  const size = current.items.length + current.rejected.length;
+  if (current.perPage !== null && size < current.perPage) return null;
+  // Nothing said: ask for one more page; an empty one ends the list.
+  return { page: (current.page ?? asked.page ?? 1) + 1 };
+}
+
+function describeRequest(request: PageRequest): string {
+  if (request.next_url !== undefined) return request.next_url;
+  if (request.cursor !== undefined) return `cursor ${request.cursor}`;
+  if (request.starting_after !== undefined) return `after ${request.starting_after}`;
+  return `page ${request.page ?? 1}`;
 }

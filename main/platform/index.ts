@@ -1,5 +1,5 @@
 // The public face of the platform client (Node, main process).
-export { createPlatformClient, paginate } from './client';
+export { createPlatformClient, readWholeList } from './client';
 export type * from './client';
 export { PlatformError, kindOfStatus } from './errors';
 export type { PlatformErrorKind } from './errors';

@@ -1,6 +1,8 @@
 // Tolerant reading of the platform's answers (Node, main process): whatever reasonable shape a
 // platform sends (docs/platform-api.md, "Client tolerance") becomes one canonical object. Unknown
-// fields are kept, ids become strings, instants ISO UTC, money exact minor units.
+// fields are kept, ids become exact strings, instants ISO UTC, money exact minor units.
+import { isInteger, isSafeNumber, parse as parseLossless } from 'lossless-json';
+import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
 import { decimalToMinor, isCurrency, minorToDecimal } from '../../shared/money';
 import type { FieldError } from './wire';
@@ -10,7 +12,24 @@ type Raw = Record<string, unknown>;
 const isRecord = (value: unknown): value is Raw =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const id = z.union([z.string().min(1), z.number()]).transform(String);
+/** Sixteen digits in a row somewhere: the only texts that may hold an integer past 2^53. */
+const LONG_DIGITS = /\d{16}/;
+
+/**
+ * JSON.parse, except that an integer too big for a double (an id past 2^53) is kept as its exact
+ * digits in a string instead of being rounded. Texts without a long digit run take the fast path.
+ */
+export function parseJsonExact(text: string): unknown {
+  if (!LONG_DIGITS.test(text)) return JSON.parse(text) as unknown;
+  return parseLossless(text, undefined, (digits) =>
+    isInteger(digits) && !isSafeNumber(digits) ? digits : Number(digits),
+  );
+}
+
+/** A number id is exact only as a safe integer; bigger ones arrive as digit strings (above). */
+const id = z
+  .union([z.string().min(1), z.number().refine(Number.isSafeInteger, 'is not an exact integer')])
+  .transform(String);
 const nullableId = z
   .union([z.string(), z.number()])
   .nullish()
@@ -22,10 +41,48 @@ const nullableText = z
   .nullish()
   .transform((value) => value ?? null);
 
-/** ISO UTC from an ISO-ish string, or from epoch seconds / milliseconds told apart by magnitude. */
-function toIso(value: string | number): string | null {
-  const ms = typeof value === 'number' ? (value < 1e12 ? value * 1000 : value) : Date.parse(value);
-  return Number.isFinite(ms) ? new Date(ms).toISOString() : null;
+/** Epoch seconds, milliseconds, microseconds or nanoseconds, told apart by magnitude. */
+function epochMillis(value: number): number {
+  const size = Math.abs(value);
+  if (size < 1e11) return value * 1000; // seconds until the year 5138
+  if (size < 1e14) return value;
+  if (size < 1e17) return value / 1e3;
+  return value / 1e6;
+}
+
+const EPOCH_TEXT = /^-?\d+(\.\d+)?$/;
+const RFC_2822_ZONE = /(?:[+-]\d{4}|\b(?:UT|UTC|GMT|Z|[ECMP][SD]T))\s*$/i;
+
+/** Milliseconds of a date-time text; a text without a zone or offset is UTC (docs/platform-api.md). */
+function textMillis(text: string): number {
+  const trimmed = text.trim();
+  if (EPOCH_TEXT.test(trimmed)) return epochMillis(Number(trimmed));
+  if (/^\d{4}-\d{2}-\d{2}/.test(trimmed)) {
+    try {
+      return Temporal.Instant.from(trimmed).epochMilliseconds;
+    } catch {
+      // No offset (or not a valid one): a wall time in UTC, if it is one at all.
+    }
+    try {
+      return Temporal.PlainDateTime.from(trimmed, { overflow: 'reject' }).toZonedDateTime('UTC')
+        .epochMilliseconds;
+    } catch {
+      return NaN;
+    }
+  }
+  // RFC 2822 and the like: Date.parse reads a zone-less one in this computer's zone, so add UTC.
+  return Date.parse(RFC_2822_ZONE.test(trimmed) ? trimmed : `${trimmed} GMT`);
+}
+
+/** Years 0000–9999: what RFC 3339 can write, and far past any real post or order. */
+const MIN_MS = -62_167_219_200_000; // 0000-01-01T00:00:00Z
+const MAX_MS = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z
+
+/** ISO UTC from an ISO, SQL or RFC 2822 text, or from an epoch number or digit text; else null. */
+export function toIso(value: string | number): string | null {
+  const ms = typeof value === 'number' ? epochMillis(value) : textMillis(value);
+  if (!Number.isFinite(ms) || ms < MIN_MS || ms > MAX_MS) return null;
+  return new Date(Math.round(ms)).toISOString();
 }
 
 const nullableInstant = z
@@ -35,7 +92,7 @@ const nullableInstant = z
     if (value === null || value === undefined || value === '') return null;
     const iso = toIso(value);
     if (iso === null)
-      context.addIssue({ code: 'custom', message: `"${value}" is not a date-time` });
+      context.addIssue({ code: 'custom', message: `"${value}" is not a possible date-time` });
     return iso;
   });
 
@@ -108,10 +165,10 @@ function withMoney<T extends Raw>(field: string, fallbackCurrency?: (raw: T) => 
 
 export const botSchema = z.looseObject({
   id,
-  name: z.string().default(''),
+  name: z.string(),
   description: nullableText,
-  channel: z.string().default('web'),
-  status: z.string().default('active'),
+  channel: nullableText,
+  status: nullableText,
   subscriber_count: z
     .number()
     .nullish()
@@ -198,7 +255,7 @@ export const productSchema = z.preprocess(
     .looseObject({
       id,
       sku: z.union([z.string(), z.number()]).transform(String),
-      name: z.string().default(''),
+      name: z.string(),
       description: nullableText,
       stock: z
         .number()
@@ -391,45 +448,153 @@ export type AiChat = z.output<typeof aiChatSchema>;
 export type AiUsageReport = z.output<typeof aiUsageSchema>;
 export type WebhookSubscriptionInfo = z.output<typeof webhookSchema>;
 
+/**
+ * A JSON:API resource object `{ id, type, attributes, relationships }` as one flat record: the
+ * attributes, the id, and each to-one relationship as `<name>_id`. Anything else is left as is.
+ */
+export function flattenResource(value: unknown): unknown {
+  if (!isRecord(value) || !isRecord(value.attributes)) return value;
+  const { attributes, relationships, type: _type, links: _links, ...rest } = value;
+  const flat: Raw = { ...attributes, ...rest };
+  if (isRecord(relationships)) {
+    for (const [name, relationship] of Object.entries(relationships)) {
+      const target = isRecord(relationship) ? relationship.data : undefined;
+      if (isRecord(target) && target.id !== undefined) flat[`${name}_id`] ??= target.id;
+    }
+  }
+  return flat;
+}
+
 /** One object, bare or wrapped in `data`. */
 export function unwrapOne(body: unknown): unknown {
-  if (isRecord(body) && isRecord(body.data) && body.id === undefined) return body.data;
-  return body;
+  if (isRecord(body) && isRecord(body.data) && body.id === undefined)
+    return flattenResource(body.data);
+  return flattenResource(body);
 }
+
+/** What to send for a page after the first: a page number, a cursor, or the server's own URL. */
+export interface PageRequest {
+  page?: number;
+  cursor?: string;
+  starting_after?: string;
+  next_url?: string;
+}
+
+/** What an answer said about the page after it. */
+export type NextMarker =
+  { kind: 'request'; request: PageRequest } | { kind: 'last' } | { kind: 'unsaid' };
 
 export interface ListShape {
   items: unknown[];
   page: number | null;
   perPage: number | null;
   total: number | null;
-  nextPage: number | null;
-  hasMore: boolean | null;
+  next: NextMarker;
 }
 
-const numberOrNull = (value: unknown) =>
-  typeof value === 'number' && Number.isFinite(value) ? value : null;
+const numberOrNull = (value: unknown) => {
+  const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  return typeof number === 'number' && Number.isFinite(number) ? number : null;
+};
 
-/** A list as a bare array, or under data / items / results, with paging facts wherever they are. */
-export function readList(body: unknown): ListShape | null {
+const LAST: NextMarker = { kind: 'last' };
+const UNSAID: NextMarker = { kind: 'unsaid' };
+const ask = (request: PageRequest): NextMarker => ({ kind: 'request', request });
+
+/** The value under the first of `keys` that one of `sources` has at all, null included. */
+function said(sources: readonly Raw[], keys: readonly string[]): { value: unknown } | null {
+  for (const source of sources)
+    for (const key of keys) if (Object.hasOwn(source, key)) return { value: source[key] };
+  return null;
+}
+
+/**
+ * The next page as the body tells it, in this order: a next URL (`next`, `links.next`, `meta.next`,
+ * `next_page_url`), a cursor (`next_cursor`, `cursor`, `has_more`), page numbers (`next_page`,
+ * `last_page`, `total_pages`). A `total` alone is left to the reader, who counts what it has.
+ */
+function nextOf(
+  sources: readonly Raw[],
+  page: number | null,
+  statedPage: number | null,
+  lastId: unknown,
+): NextMarker {
+  const links = sources.flatMap((source) => (isRecord(source.links) ? [source.links] : []));
+  const url = said([...sources, ...links], ['next', 'next_page_url', 'nextPageUrl']);
+  if (url) {
+    const value = isRecord(url.value) ? url.value.href : url.value;
+    if (typeof value === 'string' && value !== '') {
+      const isUrl = /^(https?:\/\/|\/|\?)/i.test(value);
+      return ask(isUrl ? { next_url: value } : { cursor: value });
+    }
+    if (value === null || value === false) return LAST;
+  }
+  const hasMore = said(sources, ['has_more', 'hasMore']);
+  if (hasMore?.value === false) return LAST;
+  const cursor = said(sources, ['next_cursor', 'nextCursor', 'cursor']);
+  if (cursor && (typeof cursor.value === 'string' || typeof cursor.value === 'number'))
+    return cursor.value === '' ? LAST : ask({ cursor: String(cursor.value) });
+  if (cursor?.value === null) return LAST;
+  const nextPage = said(sources, ['next_page', 'nextPage']);
+  if (nextPage)
+    return numberOrNull(nextPage.value) === null ? LAST : ask({ page: Number(nextPage.value) });
+  const lastPage = numberOrNull(
+    said(sources, ['last_page', 'lastPage', 'total_pages', 'totalPages', 'page_count', 'pageCount'])
+      ?.value,
+  );
+  if (lastPage !== null && page !== null) return page < lastPage ? ask({ page: page + 1 }) : LAST;
+  if (hasMore?.value === true) {
+    // Page numbers only if the server counts pages; else Stripe's way, after the last id.
+    if (statedPage !== null) return ask({ page: statedPage + 1 });
+    if (typeof lastId === 'string' || typeof lastId === 'number')
+      return ask({ starting_after: String(lastId) });
+  }
+  return UNSAID;
+}
+
+/**
+ * A list as a bare array, or under data / items / results, with paging facts wherever they are
+ * (the top level, `meta`, `pagination`, `paging`). `requestedPage` is the page number asked for.
+ */
+export function readList(body: unknown, requestedPage: number | null): ListShape | null {
   if (Array.isArray(body))
-    return { items: body, page: null, perPage: null, total: null, nextPage: null, hasMore: null };
+    return {
+      items: body.map(flattenResource),
+      page: requestedPage,
+      perPage: null,
+      total: null,
+      next: UNSAID,
+    };
   if (!isRecord(body)) return null;
-  const items = first(body, ['data', 'items', 'results']);
-  if (!Array.isArray(items)) return null;
-  const meta = isRecord(body.meta)
-    ? { ...body, ...body.meta }
-    : isRecord(body.pagination)
-      ? { ...body, ...body.pagination }
-      : body;
-  const hasMore = first(meta, ['has_more', 'hasMore']);
+  const rawItems = first(body, ['data', 'items', 'results']);
+  if (!Array.isArray(rawItems)) return null;
+  const items = rawItems.map(flattenResource);
+  const sources = [body, body.meta, body.pagination, body.paging, body.page_info].filter(isRecord);
+  const fact = (keys: readonly string[]) => numberOrNull(said(sources, keys)?.value);
+  const statedPage = fact(['page', 'current_page', 'currentPage']);
+  const page = statedPage ?? requestedPage;
+  const last = items.at(-1);
   return {
     items,
-    page: numberOrNull(first(meta, ['page', 'current_page'])),
-    perPage: numberOrNull(first(meta, ['per_page', 'perPage', 'page_size', 'limit'])),
-    total: numberOrNull(first(meta, ['total', 'total_count', 'count'])),
-    nextPage: numberOrNull(first(meta, ['next_page', 'nextPage'])),
-    hasMore: typeof hasMore === 'boolean' ? hasMore : null,
+    page,
+    perPage: fact(['per_page', 'perPage', 'page_size', 'pageSize', 'limit']),
+    total: fact(['total', 'total_count', 'totalCount', 'count']),
+    next: nextOf(sources, page, statedPage, isRecord(last) ? last.id : undefined),
   };
+}
+
+/** The next page's URL from a `Link` header (RFC 8288); a Link header without one means the last. */
+export function nextFromLinkHeader(header: string | null): NextMarker | null {
+  if (!header) return null;
+  for (const link of header.split(/,(?=\s*<)/)) {
+    const [target = '', ...params] = link.split(';');
+    const url = /^\s*<([^>]*)>\s*$/.exec(target)?.[1];
+    const rel = params
+      .map((param) => /^\s*rel\s*=\s*"?([^"]*)"?\s*$/i.exec(param)?.[1])
+      .find((value) => value !== undefined);
+    if (url && rel?.toLowerCase().split(/\s+/).includes('next')) return ask({ next_url: url });
+  }
+  return LAST;
 }
 
 export interface ErrorFacts {
@@ -440,13 +605,25 @@ export interface ErrorFacts {
   requestId: string | null;
 }
 
+/** The field a JSON:API error's `source` names: its pointer's path, or its query parameter. */
+function sourceField(source: unknown): string | undefined {
+  if (!isRecord(source)) return undefined;
+  if (typeof source.pointer === 'string')
+    return source.pointer
+      .replace(/^\/data\/(attributes|relationships)\//, '')
+      .replace(/^\//, '')
+      .replaceAll('/', '.');
+  return typeof source.parameter === 'string' ? source.parameter : undefined;
+}
+
 function fieldErrorsOf(value: unknown): FieldError[] {
   if (Array.isArray(value)) {
     return value.flatMap((entry): FieldError[] => {
       if (typeof entry === 'string') return [{ field: '', message: entry }];
       if (!isRecord(entry)) return [];
-      const field = first(entry, ['field', 'path', 'param', 'name', 'provider']);
-      const message = first(entry, ['message', 'error', 'detail', 'msg']);
+      const field =
+        first(entry, ['field', 'path', 'param', 'name', 'provider']) ?? sourceField(entry.source);
+      const message = first(entry, ['message', 'error', 'detail', 'msg', 'reason', 'title']);
       if (typeof message !== 'string') return [];
       return [{ field: Array.isArray(field) ? field.join('.') : String(field ?? ''), message }];
     });
@@ -461,27 +638,39 @@ function fieldErrorsOf(value: unknown): FieldError[] {
   return [];
 }
 
-/** The facts of an error answer, whatever its body looks like (JSON of several shapes, or text). */
+/**
+ * The facts of an error answer, whatever its body looks like: the documented `{ error }`, a
+ * top-level message, problem+json (`detail`, `title`, `invalid-params`), JSON:API (`errors: [{
+ * title, detail, code, source }]`), or text.
+ */
 export function readErrorBody(body: unknown, text: string): ErrorFacts {
   const outer = isRecord(body) ? body : {};
   const inner = isRecord(outer.error) ? outer.error : outer;
+  const listed = Array.isArray(outer.errors) && isRecord(outer.errors[0]) ? outer.errors[0] : {};
   const message =
     first(inner, ['message', 'error_description', 'detail', 'title']) ??
-    (typeof outer.error === 'string' ? outer.error : undefined);
+    (typeof outer.error === 'string' ? outer.error : undefined) ??
+    first(listed, ['detail', 'title', 'message']);
+  const code = first(inner, ['code']) ?? first(listed, ['code']);
   const trimmed = text.trim();
   const existing =
-    first(inner, ['existing_id', 'existingId']) ?? first(outer, ['existing_id', 'existingId']);
+    first(inner, ['existing_id', 'existingId']) ??
+    first(outer, ['existing_id', 'existingId']) ??
+    first(listed, ['existing_id', 'existingId']);
   const requestId =
     first(inner, ['request_id', 'requestId']) ?? first(outer, ['request_id', 'requestId']);
   return {
-    code: typeof inner.code === 'string' ? inner.code : null,
+    code: typeof code === 'string' ? code : null,
     message:
       typeof message === 'string'
         ? message
         : body === undefined && trimmed
           ? trimmed.slice(0, 300)
           : null,
-    fieldErrors: fieldErrorsOf(first(inner, ['details', 'errors', 'fields']) ?? outer.errors),
+    fieldErrors: fieldErrorsOf(
+      first(inner, ['details', 'errors', 'fields', 'invalid_params', 'invalid-params']) ??
+        outer.errors,
+    ),
     existingId: existing === undefined ? null : String(existing),
     requestId: requestId === undefined ? null : String(requestId),
   };

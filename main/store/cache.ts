@@ -1,6 +1,7 @@
 // The platform's records mirrored in the workspace (Node, main process): bots, subscribers,
 // orders, and posts and products that exist only on the platform. Sync writes here in one
-// transaction per resource; what the platform no longer lists is dropped.
+// transaction per resource; what the platform no longer lists is dropped, but only when the list
+// was read provably whole (`prune`): a row missing from a cut-short list may still exist.
 import type {
   BotSummary,
   OrderSummary,
@@ -72,7 +73,7 @@ export class CacheStore {
     private readonly now: () => number,
   ) {}
 
-  replaceBots(bots: readonly RemoteBot[]): void {
+  replaceBots(bots: readonly RemoteBot[], prune: boolean): void {
     const syncedAt = this.now();
     this.db.transaction(() => {
       const upsert = statement(
@@ -81,11 +82,11 @@ export class CacheStore {
          ON CONFLICT (id) DO UPDATE SET name = excluded.name, raw = excluded.raw, synced_at = excluded.synced_at`,
       );
       for (const bot of bots) upsert.run(bot.id, bot.name, JSON.stringify(bot.raw), syncedAt);
-      statement(this.db, 'DELETE FROM bots WHERE synced_at < ?').run(syncedAt);
+      if (prune) statement(this.db, 'DELETE FROM bots WHERE synced_at < ?').run(syncedAt);
     })();
   }
 
-  replaceSubscribers(subscribers: readonly RemoteSubscriber[]): void {
+  replaceSubscribers(subscribers: readonly RemoteSubscriber[], prune: boolean): void {
     const syncedAt = this.now();
     this.db.transaction(() => {
       const upsert = statement(
@@ -105,11 +106,11 @@ export class CacheStore {
           syncedAt,
         );
       }
-      statement(this.db, 'DELETE FROM subscribers WHERE synced_at < ?').run(syncedAt);
+      if (prune) statement(this.db, 'DELETE FROM subscribers WHERE synced_at < ?').run(syncedAt);
     })();
   }
 
-  replaceOrders(orders: readonly RemoteOrder[]): void {
+  replaceOrders(orders: readonly RemoteOrder[], prune: boolean): void {
     const syncedAt = this.now();
     this.db.transaction(() => {
       const upsert = statement(
@@ -129,7 +130,7 @@ export class CacheStore {
           JSON.stringify(o.raw),
           syncedAt,
         );
-      statement(this.db, 'DELETE FROM orders WHERE synced_at < ?').run(syncedAt);
+      if (prune) statement(this.db, 'DELETE FROM orders WHERE synced_at < ?').run(syncedAt);
     })();
   }
 
@@ -238,12 +239,28 @@ export class CacheStore {
     return row?.id;
   }
 
-  recordSync(resource: string, error: string | null): void {
+  /** The last sync of each resource: when it last succeeded, and what was wrong with the last one. */
+  syncStates(): Record<string, { syncedAt: number | null; problem: string | null }> {
+    const rows = statement(
+      this.db,
+      'SELECT resource, synced_at, error FROM sync_cursors',
+    ).all() as {
+      resource: string;
+      synced_at: number | null;
+      error: string | null;
+    }[];
+    return Object.fromEntries(
+      rows.map((row) => [row.resource, { syncedAt: row.synced_at, problem: row.error }]),
+    );
+  }
+
+  /** `problem`: the error of a failed sync, or why a list that was read did not prune the cache. */
+  recordSync(resource: string, succeeded: boolean, problem: string | null): void {
     statement(
       this.db,
       `INSERT INTO sync_cursors (resource, synced_at, error) VALUES (?, ?, ?)
          ON CONFLICT (resource) DO UPDATE SET synced_at = COALESCE(excluded.synced_at, synced_at), error = excluded.error`,
-    ).run(resource, error === null ? this.now() : null, error);
+    ).run(resource, succeeded ? this.now() : null, problem);
   }
 
   /** Bots as last synced, with how many of the user's changes to each still wait in the outbox. */

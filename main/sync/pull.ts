@@ -1,8 +1,10 @@
 // Pull sync (Node, main process): fetches every page of bots, posts, products, orders and
 // subscribers into the workspace cache, at the lowest priority, through the governor.
 import { PRIORITY } from '../../shared/domain';
-import { paginate } from '../platform/client';
-import type { Page, PlatformClient } from '../platform/client';
+import type { SyncOutcome } from '../../shared/domain';
+import { readWholeList } from '../platform/client';
+import type { Page, PlatformClient, WholeList } from '../platform/client';
+import type { PageRequest } from '../platform/normalize';
 import type { RateGovernor } from '../queue/governor';
 import type { WorkspaceStore } from '../store';
 
@@ -14,7 +16,7 @@ export interface SyncProgress {
   fetched: number;
 }
 
-export type SyncReport = Record<SyncResource, number | { error: string }>;
+export type SyncReport = Record<SyncResource, SyncOutcome>;
 
 const PER_PAGE = 200;
 const millis = (iso: string | null | undefined) => (iso ? Date.parse(iso) : null);
@@ -38,58 +40,60 @@ export class PullSync {
     const report = {} as SyncReport;
     for (const resource of SYNC_RESOURCES) {
       try {
-        report[resource] = await this.one(resource, (fetched) =>
-          onProgress?.({ resource, fetched }),
-        );
-        this.store.cache.recordSync(resource, null);
+        const outcome = await this.one(resource, (fetched) => onProgress?.({ resource, fetched }));
+        report[resource] = outcome;
+        const problem =
+          typeof outcome === 'object' && 'notPruned' in outcome ? outcome.notPruned : null;
+        this.store.cache.recordSync(resource, true, problem && `not pruned: ${problem}`);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         report[resource] = { error: message };
-        this.store.cache.recordSync(resource, message);
+        this.store.cache.recordSync(resource, false, message);
       }
     }
     return report;
   }
 
   /** Every item of one list, each page requested at sync priority. */
-  private async fetchAll<T extends { id: string }>(
-    list: (page: number) => Promise<Page<T>>,
+  private fetchAll<T extends { id: string }>(
+    list: (request: PageRequest) => Promise<Page<T>>,
     onPage: (fetched: number) => void,
-  ): Promise<T[]> {
-    const items: T[] = [];
-    const gated = async (page: number) => {
+  ): Promise<WholeList<T>> {
+    const gated = async (request: PageRequest) => {
       const release = await this.governor.acquire(PRIORITY.sync);
       try {
-        return await list(page);
+        return await list(request);
       } finally {
         release();
       }
     };
-    for await (const page of paginate(gated)) {
-      items.push(...page);
-      onPage(items.length);
-    }
-    return items;
+    return readWholeList(gated, onPage);
   }
 
-  private async one(resource: SyncResource, onPage: (fetched: number) => void): Promise<number> {
+  private async one(
+    resource: SyncResource,
+    onPage: (fetched: number) => void,
+  ): Promise<SyncOutcome> {
     const { client, store } = this;
     switch (resource) {
       case 'bots': {
-        const bots = await this.fetchAll(
-          (page) => client.listBots({ page, per_page: PER_PAGE }),
+        const list = await this.fetchAll(
+          (request) => client.listBots({ per_page: PER_PAGE, ...request }),
           onPage,
         );
-        store.cache.replaceBots(bots.map((bot) => ({ id: bot.id, name: bot.name, raw: bot })));
-        return bots.length;
+        store.cache.replaceBots(
+          list.items.map((bot) => ({ id: bot.id, name: bot.name, raw: bot })),
+          isWhole(list),
+        );
+        return outcomeOf(list);
       }
       case 'subscribers': {
-        const subscribers = await this.fetchAll(
-          (page) => client.listSubscribers({ page, per_page: PER_PAGE }),
+        const list = await this.fetchAll(
+          (request) => client.listSubscribers({ per_page: PER_PAGE, ...request }),
           onPage,
         );
         store.cache.replaceSubscribers(
-          subscribers.map((s) => ({
+          list.items.map((s) => ({
             id: s.id,
             botId: s.bot_id,
             name: s.name,
@@ -97,16 +101,17 @@ export class PullSync {
             status: s.status,
             raw: s,
           })),
+          isWhole(list),
         );
-        return subscribers.length;
+        return outcomeOf(list);
       }
       case 'orders': {
-        const orders = await this.fetchAll(
-          (page) => client.listOrders({ page, per_page: PER_PAGE }),
+        const list = await this.fetchAll(
+          (request) => client.listOrders({ per_page: PER_PAGE, ...request }),
           onPage,
         );
         store.cache.replaceOrders(
-          orders.map((o) => ({
+          list.items.map((o) => ({
             id: o.id,
             status: o.status,
             currency: o.currency,
@@ -114,16 +119,17 @@ export class PullSync {
             createdAt: millis(o.created_at),
             raw: o,
           })),
+          isWhole(list),
         );
-        return orders.length;
+        return outcomeOf(list);
       }
       case 'posts': {
-        const posts = await this.fetchAll(
-          (page) => client.listPosts({ page, per_page: PER_PAGE }),
+        const list = await this.fetchAll(
+          (request) => client.listPosts({ per_page: PER_PAGE, ...request }),
           onPage,
         );
         store.cache.mergePosts(
-          posts.map((p) => ({
+          list.items.map((p) => ({
             id: p.id,
             botId: p.bot_id,
             text: p.text,
@@ -134,15 +140,15 @@ export class PullSync {
             clientReference: p.client_reference,
           })),
         );
-        return posts.length;
+        return outcomeOf(list);
       }
       case 'products': {
-        const products = await this.fetchAll(
-          (page) => client.listProducts({ page, per_page: PER_PAGE }),
+        const list = await this.fetchAll(
+          (request) => client.listProducts({ per_page: PER_PAGE, ...request }),
           onPage,
         );
         store.cache.mergeProducts(
-          products.map((p) => ({
+          list.items.map((p) => ({
             id: p.id,
             sku: p.sku,
             name: p.name,
@@ -153,8 +159,29 @@ export class PullSync {
             imageUrl: p.image_url,
           })),
         );
-        return products.length;
+        return outcomeOf(list);
       }
     }
   }
+}
+
+/** A list read to its provable end with every item readable: what it lacks went from the server. */
+function isWhole(list: WholeList<unknown>): boolean {
+  return list.unproven === null && list.rejected.length === 0;
+}
+
+function outcomeOf(list: WholeList<unknown>): SyncOutcome {
+  if (isWhole(list)) return list.items.length;
+  const reasons = [
+    ...(list.unproven === null ? [] : [list.unproven]),
+    ...(list.rejected.length === 0
+      ? []
+      : [
+          `${list.rejected.length} item(s) could not be read: ${list.rejected
+            .slice(0, 3)
+            .map((item) => item.why)
+            .join('; ')}`,
+        ]),
+  ];
+  return { fetched: list.items.length, notPruned: reasons.join('; ') };
 }

@@ -106,7 +106,7 @@ async function bench(run: Run) {
     }
     for (const post of result.items)
       if (post.text.startsWith('Bench post')) texts.set(post.text, (texts.get(post.text) ?? 0) + 1);
-    if (result.nextPage === null) break;
+    if (result.next.kind !== 'request') break;
   }
   const duplicates = [...texts.values()].reduce((sum, count) => sum + count - 1, 0);
   const lost = run.posts - texts.size;

@@ -1,7 +1,9 @@
 // `platform`: the reference server from the command line.
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, startPlatformCli } from '../support/cli';
 
@@ -45,6 +47,45 @@ describe('cli platform', () => {
     }
     const [code] = (await once(child, 'exit')) as [number | null];
     expect(code).toBe(0);
+  });
+
+  it('speaks another platform’s conventions when asked, and sync reads all of it', async () => {
+    const { child, ...started } = await startPlatformCli([
+      ...['--seed', 'demo', '--plan', 'enterprise', '--envelope', 'bare', '--paging', 'link'],
+      ...['--page-cap', '50', '--ids', 'big', '--times', 'epoch-string'],
+    ]);
+    try {
+      const response = await fetch(`${started.base_url}/bots?per_page=200`, {
+        headers: { Authorization: `Bearer ${started.token}` },
+      });
+      expect(response.headers.get('link')).toBeNull(); // 3 bots: one page
+      const text = await response.text();
+      expect(text).toMatch(/^\[\{"id":9007199254740993,/);
+      expect(text).toMatch(/"created_at":"\d{10}"/);
+      const orders = await fetch(`${started.base_url}/orders?per_page=200`, {
+        headers: { Authorization: `Bearer ${started.token}` },
+      });
+      expect(orders.headers.get('link')).toMatch(
+        /^<\/api\/v1\/orders\?per_page=50&page=2>; rel="next"$/,
+      );
+
+      const sync = await runCli(['sync', '--json'], {
+        PRESSROOM_DB: join(mkdtempSync(join(tmpdir(), 'pressroom-cli-')), 'workspace.sqlite'),
+        PRESSROOM_API_BASE: started.base_url,
+        PRESSROOM_API_TOKEN: started.token,
+      });
+      expect(sync.code).toBe(0);
+      expect(JSON.parse(sync.stdout)).toEqual({
+        bots: 3,
+        posts: 60,
+        products: 40,
+        orders: 80,
+        subscribers: 300,
+      });
+    } finally {
+      child.kill('SIGTERM');
+    }
+    await once(child, 'exit');
   });
 
   it('has --help for the program and the command', async () => {

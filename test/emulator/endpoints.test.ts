@@ -135,7 +135,7 @@ describe('subscribers', () => {
     const first = await client.listSubscribers({ per_page: 100 });
     expect(first.total).toBe(300);
     expect(first.items).toHaveLength(100);
-    expect(first.nextPage).toBe(2);
+    expect(first.next).toEqual({ kind: 'request', request: { page: 2 } });
     const vip = await client.listSubscribers({ tag: 'vip', per_page: 200 });
     expect(vip.items.length).toBeGreaterThan(0);
     expect(vip.items.every((s) => s.tags.includes('vip'))).toBe(true);

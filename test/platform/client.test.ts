@@ -1,8 +1,9 @@
 // The client against other readings of the spec, served by a fake fetch: envelopes, ids, money,
 // error bodies, failures without an answer, and the token never leaking.
 import { describe, expect, it } from 'vitest';
-import { createPlatformClient, paginate } from '../../main/platform/client';
+import { createPlatformClient, readWholeList } from '../../main/platform/client';
 import type { Page, PlatformClientOptions } from '../../main/platform/client';
+import type { PageRequest } from '../../main/platform/normalize';
 import { PlatformError } from '../../main/platform/errors';
 import { rejectionOf } from '../support/platform';
 
@@ -106,7 +107,7 @@ describe('tolerant reading', () => {
         status: 'published',
         extra_field: { nested: true },
       });
-      expect(page.nextPage).toBeNull();
+      expect(page.next.kind).not.toBe('request');
     },
   );
 
@@ -347,46 +348,346 @@ describe('errors', () => {
   });
 });
 
-describe('paginate', () => {
-  const pages =
-    (
-      all: { id: string }[],
-      perPage: number,
-      options: { ignorePage?: boolean; noMeta?: boolean } = {},
-    ) =>
-    async (page: number): Promise<Page<{ id: string }>> => {
-      const start = options.ignorePage ? 0 : (page - 1) * perPage;
-      const items = all.slice(start, start + perPage);
-      const nextPage = options.noMeta
-        ? items.length === perPage
-          ? page + 1
-          : null
-        : start + perPage < all.length
-          ? page + 1
-          : null;
-      return { items, page, perPage, total: options.noMeta ? null : all.length, nextPage };
-    };
+describe('readWholeList', () => {
   const ids = (n: number) => Array.from({ length: n }, (_, i) => ({ id: String(i + 1) }));
-  const collect = async (fetchPage: (page: number) => Promise<Page<{ id: string }>>) => {
-    const seen: string[] = [];
-    for await (const page of paginate(fetchPage)) seen.push(...page.map((item) => item.id));
-    return seen;
-  };
+  /** A server of `all` that serves pages of `size`, saying as much about paging as `says`. */
+  const server =
+    (all: { id: string }[], size: number, says: { perPage?: boolean; total?: boolean } = {}) =>
+    async (request: PageRequest): Promise<Page<{ id: string }>> => {
+      const page = request.page ?? 1;
+      const items = all.slice((page - 1) * size, page * size);
+      return {
+        items,
+        rejected: [],
+        page,
+        perPage: says.perPage ? size : null,
+        total: says.total ? all.length : null,
+        next: { kind: 'unsaid' },
+      };
+    };
+  const asked: PageRequest[] = [];
+  const counting =
+    (fetchPage: (request: PageRequest) => Promise<Page<{ id: string }>>) =>
+    (request: PageRequest) => {
+      asked.push(request);
+      return fetchPage(request);
+    };
+  const idsOf = (list: { items: { id: string }[] }) => list.items.map((item) => item.id);
 
-  it('walks every page and stops at the last', async () => {
-    expect(await collect(pages(ids(7), 3))).toEqual(['1', '2', '3', '4', '5', '6', '7']);
-    expect(await collect(pages(ids(6), 3, { noMeta: true }))).toEqual([
-      '1',
-      '2',
-      '3',
-      '4',
-      '5',
-      '6',
-    ]);
-    expect(await collect(pages([], 3))).toEqual([]);
+  it('asks once more after a short page when the page size was not said, and ends on an empty one', async () => {
+    asked.length = 0;
+    const list = await readWholeList(counting(server(ids(7), 3)));
+    expect(idsOf(list)).toEqual(['1', '2', '3', '4', '5', '6', '7']);
+    expect(list.unproven).toBeNull();
+    expect(asked.map((request) => request.page)).toEqual([1, 2, 3, 4]);
   });
 
-  it('stops when a platform ignores page and repeats itself', async () => {
-    expect(await collect(pages(ids(10), 3, { ignorePage: true }))).toEqual(['1', '2', '3']);
+  it('ends at a page shorter than the page size the server said, or at its total', async () => {
+    asked.length = 0;
+    await readWholeList(counting(server(ids(7), 3, { perPage: true })));
+    expect(asked).toHaveLength(3);
+    asked.length = 0;
+    const list = await readWholeList(counting(server(ids(6), 3, { total: true })));
+    expect(asked).toHaveLength(2);
+    expect(list).toMatchObject({ unproven: null });
+  });
+
+  it('stops with a clear reason when a server ignores page and repeats itself', async () => {
+    const ignoring = async () => (await server(ids(10), 3)({ page: 1 })) as Page<{ id: string }>;
+    const list = await readWholeList(ignoring);
+    expect(idsOf(list)).toEqual(['1', '2', '3']);
+    expect(list.unproven).toMatch(/^page 2 repeats items already read/);
+  });
+
+  it('stops when a cursor leads back to a page already read', async () => {
+    const looping = async (request: PageRequest): Promise<Page<{ id: string }>> => ({
+      items: [{ id: request.cursor ?? 'first' }],
+      rejected: [],
+      page: null,
+      perPage: null,
+      total: null,
+      next: { kind: 'request', request: { cursor: request.cursor === 'b' ? 'a' : 'b' } },
+    });
+    const list = await readWholeList(looping);
+    expect(idsOf(list)).toEqual(['first', 'b', 'a']);
+    expect(list.unproven).toContain('cursor b');
+  });
+
+  it('reads a repeated id within a page once', async () => {
+    const list = await readWholeList(
+      server([{ id: '1' }, { id: '1' }, { id: '2' }], 3, { perPage: true }),
+    );
+    expect(idsOf(list)).toEqual(['1', '2']);
+  });
+});
+
+describe('list paging facts', () => {
+  const pageOf = (body: unknown, headers: Record<string, string> = {}) => {
+    const { client, seen } = fakeClient(() => json(body, 200, headers));
+    return { page: client.listPosts({ per_page: 200 }), seen };
+  };
+  const post = { id: 1, text: 'a' };
+
+  it.each<[string, unknown, Record<string, string>, unknown]>([
+    [
+      'a Link rel="next" header',
+      [post],
+      { Link: '</api/v1/posts?page=2>; rel="next", </api/v1/posts?page=9>; rel="last"' },
+      { next_url: '/api/v1/posts?page=2' },
+    ],
+    ['a Link header without next', [post], { Link: '</api/v1/posts?page=1>; rel="first"' }, 'last'],
+    [
+      'next',
+      { results: [post], next: 'https://platform.example/api/v1/posts?page=2', count: 9 },
+      {},
+      { next_url: 'https://platform.example/api/v1/posts?page=2' },
+    ],
+    ['next: null', { results: [post], next: null, count: 9 }, {}, 'last'],
+    [
+      'links.next',
+      { data: [post], links: { next: '/api/v1/posts?page=2' } },
+      {},
+      { next_url: '/api/v1/posts?page=2' },
+    ],
+    [
+      'meta.next',
+      { data: [post], meta: { next: '/api/v1/posts?page=2' } },
+      {},
+      { next_url: '/api/v1/posts?page=2' },
+    ],
+    ['next_cursor', { data: [post], next_cursor: 'abc', has_more: true }, {}, { cursor: 'abc' }],
+    ['has_more false', { data: [post], next_cursor: 'abc', has_more: false }, {}, 'last'],
+    ['has_more alone', { data: [post], has_more: true }, {}, { starting_after: '1' }],
+    ['last_page', { data: [post], meta: { current_page: 2, last_page: 3 } }, {}, { page: 3 }],
+    [
+      'total_pages reached',
+      { data: [post], meta: { current_page: 3, total_pages: 3 } },
+      {},
+      'last',
+    ],
+    ['nothing', { data: [post] }, {}, 'unsaid'],
+  ])('reads %s', async (_name, body, headers, expected) => {
+    const next = (await pageOf(body, headers).page).next;
+    expect(next.kind === 'request' ? next.request : next.kind).toEqual(expected);
+  });
+
+  it('follows a next link on the same site and refuses one elsewhere', async () => {
+    const { client, seen } = fakeClient(() => json([]));
+    await client.listPosts({ next_url: '/api/v1/posts?page=2&per_page=3' });
+    expect(seen[0]?.url.href).toBe('https://platform.example/api/v1/posts?page=2&per_page=3');
+    const error = await failure(client.listPosts({ next_url: 'https://evil.example/steal' }));
+    expect(error.message).toContain('Pressroom sends its token only to https://platform.example');
+    expect(seen).toHaveLength(1);
+  });
+});
+
+describe('exact ids', () => {
+  it('keeps integer ids past 2^53 as their exact digits', async () => {
+    const { client } = fakeClient((url) =>
+      url.pathname.endsWith('/posts')
+        ? new Response('{"id": 12345678901234567890, "bot_id": 9007199254740993, "text": "hi"}', {
+            status: 201,
+          })
+        : new Response(
+            '[{"id": 9007199254740993, "name": "A"}, {"id": 9007199254740992, "name": "B"}]',
+          ),
+    );
+    const { items } = await client.listBots();
+    expect(items.map((bot) => bot.id)).toEqual(['9007199254740993', '9007199254740992']);
+    const post = await client.createPost({ bot_id: '9007199254740993', text: 'hi' });
+    expect(post).toMatchObject({ id: '12345678901234567890', bot_id: '9007199254740993' });
+  });
+});
+
+describe('exact times', () => {
+  const timesOf = async (values: unknown[]) => {
+    const { client } = fakeClient(() =>
+      json(values.map((created_at, index) => ({ id: index + 1, name: 'b', created_at }))),
+    );
+    const page = await client.listBots();
+    return { times: page.items.map((bot) => bot.created_at), rejected: page.rejected };
+  };
+  const instant = '2026-11-20T15:04:00.000Z';
+
+  it.each(['America/New_York', 'Asia/Tokyo'])(
+    'reads a time without a zone as UTC on a computer in %s',
+    async (zone) => {
+      const before = process.env.TZ;
+      process.env.TZ = zone;
+      try {
+        expect(new Date('2026-11-20T15:04:00').toISOString()).not.toBe(instant); // the zone took
+        const { times } = await timesOf([
+          '2026-11-20T15:04:00',
+          '2026-11-20 15:04:00',
+          'Fri, 20 Nov 2026 15:04:00',
+          'Fri, 20 Nov 2026 16:04:00 +0100',
+          '2026-11-20T10:04:00-05:00',
+        ]);
+        expect(times).toEqual(Array(5).fill(instant));
+      } finally {
+        if (before === undefined) delete process.env.TZ;
+        else process.env.TZ = before;
+      }
+    },
+  );
+
+  it('reads epochs in s, ms, µs and ns, as numbers or digit strings', async () => {
+    const seconds = Date.parse(instant) / 1000;
+    const { times } = await timesOf([
+      seconds,
+      String(seconds),
+      seconds * 1e3,
+      `${seconds * 1e3}`,
+      seconds * 1e6,
+      `${seconds}000000000`,
+    ]);
+    expect(times).toEqual(Array(6).fill(instant));
+  });
+
+  it('rejects an impossible time as one item’s error, and reads the rest', async () => {
+    const { times, rejected } = await timesOf([
+      '2026-02-30T10:00:00Z',
+      '99999999999999999999999',
+      instant,
+    ]);
+    expect(times).toEqual([instant]);
+    expect(rejected).toEqual([
+      {
+        id: '1',
+        why: expect.stringContaining('"2026-02-30T10:00:00Z" is not a possible date-time'),
+      },
+      { id: '2', why: expect.stringContaining('is not a possible date-time') },
+    ]);
+  });
+});
+
+describe('JSON:API items', () => {
+  it('reads attributes and relationships, and never fills a missing name', async () => {
+    const { client } = fakeClient((url) =>
+      url.pathname.endsWith('/posts')
+        ? json({
+            data: [
+              {
+                id: '5',
+                type: 'posts',
+                attributes: { text: 'From JSON:API', status: 'published' },
+                relationships: { bot: { data: { type: 'bots', id: '9' } } },
+              },
+            ],
+          })
+        : json({
+            data: [
+              { id: '1', type: 'bots', attributes: { name: 'Shop bot', status: 'paused' } },
+              { id: '2', type: 'bots', attributes: { status: 'active' } },
+            ],
+          }),
+    );
+    const posts = await client.listPosts();
+    expect(posts.items[0]).toMatchObject({ id: '5', text: 'From JSON:API', bot_id: '9' });
+    const bots = await client.listBots();
+    expect(bots.items).toMatchObject([{ id: '1', name: 'Shop bot', status: 'paused' }]);
+    expect(bots.rejected).toEqual([{ id: '2', why: 'item 1 (id 2): name: is required' }]);
+  });
+});
+
+describe('answer bodies', () => {
+  it('decodes the charset the answer declares', async () => {
+    const { client } = fakeClient(
+      () =>
+        new Response(Buffer.from('[{"id":1,"name":"Caf\xe9 cr\xe8me"}]', 'latin1'), {
+          headers: { 'Content-Type': 'application/json; charset=ISO-8859-1' },
+        }),
+    );
+    expect((await client.listBots()).items[0]?.name).toBe('Café crème');
+  });
+
+  /** An answer whose body comes in `chunks` pieces, `gapMs` apart. */
+  const trickle = (chunks: number, gapMs: number) =>
+    new Response(
+      new ReadableStream({
+        async start(controller) {
+          controller.enqueue(new TextEncoder().encode('[{"id":1,"name":"'));
+          for (let n = 0; n < chunks; n++) {
+            await new Promise((resolve) => setTimeout(resolve, gapMs));
+            controller.enqueue(new TextEncoder().encode('x'));
+          }
+          controller.enqueue(new TextEncoder().encode('"}]'));
+          controller.close();
+        },
+      }),
+    );
+
+  it('waits for a slow body while bytes keep coming, and gives up when they stop', async () => {
+    const slow = fakeClient(() => trickle(8, 20), { timeoutMs: 60 });
+    expect((await slow.client.listBots()).items[0]?.name).toBe('xxxxxxxx'); // 160 ms in all
+    const stalled = fakeClient(() => trickle(1, 200), { timeoutMs: 60 });
+    expect(await failure(stalled.client.listBots())).toMatchObject({ kind: 'timeout' });
+  });
+
+  it('refuses a body over the size cap with a clear error', async () => {
+    const { client } = fakeClient(() => json([{ id: 1, name: 'x'.repeat(2000) }]), {
+      maxBodyBytes: 1024,
+    });
+    const error = await failure(client.listBots());
+    expect(error).toMatchObject({ kind: 'bad_response', status: 200 });
+    expect(error.message).toContain('the answer is over');
+  });
+
+  it('does not follow a redirect on a write, and names the new address', async () => {
+    const { client, seen } = fakeClient(
+      () =>
+        new Response(null, {
+          status: 301,
+          headers: { Location: 'https://api.platform.example/v1/posts' },
+        }),
+    );
+    const error = await failure(client.createPost({ bot_id: '1', text: 'x' }));
+    expect(error.message).toContain(
+      'the base URL redirects to https://api.platform.example/v1/posts; use that address',
+    );
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.init.redirect).toBe('manual');
+  });
+});
+
+describe('error bodies of other conventions', () => {
+  it('reads a JSON:API error list and problem+json', async () => {
+    const jsonApi = fakeClient(() =>
+      json(
+        {
+          errors: [
+            {
+              status: '422',
+              code: 'too_long',
+              title: 'Invalid attribute',
+              detail: 'Text is too long',
+              source: { pointer: '/data/attributes/text' },
+            },
+          ],
+        },
+        422,
+      ),
+    );
+    const error = await failure(jsonApi.client.createPost({ bot_id: '1', text: 'x' }));
+    expect(error).toMatchObject({ serverMessage: 'Text is too long', code: 'too_long' });
+    expect(error.fieldErrors).toEqual([{ field: 'text', message: 'Text is too long' }]);
+
+    const problem = fakeClient(() =>
+      json(
+        {
+          type: 'https://example.net/validation',
+          title: 'Your request is not valid',
+          detail: 'price must be positive',
+          'invalid-params': [{ name: 'price', reason: 'must be positive' }],
+        },
+        400,
+        { 'Content-Type': 'application/problem+json' },
+      ),
+    );
+    const refused = await failure(
+      problem.client.createProduct({ sku: 'A', name: 'a', price: '-1', currency: 'USD' }),
+    );
+    expect(refused.serverMessage).toBe('price must be positive');
+    expect(refused.fieldErrors).toEqual([{ field: 'price', message: 'must be positive' }]);
   });
 });

@@ -76,7 +76,7 @@ describe('crash safety', () => {
       for (let page = 1; ; page++) {
         const result = await reader.listPosts({ per_page: 200, page });
         remote.push(...result.items);
-        if (result.nextPage === null) break;
+        if (result.next.kind !== 'request') break;
       }
       const ours = remote.filter((post) => post.text.startsWith('Crash-safe post'));
       const perText = new Map<string, number>();

@@ -32,7 +32,7 @@ async function remotePosts(platform: TestPlatform) {
   for (let page = 1; ; page++) {
     const result = await reader.listPosts({ per_page: 200, page });
     posts.push(...result.items);
-    if (result.nextPage === null) return posts;
+    if (result.next.kind !== 'request') return posts;
   }
 }
 

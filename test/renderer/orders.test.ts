@@ -75,13 +75,20 @@ describe('orders state', () => {
     transport.answer('sync', () => ok({ ...report, orders: { error: 'HTTP 503' } }));
     await orders.refresh();
     expect(orders.refreshError).toContain('HTTP 503');
+    transport.answer('sync', () =>
+      ok({ ...report, orders: { fetched: 3, notPruned: 'page 2 repeats items already read' } }),
+    );
+    await orders.refresh();
+    expect(orders.refreshError).toBe(
+      "The platform's orders could not be read to the end (page 2 repeats items already read); nothing was removed.",
+    );
     transport.answer('sync', () => ({
       ok: false,
       error: { kind: 'not_connected', message: 'Connect an account in Settings first' },
     }));
     await orders.refresh();
     expect(orders.refreshError).toBe('Connect an account in Settings first');
-    expect(transport.callsOf('listOrders')).toHaveLength(3);
+    expect(transport.callsOf('listOrders')).toHaveLength(4);
   });
 
   it('formats totals exactly from minor units', () => {

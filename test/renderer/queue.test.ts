@@ -40,6 +40,7 @@ const status = (patch: Partial<Status> = {}): Status => ({
   online: true,
   requests: 0,
   rateLimited: 0,
+  sync: {},
   ...patch,
 });
 

@@ -2,6 +2,8 @@
 import { Option } from 'commander';
 import type { Command } from 'commander';
 import { waitForStopSignal } from '../../core/lifecycle';
+import { ENVELOPES, ID_STYLES, PAGING_STYLES, TIME_FORMATS } from '../../emulator/conventions';
+import type { Conventions } from '../../emulator/conventions';
 import { startPlatformServer } from '../../emulator/server';
 import { PLANS } from '../../platform/wire';
 import type { Plan } from '../../platform/wire';
@@ -16,6 +18,11 @@ interface PlatformOptions {
   seed: 'demo' | 'none';
   activityMs?: number;
   timeScale: number;
+  envelope: Conventions['envelope'];
+  paging: Conventions['paging'];
+  pageCap?: number;
+  ids: Conventions['ids'];
+  times: Conventions['times'];
 }
 
 export function registerPlatform(program: Command): void {
@@ -52,6 +59,29 @@ export function registerPlatform(program: Command): void {
       parseScale,
       1,
     )
+    .addOption(
+      new Option('--envelope <shape>', 'where list items go, as other platforms put them')
+        .choices(ENVELOPES)
+        .default('meta'),
+    )
+    .addOption(
+      new Option('--paging <style>', 'how the next page is told')
+        .choices(PAGING_STYLES)
+        .default('page'),
+    )
+    .option(
+      '--page-cap <n>',
+      'the most items one page holds, whatever per_page asks',
+      intOption('--page-cap', 1, 200),
+    )
+    .addOption(
+      new Option('--ids <style>', 'ids as bot_1, as 1, or as JSON numbers past 2^53')
+        .choices(ID_STYLES)
+        .default('prefixed'),
+    )
+    .addOption(
+      new Option('--times <format>', 'how times are written').choices(TIME_FORMATS).default('iso'),
+    )
     .addHelpText(
       'after',
       '\nThe global --db FILE names the server’s database (memory when absent). With --json the first\nstdout line is {"base_url":"…","token":"…"} (and "admin_token" with --admin).\nThe API\'s OpenAPI 3.1 document is served at {base_url}/openapi.json, without a token\n(docs/openapi.md: generating clients from it, and the contract checks).',
@@ -75,6 +105,13 @@ export function registerPlatform(program: Command): void {
         seed: options.seed,
         demoActivityMs: activityMs,
         timeScale: options.timeScale,
+        conventions: {
+          envelope: options.envelope,
+          paging: options.paging,
+          pageCap: options.pageCap ?? null,
+          ids: options.ids,
+          times: options.times,
+        },
       }).catch((error: unknown) => {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'EADDRINUSE') {

@@ -84,7 +84,13 @@ export function registerQueue(program: Command): void {
         Object.entries(report)
           .map(
             ([resource, value]) =>
-              `${resource}: ${typeof value === 'number' ? value : `failed (${value.error})`}`,
+              `${resource}: ${
+                typeof value === 'number'
+                  ? value
+                  : 'error' in value
+                    ? `failed (${value.error})`
+                    : `${value.fetched}, none deleted (${value.notPruned})`
+              }`,
           )
           .join('\n'),
       );
@@ -107,6 +113,9 @@ export function registerQueue(program: Command): void {
           `queue:    ${line(status.outbox)}`,
           `posts:    ${line(status.posts)}`,
           `products: ${line(status.products)}`,
+          ...Object.entries(status.sync)
+            .filter(([, state]) => state.problem !== null)
+            .map(([resource, state]) => `sync ${resource}: ${state.problem}`),
         ].join('\n'),
       );
     });

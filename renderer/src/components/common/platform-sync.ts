@@ -11,9 +11,10 @@ export async function syncFor(api: Api, resource: string): Promise<string | null
   const result = await api.sync({});
   if (!result.ok) return result.error.message;
   const outcome = result.value[resource];
-  return typeof outcome === 'object'
+  if (typeof outcome !== 'object') return null;
+  return 'error' in outcome
     ? `The platform's ${resource} could not be read (${outcome.error}); showing the last copy.`
-    : null;
+    : `The platform's ${resource} could not be read to the end (${outcome.notPruned}); nothing was removed.`;
 }
 
 /** Sync is the only way cached records change; the core announces it as a cache change. */

@@ -1,0 +1,86 @@
+// Reading an answer's body (Node, main process): within a size cap, giving up only when the
+// bytes stop coming (a big page on a slow line still arrives), decoded by its declared charset.
+import iconv from 'iconv-lite';
+
+/** An abort signal that fires after `ms` without progress; `restart` begins the wait again. */
+export interface IdleTimeout {
+  signal: AbortSignal;
+  restart(): void;
+  fired(): boolean;
+  stop(): void;
+}
+
+export function idleTimeout(ms: number): IdleTimeout {
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const restart = () => {
+    clearTimeout(timer);
+    timer = setTimeout(
+      () => controller.abort(new DOMException(`no progress for ${ms} ms`, 'TimeoutError')),
+      ms,
+    );
+  };
+  restart();
+  return {
+    signal: controller.signal,
+    restart,
+    fired: () => controller.signal.aborted,
+    stop: () => clearTimeout(timer),
+  };
+}
+
+export class BodyTooLarge extends Error {
+  constructor(
+    readonly status: number,
+    limit: number,
+  ) {
+    super(`the answer is over the ${Math.round(limit / 1024 / 1024)} MiB Pressroom reads`);
+  }
+}
+
+/** The charset a Content-Type declares, if iconv-lite knows it; UTF-8 otherwise (JSON's own). */
+export function charsetOf(contentType: string | null): string {
+  const declared = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1];
+  return declared && iconv.encodingExists(declared) ? declared : 'utf-8';
+}
+
+/**
+ * The whole body as text. Each chunk restarts the idle wait; `signal` (the idle wait, and the
+ * caller's cancel) stops the reading even where the body stream does not hear of it itself.
+ */
+export async function readBodyText(
+  response: Response,
+  maxBytes: number,
+  signal: AbortSignal,
+  idle: IdleTimeout,
+): Promise<string> {
+  if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
+    await response.body?.cancel();
+    throw new BodyTooLarge(response.status, maxBytes);
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (response.body) {
+    const reader = response.body.getReader();
+    const stopped = new Promise<never>((_resolve, reject) => {
+      const stop = () => reject(signal.reason as Error);
+      if (signal.aborted) stop();
+      else signal.addEventListener('abort', stop, { once: true });
+    });
+    stopped.catch(() => undefined); // read below whenever it matters
+    try {
+      for (;;) {
+        const { done, value } = await Promise.race([reader.read(), stopped]);
+        if (done) break;
+        idle.restart();
+        size += value.byteLength;
+        if (size > maxBytes) throw new BodyTooLarge(response.status, maxBytes);
+        chunks.push(value);
+      }
+    } catch (error) {
+      reader.cancel().catch(() => undefined);
+      throw error;
+    }
+  }
+  return iconv.decode(Buffer.concat(chunks), charsetOf(response.headers.get('content-type')));
+}
