@@ -217,6 +217,8 @@ export const operations = {
   }),
   /** Removes a post that never went out (draft, failed or missed), with its queue item. */
   deletePost: z.strictObject({ id: itemId }),
+  /** Takes a scheduled post out of the queue; it stays, as a draft, at its time. */
+  moveToDrafts: z.strictObject({ id: itemId }),
   listProducts: z.strictObject({
     ...pageWindow,
     sort: z.enum(PRODUCT_SORTS).default('sku'),
@@ -389,6 +391,7 @@ export const OPERATION_SIDES = {
   listPosts: 'renderer',
   getCalendar: 'renderer',
   deletePost: 'renderer',
+  moveToDrafts: 'renderer',
   listProducts: 'renderer',
   saveProduct: 'renderer',
   duplicateProduct: 'renderer',
@@ -457,6 +460,7 @@ export interface OperationResults {
   listPosts: LocalPost[];
   getCalendar: CalendarRange;
   deletePost: { removed: number };
+  moveToDrafts: LocalPost;
   listProducts: Page<LocalProduct>;
   saveProduct: LocalProduct;
   duplicateProduct: LocalProduct;

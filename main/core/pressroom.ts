@@ -299,7 +299,7 @@ export class Pressroom {
         { field: 'at', message: 'is in the past; publish now instead, or pick a later time' },
       ]);
     }
-    return this.store.transaction(() => {
+    const added = this.store.transaction(() => {
       const botId = request.botId ?? this.defaultBotId();
       if (request.mode !== 'draft') {
         const at = request.mode === 'publish_now' ? this.now() : (scheduledAt ?? this.now());
@@ -315,6 +315,9 @@ export class Pressroom {
       if (request.mode !== 'draft') this.enqueuePost(post, request.mode);
       return this.store.posts.require(post.id);
     });
+    // Every window showing posts follows, not only the one that added it.
+    this.emit({ type: 'changed', what: 'posts' });
+    return added;
   }
 
   private enqueuePost(post: LocalPost, mode: 'schedule' | 'publish_now' | 'hand_off'): void {
@@ -872,19 +875,57 @@ export class Pressroom {
     );
   }
 
-  /** Deletes a post that never went out: a draft, or one that failed or was missed. */
+  /**
+   * Deletes a post that never went out: a draft, one that failed or was missed, or a scheduled one
+   * whose first attempt has not begun (taken out of the queue in the same transaction).
+   */
   deletePost(input: OperationInput<'deletePost'>): { removed: number } {
     const { id } = this.validate('deletePost', input);
-    const post = this.store.posts.get(id);
-    if (!post) throw new InvalidInput([{ field: 'id', message: `no post ${id}` }]);
-    if (this.store.outbox.openFor({ postId: id }))
-      throw new NotAllowed(`Post ${id} is queued; unschedule or cancel it first`);
-    if (!this.store.posts.remove(id))
-      throw new NotAllowed(
-        `Post ${id} cannot be deleted. ${this.lockedReason(post) ?? `It is ${post.status}`}.`,
-      );
+    const post = this.requirePost(id);
+    this.store.transaction(() => {
+      this.takeOutOfQueue(post);
+      if (!this.store.posts.remove(id))
+        throw new NotAllowed(
+          `Post ${id} cannot be deleted. ${this.lockedReason(post) ?? `It is ${post.status}`}.`,
+        );
+    });
     this.emit({ type: 'changed', what: 'posts' });
     return { removed: 1 };
+  }
+
+  /** Takes a scheduled post out of the queue: a draft again, at the same time. */
+  moveToDrafts(input: OperationInput<'moveToDrafts'>): LocalPost {
+    const { id } = this.validate('moveToDrafts', input);
+    const post = this.requirePost(id);
+    if (post.status !== 'draft') {
+      if (post.status !== 'scheduled')
+        throw new NotAllowed(
+          `Post ${id} is ${post.status}; only a scheduled post can move back to the drafts`,
+        );
+      this.store.transaction(() => this.takeOutOfQueue(post));
+      this.emit({ type: 'changed', what: 'posts' });
+    }
+    return this.requirePost(id);
+  }
+
+  private requirePost(id: number): LocalPost {
+    const post = this.store.posts.get(id);
+    if (!post) throw new InvalidInput([{ field: 'id', message: `no post ${id}` }]);
+    return post;
+  }
+
+  /**
+   * Cancels a post's queue item while nothing of it has been sent; an item being sent, or whose
+   * last attempt's outcome is still to be settled, stays, so a post never goes out unseen.
+   */
+  private takeOutOfQueue(post: LocalPost): void {
+    const item = this.store.outbox.openFor({ postId: post.id });
+    if (!item) return;
+    if (item.state !== 'queued' || item.attempts > 0 || item.outcomeUnknown)
+      throw new NotAllowed(
+        `Post ${post.id} is being sent or retried; cancel it in the Queue once its attempt is settled`,
+      );
+    this.store.outbox.cancel(item.id);
   }
 
   listProducts(input: OperationInput<'listProducts'> = {}): Page<LocalProduct> {

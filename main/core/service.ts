@@ -29,6 +29,7 @@ const handlers: Handlers = {
   listPosts: (s, input) => s.current.listPosts(input),
   getCalendar: (s, input) => s.current.getCalendar(input),
   deletePost: (s, input) => s.current.deletePost(input),
+  moveToDrafts: (s, input) => s.current.moveToDrafts(input),
   listProducts: (s, input) => s.current.listProducts(input),
   saveProduct: (s, input) => s.current.saveProduct(input),
   duplicateProduct: (s, input) => s.current.duplicateProduct(input),

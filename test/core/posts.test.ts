@@ -26,6 +26,34 @@ describe('post editing', () => {
     pressroom.close();
   });
 
+  it('deletes a scheduled post or moves it to the drafts, until its first attempt begins', () => {
+    const pressroom = new Pressroom({ dbFile: ':memory:' });
+    const at = inAnHour();
+    const kept = pressroom.addPost({ text: 'Keep me', botId: 'bot_1', at, zone: 'UTC' });
+    const drafted = pressroom.moveToDrafts({ id: kept.id });
+    expect(drafted).toMatchObject({ status: 'draft', scheduledAt: Date.parse(at) });
+    expect(pressroom.store.outbox.list().map((item) => item.state)).toEqual(['cancelled']);
+    // Already a draft: nothing to do.
+    expect(pressroom.moveToDrafts({ id: kept.id })).toMatchObject({ status: 'draft' });
+
+    const gone = pressroom.addPost({ text: 'Delete me', botId: 'bot_1', at, zone: 'UTC' });
+    expect(pressroom.deletePost({ id: gone.id })).toEqual({ removed: 1 });
+    expect(pressroom.store.posts.get(gone.id)).toBeUndefined();
+
+    // An attempt whose outcome is still being settled stays where it is.
+    const trying = pressroom.addPost({ text: 'In flight', botId: 'bot_1', at, zone: 'UTC' });
+    const item = pressroom.store.outbox.openFor({ postId: trying.id })!;
+    pressroom.store.db
+      .prepare("UPDATE outbox SET state = 'retrying', attempts = 1 WHERE id = ?")
+      .run(item.id);
+    expect(() => pressroom.deletePost({ id: trying.id })).toThrow(NotAllowed);
+    expect(() => pressroom.moveToDrafts({ id: trying.id })).toThrow(
+      /being sent or retried; cancel it in the Queue/,
+    );
+    expect(pressroom.store.posts.get(trying.id)).toBeDefined();
+    pressroom.close();
+  });
+
   it('queues a draft, and supersedes a failed attempt when queued again', async () => {
     const platform = await startTestPlatform({ seed: 'demo' });
     const pressroom = new Pressroom({

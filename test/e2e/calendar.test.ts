@@ -1,6 +1,7 @@
 // The calendar in Chromium on the demo workspace: a post created by clicking an empty day and
 // scheduled, dragged to another day, moved back a day by key and opened with Enter; one of the
-// demo workspace's own posts dragged on first try; AI assist filling the editor.
+// demo workspace's own posts dragged on first try; a scheduled post deleted and brought back
+// with Undo; AI assist filling the editor.
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationResults } from '../../shared/contract';
@@ -122,6 +123,36 @@ describe('the calendar in Chromium', () => {
         return moved?.scheduledAt;
       })
       .toBe(post!.scheduledAt! + (target - day) * 86_400_000);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('deletes a scheduled post from its editor, and Undo brings it back', async () => {
+    const { page, problems } = await openApp(browser, served.url);
+    const { timezone } = await callCore<OperationResults['getSettings']>(served, 'getSettings');
+    const find = async () =>
+      (await callCore<LocalPost[]>(served, 'listPosts', {})).find((candidate) =>
+        candidate.text.startsWith('Lunch special'),
+      );
+    const post = await find();
+    expect(post?.status).toBe('scheduled');
+    if (
+      wallTime(post!.scheduledAt!, timezone).slice(0, 7) !==
+      wallTime(Date.now(), timezone).slice(0, 7)
+    )
+      await page.getByRole('button', { name: 'Next', exact: true }).click();
+    await page.locator('.ec-event', { hasText: 'Lunch special' }).click();
+    const editor = page.getByRole('dialog', { name: 'Edit post' });
+    await editor.getByRole('button', { name: 'Delete', exact: true }).click();
+    await editor.waitFor({ state: 'hidden' });
+    await expect.poll(find).toBeUndefined();
+    await page
+      .locator('.notice', { hasText: 'Post deleted' })
+      .getByRole('button', { name: 'Undo' })
+      .click();
+    await expect.poll(async () => (await find())?.status).toBe('scheduled');
+    expect((await find())?.scheduledAt).toBe(post!.scheduledAt);
+    await page.locator('.ec-event', { hasText: 'Lunch special' }).waitFor();
     expect(problems).toEqual([]);
     await page.close();
   });

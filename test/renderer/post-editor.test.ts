@@ -1,5 +1,6 @@
 // The post editor (jsdom): its state's checks, calls and DST handling, add to queue and share next
 // by the bot's posting schedule, and the dialog as the user sees it, over a fake transport.
+import { Temporal } from 'temporal-polyfill';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CallResult } from '../../shared/contract';
@@ -223,7 +224,9 @@ describe('post editor state', () => {
     transport.answer('deletePost', () => ok({ removed: 1 }));
     expect(await editor.remove()).toBe(true);
     expect(transport.callsOf('deletePost')).toEqual([{ id: 8 }, { id: 8 }]);
-    expect(new PostEditor(shell, { post: post({ id: 9 }) }).canDelete).toBe(false);
+    expect(new PostEditor(shell, { post: post({ id: 9, status: 'published' }) }).canDelete).toBe(
+      false,
+    );
   });
 });
 
@@ -356,16 +359,56 @@ describe('the post editor dialog', () => {
     expect(within(dialog).getByRole('button', { name: 'Close' })).toBeTruthy();
   });
 
-  it('deletes a draft after asking once more', async () => {
-    const { shell, transport } = await shellWith({ deletePost: () => ok({ removed: 1 }) });
-    const editor = new PostEditor(shell, { post: post({ id: 6, status: 'draft' }) });
+  it('deletes a scheduled post at once, and Undo writes it again as it was', async () => {
+    const at = Date.now() + 86_400_000;
+    const scheduled = post({ id: 6, status: 'scheduled', scheduledAt: at, botId: 'bot_1' });
+    const { shell, transport } = await shellWith({
+      deletePost: () => ok({ removed: 1 }),
+      addPost: () => ok(post({ id: 7, status: 'scheduled', scheduledAt: at })),
+    });
+    const editor = new PostEditor(shell, { post: scheduled });
     const onsaved = vi.fn();
     render(PostEditorDialog, { props: { editor, bots: [], onsaved, onclose: vi.fn() } });
     await fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
-    expect(transport.callsOf('deletePost')).toEqual([]);
-    await fireEvent.click(screen.getByRole('button', { name: 'Delete post' }));
     await vi.waitFor(() => expect(onsaved).toHaveBeenCalled());
     expect(transport.callsOf('deletePost')).toEqual([{ id: 6 }]);
+    const notice = shell.notices.list.find((item) => item.text === 'Post deleted')!;
+    expect(notice.action?.label).toBe('Undo');
+    shell.notices.act(notice);
+    await vi.waitFor(() => expect(transport.callsOf('addPost')).toHaveLength(1));
+    expect(transport.callsOf('addPost')[0]).toMatchObject({
+      text: scheduled.text,
+      botId: 'bot_1',
+      mode: 'schedule',
+      at: Temporal.Instant.fromEpochMilliseconds(at).toString(),
+      allowDuplicate: true,
+    });
+  });
+
+  it('moves a scheduled post to the drafts, and duplicates one as a new post', async () => {
+    const scheduled = post({ id: 8, status: 'scheduled', scheduledAt: Date.now() + 86_400_000 });
+    const { shell, transport } = await shellWith({
+      moveToDrafts: () => ok({ ...scheduled, status: 'draft' }),
+    });
+    const onsaved = vi.fn();
+    render(PostEditorDialog, {
+      props: {
+        editor: new PostEditor(shell, { post: scheduled }),
+        bots: [],
+        onsaved,
+        onclose: vi.fn(),
+      },
+    });
+    await fireEvent.click(screen.getByRole('button', { name: 'Move to drafts' }));
+    await vi.waitFor(() => expect(onsaved).toHaveBeenCalled());
+    expect(transport.callsOf('moveToDrafts')).toEqual([{ id: 8 }]);
+
+    const copy = new PostEditor(shell, { post: scheduled });
+    copy.duplicate();
+    expect(copy.title).toBe('New post');
+    expect(copy.text).toBe(scheduled.text);
+    expect(copy.canDelete).toBe(false);
+    expect(copy.modes).toContain('schedule');
   });
 });
 

@@ -33,6 +33,7 @@ describe('operation sides', () => {
       listPosts: 'renderer',
       getCalendar: 'renderer',
       deletePost: 'renderer',
+      moveToDrafts: 'renderer',
       listProducts: 'renderer',
       saveProduct: 'renderer',
       duplicateProduct: 'renderer',

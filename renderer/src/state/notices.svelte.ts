@@ -5,16 +5,34 @@ export interface Notice {
   id: number;
   tone: 'error' | 'success' | 'info';
   text: string;
+  /** A button in the notice, such as Undo; pressing it closes the notice. */
+  action?: NoticeAction;
+}
+
+export interface NoticeAction {
+  label: string;
+  run: () => void;
 }
 
 export class Notices {
   list = $state<Notice[]>([]);
   private nextId = 1;
 
-  show(tone: Notice['tone'], text: string, ttlMs = tone === 'error' ? 10_000 : 4_000): void {
+  show(
+    tone: Notice['tone'],
+    text: string,
+    ttlMs = tone === 'error' ? 10_000 : 4_000,
+    action?: NoticeAction,
+  ): void {
     const id = this.nextId++;
-    this.list = [...this.list, { id, tone, text }];
+    this.list = [...this.list, { id, tone, text, ...(action ? { action } : {}) }];
     setTimeout(() => this.dismiss(id), ttlMs);
+  }
+
+  /** Runs a notice's action once and closes the notice. */
+  act(notice: Notice): void {
+    this.dismiss(notice.id);
+    notice.action?.run();
   }
 
   /** Shows a failed call's message as the core worded it (it already says what to do). */

@@ -207,7 +207,11 @@ export class PostEditor {
   readonly locked = $derived(this.post ? lockReason(this.post) : null);
   readonly title = $derived(this.post ? 'Edit post' : 'New post');
   readonly canUndo = $derived(this.history.length > 0);
-  readonly canDelete = $derived(!!this.post && NOT_GONE_OUT.includes(this.post.status));
+  /** A post that never went out can be deleted, a scheduled one too until it is being sent. */
+  readonly canDelete = $derived(
+    !!this.post && [...NOT_GONE_OUT, 'scheduled'].includes(this.post.status),
+  );
+  readonly canMoveToDrafts = $derived(this.post?.status === 'scheduled');
   /**
    * The buttons this post offers: a scheduled post stays in the queue and can only be saved at a
    * (new) time; a new post, draft, failed or missed one can go out any way.
@@ -508,20 +512,52 @@ export class PostEditor {
     return undefined;
   }
 
-  /** Deletes a post that never went out; true once it is gone. */
+  /**
+   * Deletes a post that never went out (or is only scheduled); true once it is gone. The notice
+   * offers Undo for a while, which writes the post again as it was.
+   */
   async remove(): Promise<boolean> {
     const post = this.post;
     if (!post || !this.canDelete || this.busy) return false;
+    const removed = await this.call(() => this.shell.api.deletePost({ id: post.id }));
+    if (!removed) return false;
+    this.shell.notices.show('success', 'Post deleted', 10_000, {
+      label: 'Undo',
+      run: () => void restorePost(this.shell, post),
+    });
+    return true;
+  }
+
+  /** Takes a scheduled post out of the queue, keeping it as a draft at its time. */
+  async moveToDrafts(): Promise<boolean> {
+    const post = this.post;
+    if (!post || !this.canMoveToDrafts || this.busy) return false;
+    const moved = await this.call(() => this.shell.api.moveToDrafts({ id: post.id }));
+    if (moved) this.shell.notices.show('success', 'Moved to drafts: it will not go out');
+    return !!moved;
+  }
+
+  /**
+   * Turns the editor into a new post with this one's words, media, bot and time: nothing is saved
+   * until the user saves the copy (and the duplicate guard asks if it repeats too soon).
+   */
+  duplicate(): void {
+    if (!this.post) return;
+    this.post = null;
+    this.issues = [];
+    this.failure = null;
+    this.shell.notices.show('info', 'A copy of the post: change what you like, then save it');
+  }
+
+  /** A call that needs no duplicate guard; its failure is shown in the editor. */
+  private async call<T>(run: () => Promise<CallResult<T>>): Promise<T | undefined> {
     this.busy = true;
     this.failure = null;
     try {
-      const result = await this.shell.api.deletePost({ id: post.id });
-      if (!result.ok) {
-        this.failure = result.error.message;
-        return false;
-      }
-      this.shell.notices.show('success', 'Post deleted');
-      return true;
+      const result = await run();
+      if (result.ok) return result.value;
+      this.failure = result.error.message;
+      return undefined;
     } finally {
       this.busy = false;
     }
@@ -568,4 +604,24 @@ export class PostEditor {
     this.history = this.history.slice(0, -1);
     this.text = previous;
   }
+}
+
+/**
+ * Writes a deleted post again as it was: scheduled at its time when that is still ahead, else a
+ * draft. The post it repeats is gone, so the duplicate guard has nothing to ask.
+ */
+export async function restorePost(shell: Shell, post: LocalPost): Promise<void> {
+  const at = post.scheduledAt;
+  const schedule = post.status === 'scheduled' && at !== null && at > Date.now();
+  const result = await shell.api.addPost({
+    text: post.text,
+    mediaUrls: post.mediaUrls,
+    mode: schedule ? 'schedule' : 'draft',
+    allowDuplicate: true,
+    ...(post.botId ? { botId: post.botId } : {}),
+    ...(at !== null ? { at: Temporal.Instant.fromEpochMilliseconds(at).toString() } : {}),
+    ...(post.zone ? { zone: post.zone } : {}),
+  });
+  if (result.ok) shell.notices.show('success', 'Post restored');
+  else shell.notices.error(result.error.message, 'Could not restore the post');
 }
