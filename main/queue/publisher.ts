@@ -9,7 +9,7 @@ import { minorToDecimal } from '../../shared/money';
 import type { PlatformClient } from '../platform/client';
 import { PlatformError } from '../platform/errors';
 import type { WorkspaceStore } from '../store';
-import type { RateGovernor } from './governor';
+import type { RateGovernor, Release } from './governor';
 import { DEFAULT_RETRY_RULES, decide } from './retry';
 import type { RetryRules } from './retry';
 
@@ -41,6 +41,8 @@ export class Publisher {
   private draining: Promise<DrainReport> | null = null;
   private lookAgain = false;
   private pausedReason: string | null = null;
+  /** Aborted by a pause: items still waiting for the governor stop waiting. */
+  private running = new AbortController();
   private readonly now: () => number;
   private readonly random: () => number;
   private readonly rules: RetryRules;
@@ -58,12 +60,14 @@ export class Publisher {
   /** Holds every item where it is until `resume`; requests already sent finish. */
   pause(reason: string): void {
     this.pausedReason = reason;
+    this.running.abort();
     this.options.governor.pause(reason);
     this.options.onEvent?.({ type: 'paused', reason });
   }
 
   resume(): void {
     this.pausedReason = null;
+    this.running = new AbortController();
     this.options.governor.resume();
   }
 
@@ -145,7 +149,12 @@ export class Publisher {
 
   private async process(waiting: OutboxItem, report: DrainReport): Promise<void> {
     const { store, governor } = this.options;
-    const release = await governor.acquire(waiting.priority);
+    let release: Release;
+    try {
+      release = await governor.acquire(waiting.priority, this.running.signal);
+    } catch {
+      return; // paused while waiting: nothing was sent, the item stays where it is
+    }
     let item: OutboxItem | undefined;
     try {
       if (this.pausedReason) return;
