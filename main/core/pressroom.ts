@@ -224,6 +224,7 @@ export class Pressroom {
       windowMs: config.windowMs ?? 60_000,
       now: this.now,
       ...this.learnedRateLimit(config.apiBase),
+      ...(config.retryRules ? { refusalBackoff: config.retryRules } : {}),
     });
     this.client =
       config.apiBase && config.token

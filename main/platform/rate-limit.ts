@@ -3,8 +3,9 @@
 // X-Rate-Limit-*, the IETF draft's RateLimit-* and its structured RateLimit / RateLimit-Policy
 // fields. Anything else is ignored, never thrown.
 
-/** How a Reset value is written: told apart by magnitude and form (see `readReset`). */
-export type ResetFormat = 'delta-seconds' | 'epoch-seconds' | 'epoch-milliseconds' | 'http-date';
+import type { ResetFormat } from './wire';
+
+export type { ResetFormat } from './wire';
 
 /** A Reset value as the server wrote it, not yet placed on our clock. */
 export interface ResetValue {

@@ -1,6 +1,7 @@
 // A platform's fixed-window rate limit, simulated on the test's clock (for fake-time tests of the
 // governor): it answers with the headers a real server would, in the form asked for.
-import type { ResetFormat } from '../../main/platform/rate-limit';
+import { writeReset } from '../../main/emulator/rate-limiter';
+import type { ResetFormat } from '../../main/platform/wire';
 
 export interface FixedWindowOptions {
   limit: number;
@@ -35,24 +36,11 @@ export function fixedWindowServer(options: FixedWindowOptions) {
     const headers = new Headers({
       Date: new Date(now).toUTCString(),
       'X-RateLimit-Remaining': String(options.limit - used),
-      'X-RateLimit-Reset': resetText(options.reset ?? 'epoch-seconds', resetAt, now),
+      'X-RateLimit-Reset': writeReset(options.reset ?? 'epoch-seconds', resetAt, now),
     });
     if (options.sendLimit) headers.set('X-RateLimit-Limit', String(options.limit));
     if (!allowed && options.retryAfter)
       headers.set('Retry-After', String(Math.ceil((resetAt - now) / 1000)));
     return { status: allowed ? 200 : 429, headers };
   };
-}
-
-function resetText(format: ResetFormat, resetAtMs: number, nowMs: number): string {
-  switch (format) {
-    case 'delta-seconds':
-      return String(Math.ceil((resetAtMs - nowMs) / 1000));
-    case 'epoch-seconds':
-      return String(Math.ceil(resetAtMs / 1000));
-    case 'epoch-milliseconds':
-      return String(resetAtMs);
-    case 'http-date':
-      return new Date(Math.ceil(resetAtMs / 1000) * 1000).toUTCString();
-  }
 }
