@@ -2,6 +2,7 @@
 // governor, and settles each item by the retry rules. An item whose last attempt had no answer
 // is looked up on the platform before it is sent again, so nothing is published twice even on a
 // platform that ignores Idempotency-Key.
+import { setMaxListeners } from 'node:events';
 import type { QueueEvent as PublisherEvent } from '../../shared/contract';
 import type { OutboxItem } from '../../shared/domain';
 import { PRIORITY } from '../../shared/domain';
@@ -36,13 +37,20 @@ export interface DrainReport {
   retrying: number;
 }
 
+/** One abort for every item waiting for the governor: a listener each, as many as work at once. */
+function waitingItems(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
+}
+
 export class Publisher {
   private readonly taken = new Set<number>();
   private draining: Promise<DrainReport> | null = null;
   private lookAgain = false;
   private pausedReason: string | null = null;
   /** Aborted by a pause: items still waiting for the governor stop waiting. */
-  private running = new AbortController();
+  private running = waitingItems();
   private readonly now: () => number;
   private readonly random: () => number;
   private readonly rules: RetryRules;
@@ -67,7 +75,7 @@ export class Publisher {
 
   resume(): void {
     this.pausedReason = null;
-    this.running = new AbortController();
+    this.running = waitingItems();
     this.options.governor.resume();
   }
 
