@@ -12,7 +12,11 @@ export interface ResetValue {
   format: ResetFormat;
   /** Milliseconds: the delay for delta-seconds, else the instant on the server's clock. */
   ms: number;
-  /** How finely it was written: 1000 for whole seconds, 1 for milliseconds. */
+  /**
+   * How far the instant it stands for may be from what is written: 1000 for a delay in whole
+   * seconds (rounded, and counted from an instant we only know to within the round trip); 1 for
+   * an instant, which a server writes exactly (or rounded up, which errs on the side of waiting).
+   */
   precisionMs: number;
 }
 
@@ -62,13 +66,13 @@ export function readReset(value: string | null | undefined): ResetValue | null {
   const numeric = number(value);
   if (numeric === null) {
     const date = httpDate(value);
-    return date === null ? null : { format: 'http-date', ms: date, precisionMs: 1000 };
+    return date === null ? null : { format: 'http-date', ms: date, precisionMs: 1 };
   }
   const whole = Number.isInteger(numeric);
   if (numeric < EPOCH_SECONDS_FROM)
     return { format: 'delta-seconds', ms: numeric * 1000, precisionMs: whole ? 1000 : 1 };
   if (numeric < EPOCH_MS_FROM)
-    return { format: 'epoch-seconds', ms: numeric * 1000, precisionMs: whole ? 1000 : 1 };
+    return { format: 'epoch-seconds', ms: numeric * 1000, precisionMs: 1 };
   return { format: 'epoch-milliseconds', ms: numeric, precisionMs: 1 };
 }
 

@@ -8,7 +8,7 @@ import type { RateGauge } from '../../shared/domain';
 import type { Priority } from '../../shared/domain';
 import { ServerClock } from '../platform/server-clock';
 import { resetInstant } from '../platform/rate-limit';
-import type { RateLimitState } from '../platform/rate-limit';
+import type { RateLimitState, ResetValue } from '../platform/rate-limit';
 
 /** What the governor learned of an account's limit, kept so the next run starts from it. */
 export interface LearnedRateLimit {
@@ -207,8 +207,7 @@ export class RateGovernor {
     // A late answer from the window before says nothing about this one.
     if (reset !== null && this.windowStartMs !== null && reset <= this.windowStartMs + tolerance)
       return;
-    if (reset !== null && reset > (this.serverResetAtMs ?? -Infinity) + tolerance)
-      this.learnWindow(reset, rateLimit.reset?.precisionMs ?? 1);
+    if (rateLimit.reset && reset !== null) this.learnWindow(rateLimit.reset, reset);
     const opensWindow =
       this.freshWindow ||
       this.resetAtMs === null ||
@@ -283,15 +282,20 @@ export class RateGovernor {
     return Math.min(1_000, Math.ceil(this.clock.uncertaintyMs));
   }
 
-  /** Two resets in a row are a window apart; skipped windows give multiples, so keep the least. */
-  private learnWindow(reset: number, precisionMs: number): void {
+  /**
+   * Two resets in a row are a window apart; skipped windows give multiples, so keep the least.
+   * Epoch resets are compared as written, on the server's clock, so a skew still being refined
+   * does not blur them; delays only as placed on ours, to their whole seconds.
+   */
+  private learnWindow(reset: ResetValue, placedMs: number): void {
+    const serverMs = reset.format === 'delta-seconds' ? placedMs : reset.ms;
     const previous = this.serverResetAtMs;
-    this.serverResetAtMs = reset;
+    if (previous !== null && serverMs <= previous + reset.precisionMs + 250) return;
+    this.serverResetAtMs = serverMs;
     if (previous === null) return;
-    // Resets written in whole seconds, placed through a skew still being refined, jitter a little.
-    const gap = Math.round((reset - previous) / precisionMs) * precisionMs;
+    const gap = Math.round((serverMs - previous) / reset.precisionMs) * reset.precisionMs;
     const known = this.learnedWindowMs;
-    if (known === null || gap < known - precisionMs) this.learnedWindowMs = gap;
+    if (known === null || gap < known - reset.precisionMs) this.learnedWindowMs = gap;
   }
 
   private knownLimit(): number | null {

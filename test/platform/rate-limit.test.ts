@@ -79,7 +79,7 @@ describe('parseRateLimit', () => {
       limit: 600,
       remaining: 17,
       resetAtMs: NOW + 60_000,
-      reset: { format: 'epoch-seconds', ms: NOW + 60_000, precisionMs: 1000 },
+      reset: { format: 'epoch-seconds', ms: NOW + 60_000, precisionMs: 1 },
       windowMs: null,
       retryAfterMs: 3_000,
       serverDateMs: null,
