@@ -177,3 +177,17 @@ export function parseRateLimit(headers: Headers, nowMs: number): RateLimitState 
     state.retryAfterMs === null;
   return empty ? null : state;
 }
+
+/** Which family of rate-limit headers an answer uses, as a person would name it; null: none. */
+export function rateLimitFamily(headers: Headers): string | null {
+  const families: [string, string][] = [
+    ['x-ratelimit-', 'X-RateLimit-*'],
+    ['x-rate-limit-', 'X-Rate-Limit-*'],
+    ['ratelimit-', 'RateLimit-*'],
+  ];
+  for (const [prefix, name] of families) {
+    if (['limit', 'remaining', 'reset'].some((field) => headers.has(prefix + field))) return name;
+  }
+  if (headers.has('ratelimit') || headers.has('ratelimit-policy')) return 'RateLimit';
+  return null;
+}

@@ -7,14 +7,8 @@ export const API_PREFIX = '/api/v1';
 export const PLANS = { free: 60, pro: 600, enterprise: 6000 } as const;
 export type Plan = keyof typeof PLANS;
 
-/** The forms a platform writes a rate limit's Reset in (docs/platform-api.md, "Rate limits"). */
-export const RESET_FORMATS = [
-  'delta-seconds',
-  'epoch-seconds',
-  'epoch-milliseconds',
-  'http-date',
-] as const;
-export type ResetFormat = (typeof RESET_FORMATS)[number];
+export { RESET_FORMATS } from '../../shared/connection';
+export type { ResetFormat } from '../../shared/connection';
 
 export const EVENT_TYPES = ['message.received', 'order.created', 'comment.posted'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
