@@ -9,7 +9,9 @@ import { PlatformError } from '../platform/errors';
 import type { Plan } from '../platform/wire';
 import { AccountFile, tokenHint } from './account';
 import type { SecretStore } from './account';
-import { InvalidInput } from './errors';
+import type { ConnectionReport } from '../../shared/connection';
+import { checkConnection } from './connection';
+import { InvalidInput, NotConnected } from './errors';
 import { Pressroom } from './pressroom';
 import type { PressroomConfig } from './pressroom';
 import { startWebhookReceiver } from './receiver';
@@ -99,6 +101,16 @@ export class Session {
     this.accountFile.write({ apiBase: input.apiBase, plan: input.plan });
     await this.switchTo('account', input);
     return this.accountSettings();
+  }
+
+  /** How the workspace's platform (the account's, or the demo's) speaks; offline has none. */
+  checkConnection(): Promise<ConnectionReport> {
+    const target =
+      this.mode === 'demo' && this.demoPlatform
+        ? { apiBase: this.demoPlatform.apiBase, token: this.demoPlatform.token }
+        : this.account;
+    if (!target) throw new NotConnected();
+    return checkConnection(target);
   }
 
   /** Forgets the stored account and goes back to the demo workspace (or offline drafts). */

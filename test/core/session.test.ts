@@ -32,6 +32,21 @@ describe('session', () => {
     expect(session.current.listBots().length).toBeGreaterThan(0);
   });
 
+  it('tests the connection of the workspace’s platform: the demo’s, through the contract', async () => {
+    const platform = await startTestPlatform({ seed: 'demo' });
+    const { session } = await openSession(platform);
+    const checked = await invoke(session, 'checkConnection', {});
+    expect(checked).toMatchObject({
+      ok: true,
+      value: {
+        token: { accepted: true },
+        rate_limit: { reset: 'epoch-seconds', limit: 60 },
+        lists: { envelope: 'data' },
+        ids: 'string',
+      },
+    });
+  });
+
   it('opens a watched demo workspace already synced, so a first page shows its posts', async () => {
     const { session } = await openDemoSession({ watch: true });
     expect(session.current.listPosts({}).length).toBeGreaterThan(0);
