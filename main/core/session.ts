@@ -104,13 +104,16 @@ export class Session {
   }
 
   /** How the workspace's platform (the account's, or the demo's) speaks; offline has none. */
-  checkConnection(): Promise<ConnectionReport> {
+  async checkConnection(): Promise<ConnectionReport> {
     const target =
       this.mode === 'demo' && this.demoPlatform
         ? { apiBase: this.demoPlatform.apiBase, token: this.demoPlatform.token }
         : this.account;
     if (!target) throw new NotConnected();
-    return checkConnection(target);
+    const report = await checkConnection(target);
+    // A limit the platform does not state may have been learned from its answers already.
+    report.rate_limit.limit ??= this.pressroom.governor.learned().limit;
+    return report;
   }
 
   /** Forgets the stored account and goes back to the demo workspace (or offline drafts). */

@@ -47,6 +47,18 @@ describe('session', () => {
     });
   });
 
+  it('names the limit learned when the platform does not state one', async () => {
+    const platform = await startTestPlatform({
+      seed: 'demo',
+      rateLimit: 40,
+      rateHeaders: { limit: false },
+    });
+    const { session } = await openSession(platform);
+    expect(await invoke(session, 'sync', {})).toMatchObject({ ok: true });
+    const checked = await invoke(session, 'checkConnection', {});
+    expect(checked).toMatchObject({ ok: true, value: { rate_limit: { limit: 40 } } });
+  });
+
   it('opens a watched demo workspace already synced, so a first page shows its posts', async () => {
     const { session } = await openDemoSession({ watch: true });
     expect(session.current.listPosts({}).length).toBeGreaterThan(0);
