@@ -202,7 +202,7 @@ export class RateGovernor {
     if (rateLimit.remaining === null && rateLimit.limit === null && rateLimit.reset === null)
       return;
     const othersInFlight = Math.max(0, this.inFlight - 1);
-    const reset = rateLimit.reset ? this.placeReset(rateLimit) : null;
+    const reset = rateLimit.reset ? this.placeReset(rateLimit.reset, rateLimit.observedAtMs) : null;
     const tolerance = (rateLimit.reset?.precisionMs ?? 0) + 250;
     // A late answer from the window before says nothing about this one.
     if (reset !== null && this.windowStartMs !== null && reset <= this.windowStartMs + tolerance)
@@ -221,12 +221,11 @@ export class RateGovernor {
       this.resetAtMs = this.now() + this.currentWindowMs();
     }
     if (rateLimit.remaining !== null) {
+      // Remaining + 1 is never more than the limit; right after a reset it is the limit.
       this.learnedLimit = Math.min(
         this.planLimit,
         Math.max(this.learnedLimit ?? 0, rateLimit.remaining + 1),
       );
-    }
-    if (rateLimit.remaining !== null) {
       const left = rateLimit.remaining - othersInFlight;
       this.remaining = opensWindow ? left : Math.min(this.remaining ?? Infinity, left);
     } else if (opensWindow && !this.freshWindow) {
@@ -252,7 +251,7 @@ export class RateGovernor {
     if (rateLimit?.retryAfterMs != null) until = now + rateLimit.retryAfterMs;
     else if (rateLimit?.reset)
       until =
-        this.placeReset(rateLimit) +
+        this.placeReset(rateLimit.reset, rateLimit.observedAtMs) +
         (rateLimit.reset.format === 'delta-seconds' ? 0 : this.placementMarginMs());
     else until = now + this.refusalWaitMs();
     // Retry-After says when, exactly: not later than an earlier guess, not sooner.
@@ -267,10 +266,9 @@ export class RateGovernor {
     return Math.round(step / 2 + (this.random() * step) / 2);
   }
 
-  private placeReset(rateLimit: RateLimitState): number {
-    const reset = rateLimit.reset;
-    if (!reset) throw new Error('no reset to place');
-    return resetInstant(reset, rateLimit.observedAtMs, this.clock.skewMs);
+  /** A Reset as an instant on our clock, through the skew measured so far. */
+  private placeReset(reset: ResetValue, receivedAtMs: number): number {
+    return resetInstant(reset, receivedAtMs, this.clock.skewMs);
   }
 
   /**
