@@ -36,6 +36,7 @@ import type {
 import { isTimeZone } from './time';
 import { isCurrency } from './money';
 import { apiBaseUrl, httpUrl, text } from './validation';
+import type { ConnectionReport } from './connection';
 
 /** A base64 string of 64 MiB of file; the web host sizes its request limit from it. */
 export const MAX_UPLOAD_BASE64 = Math.ceil((64 * 1024 * 1024) / 3) * 4;
@@ -366,6 +367,8 @@ export const operations = {
   }),
   /** Forgets the account's token and goes back to the demo workspace. */
   useDemo: z.strictObject({}),
+  /** How the connected platform speaks (token, rate-limit headers, clock, lists), in a few reads. */
+  checkConnection: z.strictObject({}),
 } as const;
 
 /**
@@ -433,6 +436,7 @@ export const OPERATION_SIDES = {
   saveSettings: 'renderer',
   connectAccount: 'renderer',
   useDemo: 'renderer',
+  checkConnection: 'renderer',
 } as const satisfies Record<keyof typeof operations, CallerSide>;
 
 /** getCalendar's answer. */
@@ -502,6 +506,7 @@ export interface OperationResults {
   saveSettings: WorkspaceSettings;
   connectAccount: AccountSettings;
   useDemo: AccountSettings;
+  checkConnection: ConnectionReport;
 }
 
 export type Operations = typeof operations;

@@ -17,7 +17,10 @@ export function addGlobalOptions(program: Command): Command {
     )
     .addOption(new Option('--token <token>', 'Platform API token').env('PRESSROOM_API_TOKEN'))
     .addOption(
-      new Option('--plan <plan>', "the account's plan, until the platform's headers say its limit")
+      new Option(
+        '--plan <plan>',
+        "the account's plan: the most requests sent per window, whatever the platform's headers say",
+      )
         .choices(['free', 'pro', 'enterprise'])
         .env('PRESSROOM_PLAN'),
     )

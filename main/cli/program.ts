@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 // Bundled in at build time, so the version printed is the one this code was built as.
 import packageJson from '../../package.json' with { type: 'json' };
+import { registerCheck } from './commands/check';
 import { registerExport, registerImport } from './commands/import';
 import { registerPlatform } from './commands/platform';
 import { registerPosts } from './commands/posts';
@@ -28,5 +29,6 @@ export function buildProgram(): Command {
   registerImport(program);
   registerExport(program);
   registerServe(program);
+  registerCheck(program);
   return program;
 }

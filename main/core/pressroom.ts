@@ -68,6 +68,7 @@ import type { AiChat } from '../platform/normalize';
 import type { Plan } from '../platform/wire';
 import { PLANS } from '../platform/wire';
 import { RateGovernor } from '../queue/governor';
+import type { GovernorOptions } from '../queue/governor';
 import { Publisher } from '../queue/publisher';
 import type { RetryRules } from '../queue/retry';
 import type { DrainReport, PublisherEvent } from '../queue/publisher';
@@ -89,6 +90,14 @@ const timeZone = z.string().refine(isTimeZone);
 const theme = z.enum(THEMES);
 const duplicateWindowDays = z.number().int().min(0).max(90);
 const DAY_MS = 86_400_000;
+const learnedRateLimit = z
+  .object({
+    apiBase: z.string(),
+    limit: z.number().int().positive().nullable(),
+    windowMs: z.number().positive().nullable(),
+    skewMs: z.number().int().nullable(),
+  })
+  .nullable();
 
 const AI_INSTRUCTIONS: Record<(typeof AI_TASKS)[number], string> = {
   draft:
@@ -216,6 +225,8 @@ export class Pressroom {
       limit: PLANS[plan],
       windowMs: config.windowMs ?? 60_000,
       now: this.now,
+      ...this.learnedRateLimit(config.apiBase),
+      ...(config.retryRules ? { refusalBackoff: config.retryRules } : {}),
     });
     this.client =
       config.apiBase && config.token
@@ -228,7 +239,7 @@ export class Pressroom {
             onResponse: (info) => {
               this.stats.requests++;
               if (info.status === 429) this.stats.rateLimited++;
-              this.governor.observe(info.status, info.rateLimit);
+              this.governor.observe(info.status, info.rateLimit, info.durationMs);
             },
           })
         : null;
@@ -251,6 +262,21 @@ export class Pressroom {
     this.scheduler = this.publisher
       ? new Scheduler({ publisher: this.publisher, store: this.store, now: this.now })
       : null;
+  }
+
+  /**
+   * What an earlier run learned of this platform's rate limit, and the way to keep what this run
+   * learns: one settings row, for the base URL it was learned from (another server relearns).
+   */
+  private learnedRateLimit(
+    apiBase: string | undefined,
+  ): Pick<GovernorOptions, 'learned' | 'onLearn'> {
+    if (!apiBase) return {};
+    const kept = this.store.settings.get('learned_rate_limit', learnedRateLimit, null);
+    return {
+      learned: kept?.apiBase === apiBase ? kept : null,
+      onLearn: (learned) => this.store.settings.set('learned_rate_limit', { apiBase, ...learned }),
+    };
   }
 
   /** The platform's fetch, noting whether requests get answers (the UI's online/offline). */

@@ -71,6 +71,7 @@ const handlers: Handlers = {
   saveSettings: (s, input) => s.current.saveSettings(input),
   connectAccount: (s, input) => s.connect(input),
   useDemo: (s) => s.useDemo(),
+  checkConnection: (s) => s.checkConnection(),
 };
 
 export const OPERATION_NAMES = Object.keys(operations) as OperationName[];

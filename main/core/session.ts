@@ -9,8 +9,10 @@ import { PlatformError } from '../platform/errors';
 import type { Plan } from '../platform/wire';
 import { AccountFile, tokenHint } from './account';
 import type { SecretStore } from './account';
+import type { ConnectionReport } from '../../shared/connection';
+import { checkConnection } from './connection';
 import { seedDemoWorkspace } from './demo-workspace';
-import { InvalidInput } from './errors';
+import { InvalidInput, NotConnected } from './errors';
 import { Pressroom } from './pressroom';
 import type { PressroomConfig } from './pressroom';
 import { startWebhookReceiver } from './receiver';
@@ -100,6 +102,19 @@ export class Session {
     this.accountFile.write({ apiBase: input.apiBase, plan: input.plan });
     await this.switchTo('account', input);
     return this.accountSettings();
+  }
+
+  /** How the workspace's platform (the account's, or the demo's) speaks; offline has none. */
+  async checkConnection(): Promise<ConnectionReport> {
+    const target =
+      this.mode === 'demo' && this.demoPlatform
+        ? { apiBase: this.demoPlatform.apiBase, token: this.demoPlatform.token }
+        : this.account;
+    if (!target) throw new NotConnected();
+    const report = await checkConnection(target);
+    // A limit the platform does not state may have been learned from its answers already.
+    report.rate_limit.limit ??= this.pressroom.governor.learned().limit;
+    return report;
   }
 
   /** Forgets the stored account and goes back to the demo workspace (or offline drafts). */

@@ -1,5 +1,7 @@
 // The reference server's rate limit (Node, main process): fixed windows per token, aligned to
 // multiples of the window length since the epoch, as docs/platform-api.md, "Rate limits", says.
+// Its headers can be written as other platforms write them, for testing clients against them.
+import type { ResetFormat } from '../platform/wire';
 
 export interface RateDecision {
   allowed: boolean;
@@ -30,15 +32,41 @@ export class FixedWindowLimiter {
     return { allowed, limit, remaining: limit - window.used, resetAtMs: start + this.windowMs };
   }
 
-  /** The headers of every answer to a known token. */
-  static headers(decision: RateDecision): Record<string, string> {
-    const resetSeconds = decision.resetAtMs / 1000;
+  /** The headers of every answer to a known token, at `nowMs` on the server's clock. */
+  static headers(
+    decision: RateDecision,
+    nowMs: number,
+    style: RateHeaderStyle = {},
+  ): Record<string, string> {
     return {
-      'X-RateLimit-Limit': String(decision.limit),
+      ...(style.limit === false ? {} : { 'X-RateLimit-Limit': String(decision.limit) }),
       'X-RateLimit-Remaining': String(decision.remaining),
-      'X-RateLimit-Reset': Number.isInteger(resetSeconds)
-        ? String(resetSeconds)
-        : resetSeconds.toFixed(3),
+      'X-RateLimit-Reset': writeReset(style.reset ?? 'epoch-seconds', decision.resetAtMs, nowMs),
     };
+  }
+}
+
+/** How the rate-limit headers are written: the documented form unless told otherwise. */
+export interface RateHeaderStyle {
+  /** Send X-RateLimit-Limit (the spec names only Remaining and Reset). */
+  limit?: boolean;
+  reset?: ResetFormat;
+}
+
+/** A window's reset as a platform writing it in `format` would, at `nowMs`. */
+export function writeReset(format: ResetFormat, resetAtMs: number, nowMs: number): string {
+  switch (format) {
+    case 'delta-seconds':
+      // Rounded up, so a client never comes back before the window has turned.
+      return String(Math.max(0, Math.ceil((resetAtMs - nowMs) / 1000)));
+    case 'epoch-seconds': {
+      const seconds = resetAtMs / 1000;
+      // A fraction only for windows that are not whole seconds, which only test servers use.
+      return Number.isInteger(seconds) ? String(seconds) : seconds.toFixed(3);
+    }
+    case 'epoch-milliseconds':
+      return String(resetAtMs);
+    case 'http-date':
+      return new Date(Math.ceil(resetAtMs / 1000) * 1000).toUTCString();
   }
 }

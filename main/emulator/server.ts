@@ -26,7 +26,7 @@ import type { Reply } from './http';
 import { openApiDocument, OPENAPI_PATH } from './openapi';
 import { seededRandom } from './random';
 import { FixedWindowLimiter } from './rate-limiter';
-import type { RateDecision } from './rate-limiter';
+import type { RateDecision, RateHeaderStyle } from './rate-limiter';
 import { apiRoutes } from './routes';
 import type { ApiContext } from './routes';
 import { seedDemo } from './seed';
@@ -43,6 +43,12 @@ export interface PlatformServerOptions {
   plan?: Plan;
   /** Rate-limit window; one minute on the platform, shorter in tests. */
   windowMs?: number;
+  /** Requests per window of the default account, instead of its plan's (e.g. below it). */
+  rateLimit?: number;
+  /** How the rate-limit headers are written (Limit sent or not, the Reset's form). */
+  rateHeaders?: RateHeaderStyle;
+  /** The server's clock runs this far ahead of the machine's (negative: behind). */
+  clockOffsetMs?: number;
   /** Serves the admin API under /admin/v1 (seed, events, faults), behind its own token. */
   admin?: boolean;
   seed?: 'demo' | 'none';
@@ -103,7 +109,7 @@ export async function startPlatformServer(
   options: PlatformServerOptions = {},
 ): Promise<PlatformServer> {
   const baseNow = options.now ?? Date.now;
-  const clock = { offsetMs: 0, now: () => baseNow() + clock.offsetMs };
+  const clock = { offsetMs: options.clockOffsetMs ?? 0, now: () => baseNow() + clock.offsetMs };
   const now = () => clock.now();
   const random = seededRandom(options.randomSeed ?? (randomBytes(4).readUInt32LE() || 1));
   const timeScale = options.timeScale ?? 1;
@@ -120,6 +126,8 @@ export async function startPlatformServer(
   } else {
     store.updateAccount(accountId, { plan });
   }
+  if (options.rateLimit !== undefined)
+    store.updateAccount(accountId, { rateLimit: options.rateLimit });
   const token = store.mintToken(accountId);
   const adminToken = options.admin ? `adm_${randomBytes(24).toString('base64url')}` : null;
 
@@ -220,7 +228,7 @@ export async function startPlatformServer(
     const account = authenticate(request.headers.authorization);
     const limit = account.rate_limit ?? PLANS[account.plan];
     const decision = limiter.take(hashToken(bearer(request.headers.authorization) ?? ''), limit);
-    const rateHeaders = FixedWindowLimiter.headers(decision);
+    const rateHeaders = FixedWindowLimiter.headers(decision, now(), options.rateHeaders);
     if (!decision.allowed) {
       stats.rateLimited++;
       return send(response, rateLimitedReply(decision, now(), requestId), rateHeaders);
@@ -401,7 +409,8 @@ export async function startPlatformServer(
     if (response.headersSent || response.destroyed) return;
     const key = String(reply.status);
     stats.byStatus[key] = (stats.byStatus[key] ?? 0) + 1;
-    const headers = { ...reply.headers, ...extraHeaders };
+    // Date from the server's own clock (node:http would write the machine's).
+    const headers = { Date: new Date(now()).toUTCString(), ...reply.headers, ...extraHeaders };
     if (reply.status === 204 || (reply.body === undefined && reply.text === undefined)) {
       response.writeHead(reply.status, headers).end();
       return;

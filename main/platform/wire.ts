@@ -7,6 +7,9 @@ export const API_PREFIX = '/api/v1';
 export const PLANS = { free: 60, pro: 600, enterprise: 6000 } as const;
 export type Plan = keyof typeof PLANS;
 
+export { RESET_FORMATS } from '../../shared/connection';
+export type { ResetFormat } from '../../shared/connection';
+
 export const EVENT_TYPES = ['message.received', 'order.created', 'comment.posted'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -2,6 +2,7 @@
 // governor, and settles each item by the retry rules. An item whose last attempt had no answer
 // is looked up on the platform before it is sent again, so nothing is published twice even on a
 // platform that ignores Idempotency-Key.
+import { setMaxListeners } from 'node:events';
 import type { QueueEvent as PublisherEvent } from '../../shared/contract';
 import type { OutboxItem } from '../../shared/domain';
 import { PRIORITY } from '../../shared/domain';
@@ -9,7 +10,7 @@ import { minorToDecimal } from '../../shared/money';
 import type { PlatformClient } from '../platform/client';
 import { PlatformError } from '../platform/errors';
 import type { WorkspaceStore } from '../store';
-import type { RateGovernor } from './governor';
+import type { RateGovernor, Release } from './governor';
 import { DEFAULT_RETRY_RULES, decide } from './retry';
 import type { RetryRules } from './retry';
 
@@ -36,11 +37,20 @@ export interface DrainReport {
   retrying: number;
 }
 
+/** One abort for every item waiting for the governor: a listener each, as many as work at once. */
+function waitingItems(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
+}
+
 export class Publisher {
   private readonly taken = new Set<number>();
   private draining: Promise<DrainReport> | null = null;
   private lookAgain = false;
   private pausedReason: string | null = null;
+  /** Aborted by a pause: items still waiting for the governor stop waiting. */
+  private running = waitingItems();
   private readonly now: () => number;
   private readonly random: () => number;
   private readonly rules: RetryRules;
@@ -58,12 +68,14 @@ export class Publisher {
   /** Holds every item where it is until `resume`; requests already sent finish. */
   pause(reason: string): void {
     this.pausedReason = reason;
+    this.running.abort();
     this.options.governor.pause(reason);
     this.options.onEvent?.({ type: 'paused', reason });
   }
 
   resume(): void {
     this.pausedReason = null;
+    this.running = waitingItems();
     this.options.governor.resume();
   }
 
@@ -145,7 +157,12 @@ export class Publisher {
 
   private async process(waiting: OutboxItem, report: DrainReport): Promise<void> {
     const { store, governor } = this.options;
-    const release = await governor.acquire(waiting.priority);
+    let release: Release;
+    try {
+      release = await governor.acquire(waiting.priority, this.running.signal);
+    } catch {
+      return; // paused while waiting: nothing was sent, the item stays where it is
+    }
     let item: OutboxItem | undefined;
     try {
       if (this.pausedReason) return;

@@ -1,5 +1,6 @@
 // What to do after a failed attempt (Node, main process): one pure rule per kind of failure.
-// Retries back off exponentially with full jitter, honour Retry-After, and are bounded.
+// Retries back off exponentially with full jitter, honour Retry-After, and are bounded: 429s
+// count too, so a platform that refuses everything ends the item instead of looping forever.
 import { PlatformError } from '../platform/errors';
 
 export interface RetryRules {
@@ -7,7 +8,7 @@ export interface RetryRules {
   baseMs: number;
   /** Longest backoff step. */
   capMs: number;
-  /** Attempts in all before an item fails (429 answers do not count: the platform said "wait"). */
+  /** Attempts in all before an item fails, 429 answers included. */
   maxAttempts: number;
 }
 
@@ -58,12 +59,7 @@ export function decide(
       }
       break;
     case 'rate_limited':
-      return {
-        action: 'retry',
-        delayMs: Math.max(error.retryAfterMs ?? 0, backoffMs(1, rules, random)),
-        reason,
-        outcomeUnknown: false,
-      };
+      return rateLimited(error, attempts, rules, random);
     default:
       break;
   }
@@ -80,5 +76,30 @@ export function decide(
     delayMs: Math.max(error.retryAfterMs ?? 0, backoffMs(attempts, rules, random)),
     reason,
     outcomeUnknown: error.mayHaveCommitted,
+  };
+}
+
+/**
+ * A 429: the request was not handled. Retry-After says exactly when to try again (the governor
+ * holds every other request until then too); without it, the usual backoff.
+ */
+function rateLimited(
+  error: PlatformError,
+  attempts: number,
+  rules: RetryRules,
+  random: () => number,
+): Decision {
+  if (attempts >= rules.maxAttempts) {
+    return {
+      action: 'fail',
+      reason: `The platform keeps refusing: rate limited (${attempts} attempts answered 429). Retry it later.`,
+      fieldErrors: [],
+    };
+  }
+  return {
+    action: 'retry',
+    delayMs: error.retryAfterMs ?? backoffMs(attempts, rules, random),
+    reason: error.message,
+    outcomeUnknown: false,
   };
 }

@@ -3,8 +3,13 @@
 //  2. Pro, 50 ms latency, 2 s window: 3,000 posts due at once, so the limit binds for 10 windows.
 //  3. Enterprise, 50 ms latency: 600 posts due over 10 s, under the limit, for due-time lateness.
 //  4. Free plan, 2 s window: 300 posts due at once.
-// Prints 429s (target 0), duplicates (0), lost (0), the achieved rate as a share of the limit over
-// whole windows (target ≥ 97 %), and lateness p50/p99 under the limit (target p99 < 1 s).
+//  5. A server allowing 20 requests per 4 s (below the Free plan the workspace assumes), sending
+//     only Remaining and Reset, answering in 30 ms: 60 posts due at once; then the same with the
+//     server's clock 90 s ahead (Reset in epoch seconds, read against its Date header).
+// Prints 429s (target 0; at most 1 in 5), duplicates (0), lost (0), the achieved rate as a share
+// of the limit over whole windows (target ≥ 97 %), lateness p50/p99 under the limit (target
+// p99 < 1 s), and in 5 the span against the ideal (target: within 1.5 s).
+// `npm run bench:queue -- learned` runs only 5.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -148,6 +153,83 @@ async function bench(run: Run) {
   );
 }
 
+/**
+ * A server whose limit the workspace does not know: the plan says 60 per minute, the server allows
+ * 20 per 4 s and says only what remains and when the window resets.
+ */
+async function benchUnknownLimit(label: string, clockOffsetMs: number) {
+  const limit = 20;
+  const windowMs = 4_000;
+  const posts = 60;
+  const { child, ...server } = await startPlatformCli([
+    '--seed',
+    'demo',
+    '--admin',
+    '--plan',
+    'free',
+    '--rate-limit',
+    String(limit),
+    '--window-ms',
+    String(windowMs),
+    '--no-limit-header',
+    '--clock-offset-ms',
+    String(clockOffsetMs),
+  ]);
+  await fetch(`${new URL(server.base_url).origin}/admin/v1/faults`, {
+    method: 'PUT',
+    headers: {
+      Authorization: `Bearer ${server.admin_token ?? ''}`,
+      'Content-Type': 'application/json',
+    },
+    body: JSON.stringify({ latency_ms: 30 }),
+  });
+  const sentAt: number[] = [];
+  let lastAnswerAt = 0;
+  const pressroom = new Pressroom({
+    dbFile: join(mkdtempSync(join(tmpdir(), 'pressroom-bench-')), 'workspace.sqlite'),
+    apiBase: server.base_url,
+    token: server.token,
+    plan: 'free',
+    fetch: async (input, init) => {
+      sentAt.push(Date.now());
+      const response = await fetch(input, init);
+      lastAnswerAt = Date.now();
+      return response;
+    },
+  });
+  for (let i = 0; i < posts; i++)
+    pressroom.addPost({ text: `Bench post ${i}`, botId: 'bot_1', mode: 'publish_now' });
+  await pressroom.publishUntilEmpty();
+  const status = pressroom.status();
+  pressroom.close();
+  child.kill('SIGTERM');
+  // The least span: the server's windows (aligned to the epoch on its clock) from the first request.
+  const first = sentAt[0] ?? 0;
+  const windowStart = first - ((first + clockOffsetMs) % windowMs);
+  const idealMs = windowStart + (Math.ceil(posts / limit) - 1) * windowMs - first;
+  const spanMs = lastAnswerAt - first;
+  console.log(
+    [
+      label,
+      `  posts ${posts}: published ${status.outbox.done}, failed ${status.outbox.failed}; requests ${status.requests}; 429s ${status.rateLimited}`,
+      `  span ${(spanMs / 1000).toFixed(2)} s against an ideal of ${(idealMs / 1000).toFixed(2)} s (${((spanMs - idealMs) / 1000).toFixed(2)} s over)`,
+    ].join('\n'),
+  );
+}
+
+async function benchUnknownLimits() {
+  await benchUnknownLimit(
+    'Limit 20 per 4 s (below the Free plan), only Remaining and Reset, 30 ms answers, 60 posts due at once',
+    0,
+  );
+  await benchUnknownLimit('Same, with the server’s clock 90 s ahead', 90_000);
+}
+
+if (process.argv.includes('learned')) {
+  await benchUnknownLimits();
+  process.exit(0);
+}
+
 await bench({
   label: 'Enterprise, 50 ms latency, 3,000 posts due at once',
   plan: 'enterprise',
@@ -180,3 +262,4 @@ await bench({
   posts: 300,
   spreadMs: 0,
 });
+await benchUnknownLimits();

@@ -88,6 +88,36 @@ describe('cli platform', () => {
     await once(child, 'exit');
   });
 
+  it('serves a limit below the plan, without a Limit header, a Reset in another form, a clock ahead', async () => {
+    const { child, ...started } = await startPlatformCli([
+      '--rate-limit',
+      '20',
+      '--window-ms',
+      '4000',
+      '--no-limit-header',
+      '--reset-format',
+      'epoch-milliseconds',
+      '--clock-offset-ms',
+      '90000',
+    ]);
+    try {
+      const response = await fetch(`${started.base_url}/bots`, {
+        headers: { Authorization: `Bearer ${started.token}` },
+      });
+      expect(response.headers.get('x-ratelimit-limit')).toBeNull();
+      expect(response.headers.get('x-ratelimit-remaining')).toBe('19');
+      const reset = Number(response.headers.get('x-ratelimit-reset'));
+      const serverNow = Date.now() + 90_000;
+      expect(reset).toBeGreaterThan(serverNow - 1_000);
+      expect(reset).toBeLessThanOrEqual(serverNow + 4_000);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    const bad = await runCli(['platform', '--clock-offset-ms', 'soon']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--clock-offset-ms must be a whole number');
+  });
+
   it('has --help for the program and the command', async () => {
     const program = await runCli(['--help']);
     expect(program.code).toBe(0);

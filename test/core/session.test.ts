@@ -32,6 +32,33 @@ describe('session', () => {
     expect(session.current.listBots().length).toBeGreaterThan(0);
   });
 
+  it('tests the connection of the workspace’s platform: the demo’s, through the contract', async () => {
+    const platform = await startTestPlatform({ seed: 'demo' });
+    const { session } = await openSession(platform);
+    const checked = await invoke(session, 'checkConnection', {});
+    expect(checked).toMatchObject({
+      ok: true,
+      value: {
+        token: { accepted: true },
+        rate_limit: { reset: 'epoch-seconds', limit: 60 },
+        lists: { envelope: 'data' },
+        ids: 'string',
+      },
+    });
+  });
+
+  it('names the limit learned when the platform does not state one', async () => {
+    const platform = await startTestPlatform({
+      seed: 'demo',
+      rateLimit: 40,
+      rateHeaders: { limit: false },
+    });
+    const { session } = await openSession(platform);
+    expect(await invoke(session, 'sync', {})).toMatchObject({ ok: true });
+    const checked = await invoke(session, 'checkConnection', {});
+    expect(checked).toMatchObject({ ok: true, value: { rate_limit: { limit: 40 } } });
+  });
+
   it('opens a watched demo workspace already synced, so a first page shows its posts', async () => {
     const { session } = await openDemoSession({ watch: true });
     expect(session.current.listPosts({}).length).toBeGreaterThan(0);

@@ -88,4 +88,26 @@ describe('settings in Chromium', () => {
     expect(problems).toEqual([]);
     await page.close();
   });
+
+  it('tests the demo platform’s connection and lists how it speaks', async () => {
+    const { page, problems } = await openApp(browser, served.url);
+    await page
+      .getByRole('navigation', { name: 'Screens' })
+      .getByRole('link', { name: 'Settings' })
+      .click();
+    const account = page.getByRole('region', { name: 'Account' });
+    await account.getByRole('button', { name: 'Test connection' }).click();
+    const found = account.getByRole('list', { name: 'What the connection test found' });
+    await found.waitFor();
+    const lines = await found.getByRole('listitem').allInnerTexts();
+    expect(lines[0]).toBe('The platform accepted the token.');
+    expect(lines).toContain(
+      'Rate limit: X-RateLimit-* headers, limit 60 per window, Reset as the reset instant in Unix seconds.',
+    );
+    expect(lines).toContain('Lists: an array under "data", paged by page and per_page numbers.');
+    expect(lines).toContain('Ids: strings.');
+    await screenshot(page, 'settings-connection-test');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
 });

@@ -47,7 +47,11 @@ describe('rate limit per token', () => {
     offset = windowEnd - start;
     seen.length = 0;
     await client.listBots();
-    expect(seen[0]?.rateLimit).toMatchObject({ remaining: 59, resetAtMs: windowEnd + 3_600_000 });
+    // The server's clock moved an hour on; its Reset, as written, is the next window's end.
+    expect(seen[0]?.rateLimit).toMatchObject({
+      remaining: 59,
+      reset: { format: 'epoch-seconds', ms: windowEnd + 3_600_000 },
+    });
     expect(platform.server.stats.rateLimited).toBe(1);
   });
 
@@ -83,5 +87,36 @@ describe('rate limit per token', () => {
       headers: { Authorization: `Bearer ${whole.server.token}` },
     });
     expect(wholeResponse.headers.get('x-ratelimit-reset')).toBe('1800000002');
+  });
+});
+
+describe('rate-limit options, to test clients against other platforms', () => {
+  it('a limit below the plan, no Limit header, a Reset in any form, and a clock ahead', async () => {
+    const platform = await startTestPlatform({
+      plan: 'free',
+      rateLimit: 20,
+      windowMs: 4_000,
+      rateHeaders: { limit: false, reset: 'delta-seconds' },
+      clockOffsetMs: 90_000,
+    });
+    const call = () =>
+      fetch(`${platform.server.baseUrl}/bots`, {
+        headers: { Authorization: `Bearer ${platform.server.token}` },
+      });
+    const first = await call();
+    expect(first.headers.get('x-ratelimit-limit')).toBeNull();
+    expect(first.headers.get('x-ratelimit-remaining')).toBe('19');
+    expect(Number(first.headers.get('x-ratelimit-reset'))).toBeGreaterThanOrEqual(0);
+    expect(Number(first.headers.get('x-ratelimit-reset'))).toBeLessThanOrEqual(4);
+    const serverDate = Date.parse(first.headers.get('date') ?? '');
+    expect(Math.abs(serverDate - (Date.now() + 90_000))).toBeLessThan(2_000);
+    for (const reset of ['epoch-milliseconds', 'http-date'] as const) {
+      const other = await startTestPlatform({ windowMs: 4_000, rateHeaders: { reset } });
+      const answer = await fetch(`${other.server.baseUrl}/bots`, {
+        headers: { Authorization: `Bearer ${other.server.token}` },
+      });
+      const text = answer.headers.get('x-ratelimit-reset') ?? '';
+      expect(reset === 'http-date' ? /GMT$/.test(text) : /^\d{13}$/.test(text)).toBe(true);
+    }
   });
 });

@@ -1,6 +1,13 @@
-// Every form of X-RateLimit-Reset and Retry-After the client reads, and garbage it ignores.
+// Every family of rate-limit headers and form of Reset and Retry-After the client reads, garbage
+// it ignores, and the server's clock measured from Date headers.
 import { describe, expect, it } from 'vitest';
-import { parseRateLimit, parseResetHeader, parseRetryAfter } from '../../main/platform/rate-limit';
+import {
+  parseRateLimit,
+  parseResetHeader,
+  parseRetryAfter,
+  readReset,
+} from '../../main/platform/rate-limit';
+import { ServerClock } from '../../main/platform/server-clock';
 
 const NOW = Date.UTC(2026, 10, 22, 15, 0, 0); // epoch seconds 1795359600
 
@@ -72,7 +79,10 @@ describe('parseRateLimit', () => {
       limit: 600,
       remaining: 17,
       resetAtMs: NOW + 60_000,
+      reset: { format: 'epoch-seconds', ms: NOW + 60_000, precisionMs: 1 },
+      windowMs: null,
       retryAfterMs: 3_000,
+      serverDateMs: null,
       observedAtMs: NOW,
     });
   });
@@ -93,5 +103,77 @@ describe('parseRateLimit', () => {
   it('is null when an answer has no rate-limit headers', () => {
     expect(parseRateLimit(new Headers({ 'Content-Type': 'application/json' }), NOW)).toBeNull();
     expect(parseRateLimit(new Headers({ 'X-RateLimit-Remaining': '-3' }), NOW)).toBeNull();
+  });
+});
+
+describe('every family of rate-limit headers', () => {
+  const read = (headers: Record<string, string>) => parseRateLimit(new Headers(headers), NOW);
+
+  it('reads X-Rate-Limit-* as X-RateLimit-*', () => {
+    expect(
+      read({
+        'X-Rate-Limit-Limit': '20',
+        'X-Rate-Limit-Remaining': '4',
+        'X-Rate-Limit-Reset': '1795359660',
+      }),
+    ).toMatchObject({ limit: 20, remaining: 4, resetAtMs: NOW + 60_000 });
+  });
+
+  it('reads the IETF draft’s separate RateLimit-Limit, -Remaining and -Reset (a delay)', () => {
+    expect(
+      read({ 'RateLimit-Limit': '100', 'RateLimit-Remaining': '99', 'RateLimit-Reset': '50' }),
+    ).toMatchObject({
+      limit: 100,
+      remaining: 99,
+      resetAtMs: NOW + 50_000,
+      reset: { format: 'delta-seconds' },
+    });
+  });
+
+  it('reads the structured RateLimit and RateLimit-Policy fields, old and new drafts', () => {
+    expect(
+      read({ RateLimit: '"default";r=50;t=30', 'RateLimit-Policy': '"default";q=100;w=60' }),
+    ).toMatchObject({ limit: 100, remaining: 50, resetAtMs: NOW + 30_000, windowMs: 60_000 });
+    expect(read({ RateLimit: 'limit=10, remaining=3, reset=7' })).toMatchObject({
+      limit: 10,
+      remaining: 3,
+      resetAtMs: NOW + 7_000,
+    });
+    expect(read({ 'RateLimit-Policy': '10;w=1, 50;w=60' })).toMatchObject({
+      limit: 10,
+      windowMs: 1_000,
+    });
+  });
+
+  it('keeps the server’s Date, and a Reset as written for the governor to place', () => {
+    expect(
+      read({ 'X-RateLimit-Remaining': '1', Date: 'Sun, 22 Nov 2026 15:01:30 GMT' }),
+    ).toMatchObject({ serverDateMs: NOW + 90_000 });
+    expect(readReset('4')).toEqual({ format: 'delta-seconds', ms: 4_000, precisionMs: 1000 });
+    expect(readReset('1795359660')).toMatchObject({ format: 'epoch-seconds' });
+    expect(readReset('1795359660123')).toMatchObject({
+      format: 'epoch-milliseconds',
+      precisionMs: 1,
+    });
+    expect(readReset('Sun, 22 Nov 2026 15:01:00 GMT')).toMatchObject({ format: 'http-date' });
+  });
+});
+
+describe('ServerClock', () => {
+  it('pins the skew down from whole-second Date headers seen at different instants', () => {
+    const clock = new ServerClock();
+    expect(clock.skewMs).toBe(0);
+    const trueSkew = 90_437;
+    for (let at = NOW; at < NOW + 5_000; at += 370) {
+      const serverDateMs = Math.floor((at + 10 + trueSkew) / 1000) * 1000;
+      clock.observe({ serverDateMs, sentAtMs: at, receivedAtMs: at + 20 });
+    }
+    expect(Math.abs(clock.skewMs - trueSkew)).toBeLessThanOrEqual(20);
+  });
+
+  it('starts afresh when the server’s clock is set', () => {
+    const clock = new ServerClock(5_000);
+    clock.observe({ serverDateMs: NOW - 60_000, sentAtMs: NOW, receivedAtMs: NOW + 20 });
+    expect(Math.abs(clock.skewMs + 59_500)).toBeLessThanOrEqual(520);
   });
 });

@@ -35,11 +35,22 @@ describe('decide', () => {
     });
   });
 
-  it('honours Retry-After on 429 and never gives up on it', () => {
-    const limited = error({ kind: 'rate_limited', status: 429, retryAfterMs: 7_000 });
-    expect(decide(limited, 50, rules, () => 0.1)).toMatchObject({
+  it('retries a 429 exactly after Retry-After, and counts it: a platform that keeps refusing ends the item', async () => {
+    const limited = error({ kind: 'rate_limited', status: 429, retryAfterMs: 3_000 });
+    expect(decide(limited, 1, rules, () => 0.9)).toMatchObject({
       action: 'retry',
-      delayMs: 7_000,
+      delayMs: 3_000,
+    });
+    const headerless = error({ kind: 'rate_limited', status: 429 });
+    expect(decide(headerless, 3, rules, () => 0.5)).toMatchObject({
+      action: 'retry',
+      delayMs: 2_000,
+    });
+    expect(decide(headerless, 5, rules, () => 0.5)).toEqual({
+      action: 'fail',
+      reason:
+        'The platform keeps refusing: rate limited (5 attempts answered 429). Retry it later.',
+      fieldErrors: [],
     });
     expect(
       decide(error({ kind: 'server', status: 503, retryAfterMs: 30_000 }), 1, rules, () => 0.1),

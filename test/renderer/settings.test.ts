@@ -174,6 +174,44 @@ describe('the account section', () => {
   });
 });
 
+describe('the connection test', () => {
+  it('asks the core how the platform speaks and lists what it found, in words', async () => {
+    const { transport } = setup(ACCOUNT);
+    transport.answer('checkConnection', () =>
+      ok({
+        token: { accepted: true, status: 200, message: 'The platform accepted the token.' },
+        rate_limit: {
+          headers: 'X-RateLimit-*',
+          reset: 'epoch-seconds',
+          skew_ms: 90_012,
+          limit: null,
+          remaining: 19,
+        },
+        lists: { envelope: 'items', pagination: 'cursor' },
+        ids: 'number',
+        errors: { status: 404, shape: 'problem+json' },
+        requests: 4,
+      }),
+    );
+    await fireEvent.click(await screen.findByRole('button', { name: 'Test connection' }));
+    expect(transport.callsOf('checkConnection')).toEqual([{}]);
+    const found = await screen.findByRole('list', { name: 'What the connection test found' });
+    expect(
+      within(found)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      'The platform accepted the token.',
+      'Rate limit: X-RateLimit-* headers, no limit stated, Reset as the reset instant in Unix seconds.',
+      'Server clock: 90.0 s ahead of this computer’s.',
+      'Lists: an array under "items", paged by a cursor.',
+      'Ids: numbers.',
+      'Errors: problem+json (type, title, detail) (seen on a 404).',
+      '4 read requests.',
+    ]);
+  });
+});
+
 describe('the workspace section', () => {
   it('applies a theme at once and keeps it when the core agrees', async () => {
     const { transport, shell } = setup();

@@ -76,6 +76,7 @@ describe('operation sides', () => {
       // Carries a token the user typed in the page; nothing hands one back.
       connectAccount: 'renderer',
       useDemo: 'renderer',
+      checkConnection: 'renderer',
     });
   });
 });

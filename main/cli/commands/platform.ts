@@ -5,8 +5,8 @@ import { waitForStopSignal } from '../../core/lifecycle';
 import { ENVELOPES, ID_STYLES, PAGING_STYLES, TIME_FORMATS } from '../../emulator/conventions';
 import type { Conventions } from '../../emulator/conventions';
 import { startPlatformServer } from '../../emulator/server';
-import { PLANS } from '../../platform/wire';
-import type { Plan } from '../../platform/wire';
+import { PLANS, RESET_FORMATS } from '../../platform/wire';
+import type { Plan, ResetFormat } from '../../platform/wire';
 import { globalOptions, intOption } from '../options';
 import { CliError, createOutput } from '../output';
 
@@ -23,6 +23,10 @@ interface PlatformOptions {
   pageCap?: number;
   ids: Conventions['ids'];
   times: Conventions['times'];
+  rateLimit?: number;
+  limitHeader: boolean;
+  resetFormat: ResetFormat;
+  clockOffsetMs: number;
 }
 
 export function registerPlatform(program: Command): void {
@@ -82,6 +86,23 @@ export function registerPlatform(program: Command): void {
     .addOption(
       new Option('--times <format>', 'how times are written').choices(TIME_FORMATS).default('iso'),
     )
+    .option(
+      '--rate-limit <n>',
+      'requests per window of the default account, instead of its plan’s',
+      intOption('--rate-limit', 1, 1_000_000),
+    )
+    .option('--no-limit-header', 'leave X-RateLimit-Limit out (the spec names only the other two)')
+    .addOption(
+      new Option('--reset-format <format>', 'how X-RateLimit-Reset is written')
+        .choices(RESET_FORMATS)
+        .default('epoch-seconds'),
+    )
+    .option(
+      '--clock-offset-ms <n>',
+      'run the server’s clock this far ahead of the machine’s (negative: behind)',
+      parseOffset,
+      0,
+    )
     .addHelpText(
       'after',
       '\nThe global --db FILE names the server’s database (memory when absent). With --json the first\nstdout line is {"base_url":"…","token":"…"} (and "admin_token" with --admin).\nThe API\'s OpenAPI 3.1 document is served at {base_url}/openapi.json, without a token\n(docs/openapi.md: generating clients from it, and the contract checks).',
@@ -112,6 +133,9 @@ export function registerPlatform(program: Command): void {
           ids: options.ids,
           times: options.times,
         },
+        ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
+        rateHeaders: { limit: options.limitHeader, reset: options.resetFormat },
+        clockOffsetMs: options.clockOffsetMs,
       }).catch((error: unknown) => {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'EADDRINUSE') {
@@ -126,7 +150,7 @@ export function registerPlatform(program: Command): void {
           ...(server.adminToken ? { admin_token: server.adminToken } : {}),
         },
         [
-          `Platform API v1 reference server (${plan} plan, ${PLANS[plan]} requests per ${options.windowMs} ms)`,
+          `Platform API v1 reference server (${plan} plan, ${options.rateLimit ?? PLANS[plan]} requests per ${options.windowMs} ms)`,
           `  base URL:    ${server.baseUrl}`,
           `  token:       ${server.token}`,
           `  OpenAPI:     ${server.baseUrl}/openapi.json (no token needed)`,
@@ -148,4 +172,15 @@ function parseScale(value: string): number {
     throw new CliError(`--time-scale must be a number from 0 to 100, not "${value}"`, 2);
   }
   return scale;
+}
+
+function parseOffset(value: string): number {
+  const offset = Number(value);
+  if (!/^-?\d+$/.test(value) || Math.abs(offset) > 31 * 86_400_000) {
+    throw new CliError(
+      `--clock-offset-ms must be a whole number of milliseconds within a month, not "${value}"`,
+      2,
+    );
+  }
+  return offset;
 }

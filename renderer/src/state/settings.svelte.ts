@@ -9,6 +9,7 @@ import type {
   PLAN_NAMES,
 } from '../../../shared/contract';
 import { MediaQuery } from 'svelte/reactivity';
+import { describeConnection } from '../../../shared/connection';
 import type { AccountSettings, BotSummary, Theme, WorkspaceSettings } from '../../../shared/domain';
 import type { Shell } from './shell.svelte';
 
@@ -129,6 +130,9 @@ export class SettingsState {
   });
   connectErrors = $state.raw<FormErrors<AccountField>>(noErrors());
   connecting = $state(false);
+  /** The last connection test's findings, a sentence each; null before one. */
+  connectionCheck = $state.raw<string[] | null>(null);
+  checkingConnection = $state(false);
 
   constructor(private readonly shell: Shell) {}
 
@@ -219,6 +223,17 @@ export class SettingsState {
       `Connected to ${result.value.apiBase ?? input.apiBase}; the token is kept encrypted`,
     );
     await this.load();
+  }
+
+  /** Asks the core how the connected platform speaks, and keeps its findings in words. */
+  async testConnection(): Promise<void> {
+    this.checkingConnection = true;
+    const report = await this.shell.attempt(
+      this.shell.api.checkConnection({}),
+      'Could not test the connection',
+    );
+    this.checkingConnection = false;
+    this.connectionCheck = report ? describeConnection(report) : null;
   }
 
   /** Forgets the account's token and opens the demo workspace again. */

@@ -1,0 +1,89 @@
+// The engine against platforms that refuse: every 429 obeyed, through the real client and HTTP,
+// and what the governor learns kept for the next run.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Pressroom } from '../../main/core/pressroom';
+import { forward, startFront } from '../support/front';
+import { startTestPlatform } from '../support/platform';
+
+describe('rate limits, end to end', () => {
+  it('a platform answering 429 without headers to everything: few requests, then a clear failure', async () => {
+    // Time scaled 100×: a 10 ms backoff step stands for 1 s, 600 ms for the first minute.
+    const front = await startFront(() => ({ status: 429, body: 'Too Many Requests' }));
+    const pressroom = new Pressroom({
+      dbFile: ':memory:',
+      apiBase: front.baseUrl,
+      token: 'tok_test',
+      retryRules: { baseMs: 10, capMs: 300, maxAttempts: 8 },
+    });
+    for (const text of ['One', 'Two'])
+      pressroom.addPost({ text, botId: 'bot_1', mode: 'publish_now' });
+    const started = Date.now();
+    const report = await pressroom.publishUntilEmpty();
+    expect(report).toMatchObject({ published: 0, failed: 2 });
+    expect(front.seen.filter((request) => request.atMs - started < 600).length).toBeLessThanOrEqual(
+      10,
+    );
+    expect(front.seen).toHaveLength(16);
+    for (const item of pressroom.store.outbox.list('failed'))
+      expect(item.lastError).toMatch(/^The platform keeps refusing: rate limited \(8 attempts/);
+    pressroom.close();
+  });
+
+  it('a 429 with Retry-After: 1 is sent again a second later, not at the window’s end', async () => {
+    const platform = await startTestPlatform({ seed: 'demo', windowMs: 3_600_000 });
+    let refused = false;
+    const front = await startFront((request) => {
+      if (request.method === 'POST' && !refused) {
+        refused = true;
+        return { status: 429, headers: { 'Retry-After': '1' }, body: '{}' };
+      }
+      return forward(platform.server.origin, request);
+    });
+    const pressroom = new Pressroom({
+      dbFile: ':memory:',
+      apiBase: front.baseUrl,
+      token: platform.server.token,
+    });
+    pressroom.addPost({ text: 'Once', botId: 'bot_1', mode: 'publish_now' });
+    const report = await pressroom.publishUntilEmpty();
+    expect(report).toMatchObject({ published: 1, failed: 0 });
+    const posts = front.seen.filter((request) => request.method === 'POST');
+    expect(posts).toHaveLength(2);
+    const gap = (posts[1]?.atMs ?? 0) - (posts[0]?.atMs ?? 0);
+    expect(gap).toBeGreaterThanOrEqual(1_000);
+    expect(gap).toBeLessThan(1_600);
+    pressroom.close();
+  });
+
+  it('keeps the limit and window it learned, per API base, for the next run', async () => {
+    const platform = await startTestPlatform({
+      seed: 'demo',
+      rateLimit: 5,
+      windowMs: 1_000,
+      rateHeaders: { limit: false },
+    });
+    const dbFile = join(mkdtempSync(join(tmpdir(), 'pressroom-learned-')), 'workspace.sqlite');
+    const open = (apiBase = platform.server.baseUrl) =>
+      new Pressroom({
+        dbFile,
+        apiBase,
+        token: platform.server.token,
+      });
+    const first = open();
+    for (let i = 0; i < 12; i++)
+      first.addPost({ text: `Post ${i}`, botId: 'bot_1', mode: 'publish_now' });
+    await first.publishUntilEmpty();
+    expect(first.status().rateLimited).toBeLessThanOrEqual(1);
+    expect(first.governor.learned()).toMatchObject({ limit: 5, windowMs: 1_000 });
+    first.close();
+    const second = open();
+    expect(second.governor.learned()).toMatchObject({ limit: 5, windowMs: 1_000 });
+    second.close();
+    const elsewhere = open(`${platform.server.origin}/other/api/v1`);
+    expect(elsewhere.governor.learned()).toMatchObject({ limit: null, windowMs: null });
+    elsewhere.close();
+  });
+});
