@@ -3,7 +3,13 @@
 // answer. It decides nothing about when to send: the engine's governor does.
 import type { z } from 'zod';
 import { describeIssues, summarizeIssues } from '../../shared/validation';
-import { PlatformError, kindOfStatus } from './errors';
+import {
+  PlatformError,
+  describeHtmlPage,
+  idOfLocation,
+  kindOfStatus,
+  writeWasSent,
+} from './errors';
 import {
   aiChatSchema,
   aiUsageSchema,
@@ -197,6 +203,8 @@ interface Answer {
   body: unknown;
   call: Call;
   rateLimit: RateLimitState | null;
+  /** The Location header: where a write's creation is, when its body does not say. */
+  location: string | null;
 }
 
 const DEFAULT_TIMEOUT_MS = 15_000;
@@ -265,14 +273,15 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
       body = undefined; // not JSON: an error keeps the text, a success is a bad response
     }
     if (!response.ok) {
-      const facts = readErrorBody(body, text);
+      const htmlPage = describeHtmlPage(text, response.headers.get('content-type'));
+      const facts = readErrorBody(body, htmlPage ? '' : text);
       throw new PlatformError({
         kind: kindOfStatus(response.status),
         method: call.method,
         path: call.path,
         status: response.status,
         code: facts.code,
-        serverMessage: facts.message ?? response.statusText,
+        serverMessage: htmlPage ?? facts.message ?? response.statusText,
         fieldErrors: facts.fieldErrors,
         existingId: facts.existingId,
         requestId: facts.requestId,
@@ -281,20 +290,21 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
         rateLimit,
       });
     }
-    if (body === undefined)
-      throw badResponse(call, response.status, 'the answer is not JSON', rateLimit);
-    return { status: response.status, body, call, rateLimit };
+    const answer = {
+      status: response.status,
+      body,
+      call,
+      rateLimit,
+      location: response.headers.get('location'),
+    };
+    if (body === undefined) throw badResponse(answer, 'the answer is not JSON');
+    return answer;
   }
 
   function read<S extends z.ZodType>(schema: S, answer: Answer, value: unknown): z.output<S> {
     const result = schema.safeParse(value);
     if (result.success) return result.data;
-    throw badResponse(
-      answer.call,
-      answer.status,
-      summarizeIssues(describeIssues(result.error.issues)),
-      answer.rateLimit,
-    );
+    throw badResponse(answer, summarizeIssues(describeIssues(result.error.issues)));
   }
 
   const one =
@@ -309,13 +319,12 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     async (call: Call): Promise<Page<z.output<S>>> => {
       const answer = await request(call);
       const shape = readList(answer.body);
-      if (!shape)
-        throw badResponse(call, answer.status, 'the answer is not a list', answer.rateLimit);
+      if (!shape) throw badResponse(answer, 'the answer is not a list');
       const items = shape.items.map((item, index) => {
         const result = schema.safeParse(item);
         if (result.success) return result.data as z.output<S>;
         const issues = summarizeIssues(describeIssues(result.error.issues));
-        throw badResponse(call, answer.status, `item ${index}: ${issues}`, answer.rateLimit);
+        throw badResponse(answer, `item ${index}: ${issues}`);
       });
       const page = shape.page ?? Number(call.query?.page ?? 1);
       // Without a page size from the answer or the query, the documented default is the best guess.
@@ -409,19 +418,22 @@ function nextPageOf(
   return count > 0 && count >= perPage ? page + 1 : null;
 }
 
-function badResponse(
-  call: Call,
-  status: number,
-  why: string,
-  rateLimit: RateLimitState | null,
-): PlatformError {
+/**
+ * An answer that cannot be read. To a write it is still a 2xx: the write happened (`sent`), and
+ * its Location header, if any, says what it made.
+ */
+function badResponse(answer: Omit<Answer, 'body'>, why: string): PlatformError {
+  const { call, status } = answer;
+  const sent = writeWasSent(call.method, status);
   return new PlatformError({
     kind: 'bad_response',
     method: call.method,
     path: call.path,
     status,
     serverMessage: `unreadable answer: ${why}`,
-    rateLimit,
+    rateLimit: answer.rateLimit,
+    sent,
+    createdId: sent ? idOfLocation(answer.location) : null,
   });
 }
 

@@ -158,21 +158,27 @@ export class Publisher {
       this.options.onEvent?.({ type: 'done', item, remoteId });
     } catch (error) {
       // Before the claim nothing was sent; the item simply stays ready for the next pass.
-      if (item) this.settleFailure(item, error, report);
+      if (item) await this.settleFailure(item, error, report);
     } finally {
       release();
     }
   }
 
-  private settleFailure(item: OutboxItem, error: unknown, report: DrainReport): void {
+  private async settleFailure(item: OutboxItem, error: unknown, report: DrainReport) {
     const { outbox } = this.options.store;
     const decision = decide(error, item.attempts, this.rules, this.random);
     switch (decision.action) {
-      case 'done':
-        outbox.markDone(item.id, decision.remoteId, this.now());
+      case 'sent':
+      case 'done': {
+        const remoteId =
+          decision.action === 'sent' && decision.remoteId === null
+            ? await this.findSent(item)
+            : decision.remoteId;
+        outbox.markDone(item.id, remoteId, this.now());
         report.published++;
-        this.options.onEvent?.({ type: 'done', item, remoteId: decision.remoteId });
+        this.options.onEvent?.({ type: 'done', item, remoteId });
         return;
+      }
       case 'retry': {
         const readyAt = this.now() + decision.delayMs;
         outbox.markRetrying(
@@ -268,6 +274,18 @@ export class Publisher {
       case 'delete_bot':
         await client.deleteBot(payload.id ?? '', key);
         return payload.id ?? null;
+    }
+  }
+
+  /**
+   * The id of what a write answered 2xx without one made. It exists whatever the lookup finds, so
+   * a lookup that fails leaves the id to the next sync (which links by client reference).
+   */
+  private async findSent(item: OutboxItem): Promise<string | null> {
+    try {
+      return (await this.reconcile(item)) ?? null;
+    } catch {
+      return null;
     }
   }
 

@@ -1,5 +1,6 @@
 // The publisher against the reference server: on time, exactly once, through faults.
 import { describe, expect, it } from 'vitest';
+import { ODD_ANSWERS } from '../../main/emulator/admin';
 import { Pressroom } from '../../main/core/pressroom';
 import type { PressroomConfig } from '../../main/core/pressroom';
 import type { PublisherEvent } from '../../main/queue/publisher';
@@ -161,6 +162,40 @@ describe('publisher', () => {
     expect(local.every((post) => post.status === 'published' && post.remoteId !== null)).toBe(true);
     pressroom.close();
   });
+
+  it.each(ODD_ANSWERS)(
+    'publishes exactly once when committed writes are answered oddly (%s), through the user’s Retry',
+    async (odd) => {
+      const platform = await startTestPlatform({ seed: 'demo', plan: 'enterprise' });
+      await platform.admin('PUT', '/faults', {
+        odd_answer_rate: 0.5,
+        odd_answer: odd,
+        ignore_idempotency: true,
+      });
+      const { pressroom } = pressroomOn(platform, {
+        plan: 'enterprise',
+        retryRules: { baseMs: 1, capMs: 5, maxAttempts: 4 },
+      });
+      for (let i = 0; i < 8; i++)
+        pressroom.addPost({ text: `Odd ${odd} ${i}`, botId: 'bot_1', mode: 'publish_now' });
+      await pressroom.publishUntilEmpty();
+      // As a user would: Retry whatever shows failed, then publish again.
+      for (const item of pressroom.store.outbox.list('failed'))
+        pressroom.retryItem({ id: item.id });
+      await pressroom.publishUntilEmpty();
+      expect(platform.server.stats.oddAfterCommit).toBeGreaterThan(0);
+      const remote = (await remotePosts(platform)).filter((post) =>
+        post.text.startsWith(`Odd ${odd} `),
+      );
+      expect(remote.map((post) => post.text).sort()).toEqual(
+        Array.from({ length: 8 }, (_, i) => `Odd ${odd} ${i}`).sort(),
+      );
+      expect(pressroom.status().outbox).toMatchObject({ done: 8, failed: 0 });
+      const linked = new Set(pressroom.listPosts().map((post) => post.remoteId));
+      expect(linked).toEqual(new Set(remote.map((post) => post.id)));
+      pressroom.close();
+    },
+  );
 
   it('rides out a 429 storm on a short Free window without failing or duplicating anything', async () => {
     const platform = await startTestPlatform({ seed: 'demo', plan: 'free', windowMs: 1_000 });
