@@ -3,10 +3,12 @@
 // is looked up on the platform before it is sent again, so nothing is published twice even on a
 // platform that ignores Idempotency-Key.
 import type { QueueEvent as PublisherEvent } from '../../shared/contract';
-import type { OutboxItem } from '../../shared/domain';
+import type { LocalPost, OutboxItem } from '../../shared/domain';
 import { PRIORITY } from '../../shared/domain';
 import { minorToDecimal } from '../../shared/money';
 import type { PlatformClient } from '../platform/client';
+import { paginate } from '../platform/client';
+import type { Page } from '../platform/client';
 import { PlatformError } from '../platform/errors';
 import type { WorkspaceStore } from '../store';
 import type { RateGovernor } from './governor';
@@ -14,6 +16,9 @@ import { DEFAULT_RETRY_RULES, decide } from './retry';
 import type { RetryRules } from './retry';
 
 export type { QueueEvent as PublisherEvent } from '../../shared/contract';
+
+/** How far the platform's clock may be behind ours when a lookup compares creation times. */
+const CLOCK_SKEW_MS = 60_000;
 
 export interface PublisherOptions {
   store: WorkspaceStore;
@@ -296,34 +301,20 @@ export class Publisher {
   private async reconcile(item: OutboxItem): Promise<string | null | undefined> {
     const { client, store } = this.options;
     switch (item.kind) {
-      case 'create_post': {
-        const post = store.posts.require(item.postId ?? 0);
-        const { items } = await client.listPosts({
-          client_reference: item.idempotencyKey,
-          ...(post.botId ? { bot_id: post.botId } : {}),
-          per_page: 200,
-        });
-        // A platform may ignore the client_reference filter: match by reference, else by content.
-        const found =
-          items.find((candidate) => candidate.client_reference === item.idempotencyKey) ??
-          items.find(
-            (candidate) =>
-              candidate.text === post.text &&
-              candidate.bot_id === post.botId &&
-              candidate.created_at !== null &&
-              Date.parse(candidate.created_at) >= item.createdAt - 60_000,
-          );
-        return found?.id;
-      }
+      case 'create_post':
+        return this.findPost(item, store.posts.require(item.postId ?? 0));
       case 'create_product': {
-        const product = store.products.require(item.productId ?? 0);
-        const { items } = await client.listProducts({ sku: product.sku });
-        return items.find((candidate) => candidate.sku === product.sku)?.id;
+        const { sku } = store.products.require(item.productId ?? 0);
+        return this.findFirst(
+          (page) => client.listProducts({ sku, per_page: 200, page }),
+          (product) => product.sku === sku,
+        );
       }
-      case 'create_bot': {
-        const { items } = await client.listBots({ per_page: 200 });
-        return items.find((bot) => bot.client_reference === item.idempotencyKey)?.id;
-      }
+      case 'create_bot':
+        return this.findFirst(
+          (page) => client.listBots({ per_page: 200, page }),
+          (bot) => bot.client_reference === item.idempotencyKey,
+        );
       case 'delete_bot': {
         const id = String(item.payload.id ?? '');
         try {
@@ -341,5 +332,50 @@ export class Publisher {
       case 'update_bot':
         return undefined;
     }
+  }
+
+  /** The id of the first item on any page that matches; a platform may ignore a list's filters. */
+  private async findFirst<T extends { id: string }>(
+    fetchPage: (page: number) => Promise<Page<T>>,
+    matches: (candidate: T) => boolean,
+  ): Promise<string | undefined> {
+    for await (const items of paginate(fetchPage)) {
+      const found = items.find(matches);
+      if (found) return found.id;
+    }
+    return undefined;
+  }
+
+  /**
+   * What an attempt of `item` may have made of `post`, on any page: the post with the item's client
+   * reference, else (on a platform that does not keep references) one with the same bot and text,
+   * no other reference, made since the item's first attempt and linked to nothing of ours.
+   */
+  private async findPost(item: OutboxItem, post: LocalPost): Promise<string | undefined> {
+    const { client, store } = this.options;
+    const since = (item.firstAttemptAt ?? item.createdAt) - CLOCK_SKEW_MS;
+    let sameContent: string | undefined;
+    const pages = paginate((page) =>
+      client.listPosts({
+        client_reference: item.idempotencyKey,
+        ...(post.botId ? { bot_id: post.botId } : {}),
+        per_page: 200,
+        page,
+      }),
+    );
+    for await (const posts of pages) {
+      const mine = posts.find((candidate) => candidate.client_reference === item.idempotencyKey);
+      if (mine) return mine.id;
+      sameContent ??= posts.find(
+        (candidate) =>
+          candidate.client_reference === null &&
+          candidate.text === post.text &&
+          candidate.bot_id === post.botId &&
+          candidate.created_at !== null &&
+          Date.parse(candidate.created_at) >= since &&
+          !store.outbox.remoteIdOwned(candidate.id, item.id),
+      )?.id;
+    }
+    return sameContent;
   }
 }

@@ -32,6 +32,7 @@ interface OutboxRow {
   last_error: string | null;
   field_errors: string;
   outcome_unknown: number;
+  first_attempt_at: number | null;
   group_id: string | null;
   created_at: number;
   updated_at: number;
@@ -76,6 +77,7 @@ function toItem(row: OutboxRow): OutboxItem {
     lastError: row.last_error,
     fieldErrors: JSON.parse(row.field_errors) as OutboxItem['fieldErrors'],
     outcomeUnknown: row.outcome_unknown === 1,
+    firstAttemptAt: row.first_attempt_at,
     groupId: row.group_id,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -249,9 +251,10 @@ export class OutboxStore {
     return this.db.transaction(() => {
       const changed = statement(
         this.db,
-        `UPDATE outbox SET state = 'sending', attempts = attempts + 1, updated_at = ?
+        `UPDATE outbox SET state = 'sending', attempts = attempts + 1, updated_at = ?,
+             first_attempt_at = COALESCE(first_attempt_at, ?)
            WHERE id = ? AND state IN ('queued', 'retrying')`,
-      ).run(this.now(), id).changes;
+      ).run(this.now(), this.now(), id).changes;
       if (changed === 0) return undefined;
       const item = this.require(id);
       this.moveSubject(item, 'sending');
@@ -331,6 +334,21 @@ export class OutboxStore {
       this.db,
       `UPDATE outbox SET due_at = ?, ready_at = ?, updated_at = ? WHERE id = ? AND state IN ('queued', 'retrying')`,
     ).run(dueAt, dueAt, this.now(), id);
+  }
+
+  /**
+   * Whether a platform id is already another item's, or another local post's: a lookup must never
+   * take it for what item `itemId` made.
+   */
+  remoteIdOwned(remoteId: string, itemId: number): boolean {
+    return (
+      statement(
+        this.db,
+        `SELECT 1 FROM outbox WHERE remote_id = ? AND id != ?
+         UNION ALL SELECT 1 FROM posts p WHERE p.remote_id = ? AND p.origin = 'local'
+           AND p.id IS NOT (SELECT post_id FROM outbox WHERE id = ?) LIMIT 1`,
+      ).get(remoteId, itemId, remoteId, itemId) !== undefined
+    );
   }
 
   /** Items by state, of the whole outbox or of one group (a broadcast). */

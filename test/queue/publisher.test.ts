@@ -20,6 +20,9 @@ function pressroomOn(platform: TestPlatform, extra: Partial<PressroomConfig> = {
   return { pressroom, events };
 }
 
+/** Retries at once: the reconciliation is what these tests look at, not the backoff. */
+const FAST_RETRY = { baseMs: 1, capMs: 5, maxAttempts: 5 };
+
 const soon = (ms: number) => new Date(Date.now() + ms).toISOString();
 
 /** Every post on the platform, read with a token of its own so the test's reads have their own budget. */
@@ -196,6 +199,69 @@ describe('publisher', () => {
       pressroom.close();
     },
   );
+
+  it('looks an unknown outcome up on every page, where the platform ignores the reference filter', async () => {
+    const platform = await startTestPlatform({ seed: 'demo', plan: 'enterprise' });
+    // 250 older posts of the same bot, someone else's: ours lands on the second page, oldest first.
+    for (let i = 0; i < 250; i++)
+      platform.server.store.createPost(platform.server.accountId, {
+        botId: 1,
+        text: `Someone else's ${i}`,
+        mediaUrls: [],
+        scheduledAt: null,
+        clientReference: `other-${i}`,
+      });
+    await platform.admin('PUT', '/faults', {
+      ignore_idempotency: true,
+      ignore_reference_filter: true,
+      drop_after_commit_rate: 1,
+    });
+    const { pressroom } = pressroomOn(platform, { plan: 'enterprise', retryRules: FAST_RETRY });
+    pressroom.addPost({ text: 'Found on page two', botId: 'bot_1', mode: 'publish_now' });
+    // Every answer to a write is lost: only the lookups can tell the post went out.
+    expect(await pressroom.publishUntilEmpty()).toMatchObject({ published: 1, failed: 0 });
+    expect(platform.server.stats.droppedAfterCommit).toBeGreaterThan(0);
+    const remote = (await remotePosts(platform)).filter(
+      (post) => post.text === 'Found on page two',
+    );
+    expect(remote).toHaveLength(1);
+    expect(pressroom.listPosts()[0]?.remoteId).toBe(remote[0]?.id);
+    pressroom.close();
+  });
+
+  it('never takes a deliberately repeated post whose request got no answer for its first copy', async () => {
+    const platform = await startTestPlatform({ seed: 'demo' });
+    // The client_reference filter is ignored, so the lookup sees the first copy too.
+    await platform.admin('PUT', '/faults', { ignore_reference_filter: true });
+    let loseNextWrite = false;
+    // The second copy's first request never reaches the platform (a timeout on the way).
+    const lossy: typeof fetch = async (input, init) => {
+      if (loseNextWrite && init?.method === 'POST') {
+        loseNextWrite = false;
+        throw new TypeError('fetch failed', {
+          cause: Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' }),
+        });
+      }
+      return fetch(input, init);
+    };
+    const { pressroom } = pressroomOn(platform, { fetch: lossy, retryRules: FAST_RETRY });
+    pressroom.addPost({ text: 'Twice on purpose', botId: 'bot_1', mode: 'publish_now' });
+    await pressroom.publishUntilEmpty();
+    loseNextWrite = true;
+    pressroom.addPost({
+      text: 'Twice on purpose',
+      botId: 'bot_1',
+      mode: 'publish_now',
+      allowDuplicate: true,
+    });
+    await pressroom.publishUntilEmpty();
+    const remote = (await remotePosts(platform)).filter((post) => post.text === 'Twice on purpose');
+    expect(remote).toHaveLength(2);
+    expect(new Set(pressroom.listPosts().map((post) => post.remoteId))).toEqual(
+      new Set(remote.map((post) => post.id)),
+    );
+    pressroom.close();
+  });
 
   it('rides out a 429 storm on a short Free window without failing or duplicating anything', async () => {
     const platform = await startTestPlatform({ seed: 'demo', plan: 'free', windowMs: 1_000 });
