@@ -317,9 +317,7 @@ export class Pressroom {
 
   private enqueuePost(post: LocalPost, mode: 'schedule' | 'publish_now' | 'hand_off'): void {
     const now = this.now();
-    this.store.outbox.enqueue({
-      kind: 'create_post',
-      postId: post.id,
+    const item = {
       priority:
         mode === 'publish_now'
           ? PRIORITY.user
@@ -328,7 +326,11 @@ export class Pressroom {
             : PRIORITY.due,
       dueAt: mode === 'schedule' ? (post.scheduledAt ?? now) : now,
       payload: mode === 'hand_off' ? { handOff: true } : {},
-    });
+    };
+    // An attempt that may have gone out keeps its key, so it is looked up before anything is sent.
+    const unsettled = this.store.outbox.unsettledForPost(post.id);
+    if (unsettled) this.store.outbox.reopen(unsettled.id, item);
+    else this.store.outbox.enqueue({ kind: 'create_post', postId: post.id, ...item });
     void this.scheduler?.wake();
   }
 
@@ -415,7 +417,7 @@ export class Pressroom {
   private enqueueAfresh(post: LocalPost, mode: 'schedule' | 'publish_now' | 'hand_off'): void {
     // A failed or missed attempt is superseded, so it can never be retried into a second copy.
     const latest = this.store.outbox.latestForPost(post.id);
-    if (latest?.state === 'failed') this.store.outbox.cancel(latest.id);
+    if (latest?.state === 'failed' && !latest.outcomeUnknown) this.store.outbox.cancel(latest.id);
     this.enqueuePost(post, mode);
   }
 

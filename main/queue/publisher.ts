@@ -156,7 +156,8 @@ export class Publisher {
       if (this.pausedReason) return;
       item = store.outbox.claim(waiting.id);
       if (!item) return;
-      const existing = item.outcomeUnknown ? await this.reconcile(item) : undefined;
+      const existing =
+        this.linkedAlready(item) ?? (item.outcomeUnknown ? await this.reconcile(item) : undefined);
       const remoteId = existing !== undefined ? existing : await this.send(item);
       store.outbox.markDone(item.id, remoteId, this.now());
       report.published++;
@@ -197,7 +198,13 @@ export class Publisher {
         return;
       }
       case 'fail':
-        outbox.markFailed(item.id, decision.reason, decision.fieldErrors);
+        outbox.markFailed(
+          item.id,
+          decision.reason,
+          decision.fieldErrors,
+          undefined,
+          decision.outcomeUnknown === true || item.outcomeUnknown,
+        );
         report.failed++;
         this.options.onEvent?.({ type: 'failed', item, reason: decision.reason });
         return;
@@ -280,6 +287,18 @@ export class Publisher {
         await client.deleteBot(payload.id ?? '', key);
         return payload.id ?? null;
     }
+  }
+
+  /** The platform id its post or product has already (a sync linked it): never sent again. */
+  private linkedAlready(item: OutboxItem): string | undefined {
+    const { posts, products } = this.options.store;
+    const subject =
+      item.postId !== null
+        ? posts.get(item.postId)
+        : item.productId !== null
+          ? products.get(item.productId)
+          : undefined;
+    return subject?.remoteId ?? undefined;
   }
 
   /**

@@ -19,7 +19,13 @@ export type Decision =
   /** The platform answered 2xx but unreadably: sent, with its id when known, else to look up. */
   | { action: 'sent'; remoteId: string | null }
   | { action: 'retry'; delayMs: number; reason: string; outcomeUnknown: boolean }
-  | { action: 'fail'; reason: string; fieldErrors: { field: string; message: string }[] }
+  | {
+      action: 'fail';
+      reason: string;
+      fieldErrors: { field: string; message: string }[];
+      /** Given up on, but the last attempt may have happened: look it up before any resend. */
+      outcomeUnknown?: boolean;
+    }
   /** The token was refused: stop everything until the user fixes it. */
   | { action: 'pause'; reason: string };
 
@@ -76,6 +82,7 @@ export function decide(
       action: 'fail',
       reason: `Gave up after ${attempts} attempts: ${reason}`,
       fieldErrors: [],
+      outcomeUnknown: error.mayHaveCommitted,
     };
   }
   return {

@@ -244,17 +244,19 @@ export class OutboxStore {
   }
 
   /**
-   * Claims an item for sending. The commit is durable (synchronous = FULL) before the request
-   * leaves, so a crash afterwards finds it `sending` and reconciles it.
+   * Claims an item for sending, if it is still waiting and due: it may have been rescheduled or
+   * cancelled while it waited for rate-limit budget. The commit is durable (synchronous = FULL)
+   * before the request leaves, so a crash afterwards finds it `sending` and reconciles it.
    */
   claim(id: number): OutboxItem | undefined {
+    const now = this.now();
     return this.db.transaction(() => {
       const changed = statement(
         this.db,
         `UPDATE outbox SET state = 'sending', attempts = attempts + 1, updated_at = ?,
              first_attempt_at = COALESCE(first_attempt_at, ?)
-           WHERE id = ? AND state IN ('queued', 'retrying')`,
-      ).run(this.now(), this.now(), id).changes;
+           WHERE id = ? AND state IN ('queued', 'retrying') AND ready_at <= ?`,
+      ).run(now, now, id, now).changes;
       if (changed === 0) return undefined;
       const item = this.require(id);
       this.moveSubject(item, 'sending');
@@ -284,11 +286,17 @@ export class OutboxStore {
     error: string,
     fieldErrors: OutboxItem['fieldErrors'] = [],
     subjectStatus?: PostStatus,
+    /** The last attempt may have happened; unless told, an unknown outcome stays unknown. */
+    outcomeUnknown?: boolean,
   ): void {
     this.transition(
       id,
       'failed',
-      { last_error: error, field_errors: JSON.stringify(fieldErrors), outcome_unknown: 0 },
+      {
+        last_error: error,
+        field_errors: JSON.stringify(fieldErrors),
+        ...(outcomeUnknown === undefined ? {} : { outcome_unknown: Number(outcomeUnknown) }),
+      },
       { error, postStatus: subjectStatus },
     );
   }
@@ -326,6 +334,28 @@ export class OutboxStore {
       field_errors: '[]',
     });
     return true;
+  }
+
+  /**
+   * Opens a failed or cancelled item again, with its key, for a post queued anew: when its last
+   * attempt's outcome is unknown, a fresh item would send without looking first.
+   */
+  reopen(id: number, item: Pick<NewOutboxItem, 'priority' | 'dueAt' | 'payload'>): void {
+    this.transition(id, 'queued', {
+      priority: item.priority,
+      due_at: item.dueAt,
+      ready_at: item.dueAt,
+      payload: JSON.stringify(item.payload ?? {}),
+      last_error: null,
+      field_errors: '[]',
+    });
+  }
+
+  /** The post's last item when it ended failed or cancelled with its outcome unknown. */
+  unsettledForPost(postId: number): OutboxItem | undefined {
+    const latest = this.latestForPost(postId);
+    const ended = latest?.state === 'failed' || latest?.state === 'cancelled';
+    return ended && latest.outcomeUnknown ? latest : undefined;
   }
 
   /** Moves a waiting item to another time (a rescheduled post). */

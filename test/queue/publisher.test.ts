@@ -4,6 +4,7 @@ import { ODD_ANSWERS } from '../../main/emulator/admin';
 import { Pressroom } from '../../main/core/pressroom';
 import type { PressroomConfig } from '../../main/core/pressroom';
 import type { PublisherEvent } from '../../main/queue/publisher';
+import { PRIORITY } from '../../shared/domain';
 import { startTestPlatform } from '../support/platform';
 import type { TestPlatform } from '../support/platform';
 
@@ -260,6 +261,87 @@ describe('publisher', () => {
     expect(new Set(pressroom.listPosts().map((post) => post.remoteId))).toEqual(
       new Set(remote.map((post) => post.id)),
     );
+    pressroom.close();
+  });
+
+  describe('an unknown outcome is never forgotten', () => {
+    /** A post whose only answer was lost after the platform committed it, on a platform without keys. */
+    async function lostAnswer(rules = { baseMs: 1, capMs: 5, maxAttempts: 1 }) {
+      const platform = await startTestPlatform({ seed: 'demo' });
+      await platform.admin('PUT', '/faults', {
+        drop_after_commit_rate: 1,
+        ignore_idempotency: true,
+      });
+      const { pressroom } = pressroomOn(platform, { retryRules: rules });
+      const post = pressroom.addPost({
+        text: 'Went out once',
+        botId: 'bot_1',
+        mode: 'publish_now',
+      });
+      await pressroom.publishDue();
+      await platform.admin('PUT', '/faults', { drop_after_commit_rate: 0 });
+      const copies = async () =>
+        (await remotePosts(platform)).filter((remote) => remote.text === 'Went out once').length;
+      return { platform, pressroom, post, copies };
+    }
+
+    it('through giving up and the user’s Retry', async () => {
+      const { pressroom, copies } = await lostAnswer();
+      const [failed] = pressroom.store.outbox.list('failed');
+      expect(failed?.lastError).toMatch(/Gave up after 1 attempts/);
+      pressroom.retryItem({ id: failed?.id ?? 0 });
+      await pressroom.publishUntilEmpty();
+      expect(await copies()).toBe(1);
+      expect(pressroom.status().outbox).toMatchObject({ done: 1, failed: 0 });
+      pressroom.close();
+    });
+
+    it('through cancel and reschedule', async () => {
+      const { pressroom, post, copies } = await lostAnswer({
+        baseMs: 60_000,
+        capMs: 60_000,
+        maxAttempts: 8,
+      });
+      const [retrying] = pressroom.store.outbox.list('retrying');
+      expect(retrying?.outcomeUnknown).toBe(true);
+      pressroom.cancelItem({ id: retrying?.id ?? 0 });
+      pressroom.updatePost({ id: post.id, at: soon(50), zone: 'UTC' });
+      pressroom.queuePost({ id: post.id, mode: 'schedule' });
+      await pressroom.publishUntilEmpty();
+      expect(await copies()).toBe(1);
+      expect(pressroom.store.posts.require(post.id)).toMatchObject({ status: 'published' });
+      pressroom.close();
+    });
+
+    it('and a sync that finds the post settles its item, so it is never sent again', async () => {
+      const { pressroom, post, copies } = await lostAnswer();
+      expect(pressroom.status().outbox.failed).toBe(1);
+      await pressroom.sync();
+      expect(pressroom.status().outbox).toMatchObject({ done: 1, failed: 0 });
+      expect(pressroom.store.posts.require(post.id)).toMatchObject({ status: 'published' });
+      expect(await copies()).toBe(1);
+      pressroom.close();
+    });
+  });
+
+  it('does not send an item rescheduled while it waited for rate-limit budget', async () => {
+    const platform = await startTestPlatform({ seed: 'demo', plan: 'free', windowMs: 400 });
+    const { pressroom } = pressroomOn(platform, { windowMs: 400 });
+    // Someone spent this window's budget: the next request waits for the window to roll.
+    for (let i = 0; i < 60; i++) (await pressroom.governor.acquire(PRIORITY.sync))();
+    const post = pressroom.addPost({
+      text: 'Next week',
+      botId: 'bot_1',
+      at: soon(20),
+      zone: 'UTC',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const pass = pressroom.publishDue();
+    expect(pressroom.governor.state().waiting).toBe(1);
+    pressroom.updatePost({ id: post.id, at: soon(7 * 86_400_000), zone: 'UTC' });
+    await pass;
+    expect(pressroom.store.posts.require(post.id).status).toBe('scheduled');
+    expect((await remotePosts(platform)).some((remote) => remote.text === 'Next week')).toBe(false);
     pressroom.close();
   });
 
