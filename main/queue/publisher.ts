@@ -60,10 +60,12 @@ export class Publisher {
     return this.pausedReason;
   }
 
-  /** Holds every item where it is until `resume`; requests already sent finish. */
+  /**
+   * Holds every item where it is until `resume`; requests already sent finish. Only publishing
+   * stops: sync, AI assist and a connection test still go.
+   */
   pause(reason: string): void {
     this.pausedReason = reason;
-    this.options.governor.pause(reason);
     this.options.onEvent?.({ type: 'paused', reason });
   }
 
@@ -211,6 +213,8 @@ export class Publisher {
       case 'pause':
         // Not the item's fault: it goes back to wait, untouched, until the token is fixed.
         outbox.markRetrying(item.id, this.now(), decision.reason, item.outcomeUnknown);
+        // No request can succeed with a refused token, whoever makes it.
+        this.options.governor.pause(decision.reason);
         this.pause(decision.reason);
         return;
     }

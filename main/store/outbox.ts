@@ -224,12 +224,16 @@ export class OutboxStore {
     return rows.map(toItem);
   }
 
-  /** Routine post items never attempted whose due time is before `before`: candidates for "missed". */
+  /**
+   * Routine post items still waiting whose due time is before `before`: candidates for "missed".
+   * Items backing off count too (a 429 before the laptop slept); an item whose last attempt may
+   * have gone out does not, as it may have been published on time: it is looked up first.
+   */
   overduePosts(before: number, userPriority: number): OutboxItem[] {
     const rows = statement(
       this.db,
-      `SELECT * FROM outbox WHERE state = 'queued' AND kind = 'create_post' AND attempts = 0
-         AND priority != ? AND due_at < ? ORDER BY due_at`,
+      `SELECT * FROM outbox WHERE state IN ('queued', 'retrying') AND kind = 'create_post'
+         AND outcome_unknown = 0 AND priority != ? AND due_at < ? ORDER BY due_at`,
     ).all(userPriority, before) as OutboxRow[];
     return rows.map(toItem);
   }

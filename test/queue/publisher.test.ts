@@ -332,16 +332,72 @@ describe('publisher', () => {
     const post = pressroom.addPost({
       text: 'Next week',
       botId: 'bot_1',
-      at: soon(20),
+      at: soon(100),
       zone: 'UTC',
     });
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await new Promise((resolve) => setTimeout(resolve, 120));
     const pass = pressroom.publishDue();
     expect(pressroom.governor.state().waiting).toBe(1);
     pressroom.updatePost({ id: post.id, at: soon(7 * 86_400_000), zone: 'UTC' });
     await pass;
     expect(pressroom.store.posts.require(post.id).status).toBe('scheduled');
     expect((await remotePosts(platform)).some((remote) => remote.text === 'Next week')).toBe(false);
+    pressroom.close();
+  });
+
+  it('a user’s pause stops publishing only: sync and AI assist still go', async () => {
+    const platform = await startTestPlatform({ seed: 'demo' });
+    const { pressroom } = pressroomOn(platform);
+    pressroom.addPost({ text: 'Held', botId: 'bot_1', mode: 'publish_now' });
+    pressroom.pauseQueue();
+    const within = <T>(work: Promise<T>) =>
+      Promise.race([
+        work,
+        new Promise<never>((_resolve, reject) =>
+          setTimeout(() => reject(new Error('still waiting after 3 s')), 3_000),
+        ),
+      ]);
+    await within(pressroom.sync());
+    expect(
+      (await within(pressroom.aiAssist({ task: 'shorten', text: 'A long text' }))).text,
+    ).not.toBe('');
+    expect(await pressroom.publishDue()).toMatchObject({ published: 0 });
+    expect(pressroom.store.outbox.list('queued')).toHaveLength(1);
+    pressroom.close();
+  });
+
+  it('marks a post missed that was backing off after a 429 when the computer slept', async () => {
+    const platform = await startTestPlatform({ seed: 'demo' });
+    let offset = 0;
+    let limited = true;
+    // The platform's first answer to the post is a 429 asking to wait a minute.
+    const once429: typeof fetch = async (input, init) => {
+      if (limited && init?.method === 'POST') {
+        limited = false;
+        return new Response(JSON.stringify({ error: { code: 'rate_limited', message: 'wait' } }), {
+          status: 429,
+          headers: { 'Content-Type': 'application/json', 'Retry-After': '60' },
+        });
+      }
+      return fetch(input, init);
+    };
+    const { pressroom, events } = pressroomOn(platform, {
+      now: () => Date.now() + offset,
+      fetch: once429,
+      graceMs: 30 * 60_000,
+    });
+    const post = pressroom.addPost({
+      text: 'Backed off',
+      botId: 'bot_1',
+      at: soon(200),
+      zone: 'UTC',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(await pressroom.publishDue()).toMatchObject({ retrying: 1 });
+    offset = 3 * 3_600_000; // the laptop slept for three hours
+    expect(await pressroom.publishDue()).toMatchObject({ missed: 1, published: 0 });
+    expect(events.some((event) => event.type === 'missed')).toBe(true);
+    expect(pressroom.store.posts.require(post.id).status).toBe('missed');
     pressroom.close();
   });
 
