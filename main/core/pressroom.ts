@@ -184,9 +184,18 @@ export interface PressroomConfig {
   now?: () => number;
   fetch?: typeof fetch;
   onEvent?: (event: PublisherEvent) => void;
+  /** A publishing pass that failed as a whole (the database, not a post); stderr by default. */
+  onError?: (error: unknown) => void;
   retryRules?: RetryRules;
   /** This workspace's own webhook receiver (the demo workspace has one). */
   receiver?: { url: string; secret: string };
+}
+
+/** A failed publishing pass is never silent: the next tick tries again, and this says why. */
+function reportDrainError(error: unknown): void {
+  console.error(
+    `Publishing pass failed: ${error instanceof Error ? error.message : String(error)}`,
+  );
 }
 
 export class Pressroom {
@@ -247,7 +256,12 @@ export class Pressroom {
       : null;
     this.puller = this.client ? new PullSync(this.store, this.client, this.governor) : null;
     this.scheduler = this.publisher
-      ? new Scheduler({ publisher: this.publisher, store: this.store, now: this.now })
+      ? new Scheduler({
+          publisher: this.publisher,
+          store: this.store,
+          now: this.now,
+          onError: config.onError ?? reportDrainError,
+        })
       : null;
   }
 
@@ -331,7 +345,7 @@ export class Pressroom {
     const unsettled = this.store.outbox.unsettledForPost(post.id);
     if (unsettled) this.store.outbox.reopen(unsettled.id, item);
     else this.store.outbox.enqueue({ kind: 'create_post', postId: post.id, ...item });
-    void this.scheduler?.wake();
+    this.queueChanged(true);
   }
 
   /** Why a post cannot be changed any more, or null while it can. */
@@ -389,7 +403,7 @@ export class Pressroom {
         scheduledAt,
         zone,
       });
-      void this.scheduler?.wake();
+      this.queueChanged(true);
       return updated;
     });
   }
@@ -633,7 +647,7 @@ export class Pressroom {
     const open = this.store.outbox.openFor({ postId: post.id });
     if (open) this.store.outbox.reschedule(open.id, at);
     const updated = this.store.posts.update(post.id, { scheduledAt: at, zone, botId });
-    if (open) void this.scheduler?.wake();
+    if (open) this.queueChanged(true);
     else this.enqueueAfresh(updated, 'schedule');
     return this.store.posts.require(post.id);
   }
@@ -721,7 +735,7 @@ export class Pressroom {
           dueAt: this.now(),
         });
       });
-      void this.scheduler?.wake();
+      this.queueChanged();
       return items;
     });
   }
@@ -738,7 +752,7 @@ export class Pressroom {
       dueAt: this.now(),
       groupId: groupId ?? null,
     });
-    void this.scheduler?.wake();
+    this.queueChanged();
     return item;
   }
 
@@ -778,7 +792,7 @@ export class Pressroom {
         });
       }
     });
-    void this.scheduler?.wake();
+    this.queueChanged();
     return { group, recipients: recipients.length };
   }
 
@@ -831,7 +845,8 @@ export class Pressroom {
       now: this.now(),
       ...(onProgress ? { onProgress } : {}),
     }).catch(mappingAsInput);
-    if (result.written && (request.queue || request.fillSlots)) void this.scheduler?.wake();
+    if (result.written) this.emit({ type: 'changed', what: request.kind });
+    if (result.written && (request.queue || request.fillSlots)) this.queueChanged();
     return result;
   }
 
@@ -845,6 +860,8 @@ export class Pressroom {
     const { batch } = this.validate('undoImport', input);
     const undone = this.store.imports.undoBatch(batch);
     if (!undone.ok) throw new NotAllowed(undone.reason);
+    this.emit({ type: 'changed', what: undone.kind });
+    this.queueChanged();
     return { kind: undone.kind, removed: undone.removed, restored: undone.restored };
   }
 
@@ -852,7 +869,7 @@ export class Pressroom {
     const { id } = this.validate('retryItem', input);
     if (!this.store.outbox.retry(id, PRIORITY.user))
       throw this.refusal(id, 'retried', 'failed, cancelled or waiting to retry');
-    void this.scheduler?.wake();
+    this.queueChanged(true);
     return this.store.outbox.require(id);
   }
 
@@ -860,6 +877,7 @@ export class Pressroom {
     const { id } = this.validate('cancelItem', input);
     if (!this.store.outbox.cancel(id))
       throw this.refusal(id, 'cancelled', 'queued, retrying or failed');
+    this.queueChanged(true);
     return this.store.outbox.require(id);
   }
 
@@ -1215,6 +1233,16 @@ export class Pressroom {
     }
   }
 
+  /**
+   * The outbox changed at the user's hand: watchers (another window) read it again, and the
+   * publisher looks at once. `posts` when posts' states changed with it.
+   */
+  private queueChanged(posts = false): void {
+    if (posts) this.emit({ type: 'changed', what: 'posts' });
+    this.emit({ type: 'changed', what: 'queue' });
+    void this.scheduler?.wake();
+  }
+
   private emit(event: CoreEvent): void {
     for (const listener of this.listeners) listener(event);
   }
@@ -1238,7 +1266,7 @@ export class Pressroom {
   /** Resumes after the user's pause, or after a refused token was fixed, and sends what is due. */
   resumeQueue(): void {
     this.requirePublisher().resume();
-    void this.scheduler?.wake();
+    this.queueChanged();
   }
 
   status(): Status {
