@@ -191,6 +191,9 @@ export interface PressroomConfig {
   receiver?: { url: string; secret: string };
 }
 
+/** A publisher's lease is taken over when its holder has not beaten for this long. */
+const LEASE_STALE_MS = 30_000;
+
 /** A failed publishing pass is never silent: the next tick tries again, and this says why. */
 function reportDrainError(error: unknown): void {
   console.error(
@@ -211,12 +214,13 @@ export class Pressroom {
   /** True after the platform answered, false after a request got no answer, null before any. */
   private online: boolean | null = null;
   private readonly receiver: { url: string; secret: string } | null;
+  private readonly leaseOwner = `${process.pid}:${randomUUID()}`;
+  private leaseBeat: NodeJS.Timeout | null = null;
 
   constructor(private readonly config: PressroomConfig) {
     this.now = config.now ?? Date.now;
     this.receiver = config.receiver ?? null;
     this.store = WorkspaceStore.open(config.dbFile, this.now);
-    this.store.outbox.recoverInterrupted();
     this.store.imports.abandonStale();
     const plan = config.plan ?? 'free';
     this.governor = new RateGovernor({
@@ -252,6 +256,7 @@ export class Pressroom {
             this.emit(event);
           },
           ...(config.retryRules ? { rules: config.retryRules } : {}),
+          mayPublish: () => this.publishingRefusal(),
         })
       : null;
     this.puller = this.client ? new PullSync(this.store, this.client, this.governor) : null;
@@ -1328,7 +1333,29 @@ export class Pressroom {
     await this.scheduler?.stop();
   }
 
+  /**
+   * Null while this process publishes the workspace, else why not: one process at a time does
+   * (the desktop app, `serve` and `publish --watch` may all open one file), by a lease it beats.
+   * Taking the lease over from a process that stopped recovers what that one left mid-send.
+   */
+  private publishingRefusal(): string | null {
+    const taken = this.store.lease.take(this.leaseOwner, LEASE_STALE_MS);
+    if (!taken.ok)
+      return `Another Pressroom process (${taken.pid} on ${taken.host}) publishes this workspace; this one does not`;
+    if (taken.fresh) this.store.outbox.recoverInterrupted();
+    this.leaseBeat ??= setInterval(
+      () => this.store.lease.beat(this.leaseOwner),
+      LEASE_STALE_MS / 3,
+    ).unref();
+    return null;
+  }
+
   close(): void {
+    if (this.leaseBeat) {
+      clearInterval(this.leaseBeat);
+      this.leaseBeat = null;
+      this.store.lease.release(this.leaseOwner);
+    }
     this.store.close();
   }
 }

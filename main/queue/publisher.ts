@@ -32,6 +32,8 @@ export interface PublisherOptions {
   /** Items worked on at once; the governor still decides when each request goes. */
   concurrency?: number;
   onEvent?: (event: PublisherEvent) => void;
+  /** Asked before each pass: null when this process may publish, else why it does not. */
+  mayPublish?: () => string | null;
 }
 
 export interface DrainReport {
@@ -46,6 +48,7 @@ export class Publisher {
   private draining: Promise<DrainReport> | null = null;
   private lookAgain = false;
   private pausedReason: string | null = null;
+  private standingBy: string | null = null;
   private readonly now: () => number;
   private readonly random: () => number;
   private readonly rules: RetryRules;
@@ -56,8 +59,9 @@ export class Publisher {
     this.rules = options.rules ?? DEFAULT_RETRY_RULES;
   }
 
+  /** Why nothing is sent: a pause, or another process publishing the workspace. */
   get paused(): string | null {
-    return this.pausedReason;
+    return this.pausedReason ?? this.standingBy;
   }
 
   /**
@@ -98,6 +102,8 @@ export class Publisher {
   private async pass(): Promise<DrainReport> {
     const report: DrainReport = { published: 0, failed: 0, missed: 0, retrying: 0 };
     if (this.pausedReason) return report;
+    this.standingBy = this.options.mayPublish?.() ?? null;
+    if (this.standingBy) return report;
     report.missed = this.markMissed();
     const concurrency = this.options.concurrency ?? 32;
     const running = new Set<Promise<void>>();

@@ -238,4 +238,17 @@ export const MIGRATIONS: readonly Migration[] = [
       UPDATE outbox SET first_attempt_at = created_at WHERE attempts > 0;
     `,
   },
+  {
+    version: 9,
+    name: 'publisher lease: one publishing process per workspace',
+    sql: `
+      CREATE TABLE publisher_lease (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        owner TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        host TEXT NOT NULL,
+        heartbeat_at INTEGER NOT NULL
+      );
+    `,
+  },
 ];

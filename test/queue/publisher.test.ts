@@ -1,4 +1,7 @@
 // The publisher against the reference server: on time, exactly once, through faults.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ODD_ANSWERS } from '../../main/emulator/admin';
 import { Pressroom } from '../../main/core/pressroom';
@@ -399,6 +402,30 @@ describe('publisher', () => {
     expect(events.some((event) => event.type === 'missed')).toBe(true);
     expect(pressroom.store.posts.require(post.id).status).toBe('missed');
     pressroom.close();
+  });
+
+  it('lets one process publish a workspace file: another opening it neither resets nor sends', async () => {
+    const platform = await startTestPlatform({ seed: 'demo' });
+    await platform.admin('PUT', '/faults', { latency_ms: 300, ignore_idempotency: true });
+    const dbFile = join(mkdtempSync(join(tmpdir(), 'pressroom-two-')), 'workspace.sqlite');
+    const first = pressroomOn(platform, { dbFile }).pressroom;
+    first.addPost({ text: 'One publisher', botId: 'bot_1', mode: 'publish_now' });
+    const publishing = first.publishDue();
+    await new Promise((resolve) => setTimeout(resolve, 100)); // its request is under way
+    const second = pressroomOn(platform, { dbFile }).pressroom;
+    expect(await second.publishDue()).toMatchObject({ published: 0 });
+    expect(second.status().paused).toMatch(
+      /^Another Pressroom process \(\d+ on .+\) publishes this workspace; this one does not$/,
+    );
+    expect(await publishing).toMatchObject({ published: 1 });
+    const copies = (await remotePosts(platform)).filter((post) => post.text === 'One publisher');
+    expect(copies).toHaveLength(1);
+    // Once the first has closed, the second takes over.
+    first.close();
+    second.addPost({ text: 'Taken over', botId: 'bot_1', mode: 'publish_now' });
+    expect(await second.publishDue()).toMatchObject({ published: 1 });
+    expect(second.status().paused).toBeNull();
+    second.close();
   });
 
   it('rides out a 429 storm on a short Free window without failing or duplicating anything', async () => {

@@ -220,6 +220,17 @@ describe('workspace migrations', () => {
     v8.close();
   });
 
+  it('9 holds at most one publisher lease', () => {
+    const v9 = openWorkspaceDb(':memory:', MIGRATIONS.slice(0, 9));
+    const insert = v9.prepare(
+      "INSERT INTO publisher_lease (id, owner, pid, host, heartbeat_at) VALUES (?, 'a', 1, 'h', 1)",
+    );
+    insert.run(1);
+    expect(() => insert.run(1)).toThrow(/UNIQUE|PRIMARY KEY/);
+    expect(() => insert.run(2)).toThrow(/CHECK/);
+    v9.close();
+  });
+
   it('refuses a migration that would leave rows pointing at nothing, as a whole', () => {
     const file = tempFile();
     const current = openWorkspaceDb(file);
