@@ -1,8 +1,9 @@
 // Crash test: an engine publishing against the reference server, with answers lost or garbled
 // after writes commit (dropped connections, 204, 201 with only Location, JSON cut short, a proxy's
 // HTML 502, an empty 500), is killed with SIGKILL at random moments and restarted, again and
-// again. In the end every post exists on the platform exactly once, none is lost, deliberate
-// repeats all went out, and no scheduled post went out before its time.
+// again, now and then with a second engine opening the same file. In the end every post exists on
+// the platform exactly once, none is lost, deliberate repeats all went out, and no scheduled post
+// went out before its time.
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,7 +23,7 @@ const KILLS = 12;
 function runEngine(
   env: Record<string, string>,
   killAfterMs: number | null,
-): Promise<'killed' | 'empty'> {
+): Promise<'killed' | 'empty' | 'standby'> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/engine-child.ts'], {
       env: { ...process.env, ...env },
@@ -38,6 +39,7 @@ function runEngine(
     child.on('exit', (code, signal) => {
       if (timer) clearTimeout(timer);
       if (signal === 'SIGKILL') resolve('killed');
+      else if (code === 0 && output.includes('standby')) resolve('standby');
       else if (code === 0 && output.includes('empty')) resolve('empty');
       else reject(new Error(`engine exited with ${code}: ${output}`));
     });
@@ -84,6 +86,7 @@ describe('crash safety', () => {
         CRASH_TOKEN: platform.server.token,
       };
       let kills = 0;
+      let standbys = 0;
       let seed = 12345;
       const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
       while (kills < KILLS) {
@@ -92,9 +95,16 @@ describe('crash safety', () => {
           odd_answer: ODD_ANSWERS[kills % ODD_ANSWERS.length],
         });
         // Timed from the engine's "ready", so each run dies a little way into publishing.
-        const outcome = await runEngine(env, 10 + Math.floor(random() * 250));
-        if (outcome === 'empty') break;
-        kills++;
+        const killAfterMs = 10 + Math.floor(random() * 250);
+        // Every other run, a second engine opens the same file meanwhile: it must stand by while
+        // the first publishes, and take over only once the first is dead (then die too).
+        const [outcome, second] = await Promise.all([
+          runEngine(env, killAfterMs),
+          kills % 2 === 1 ? runEngine(env, killAfterMs + 300) : null,
+        ]);
+        if (second === 'standby') standbys++;
+        if (outcome === 'empty' || second === 'empty') break;
+        if (outcome === 'killed') kills++;
       }
       expect(await runEngine(env, null)).toBe('empty');
 
@@ -129,6 +139,7 @@ describe('crash safety', () => {
       check.close();
       // The test proves something only if the engine really died mid-work and answers were lost.
       expect(kills).toBeGreaterThanOrEqual(KILLS / 2);
+      expect(standbys).toBeGreaterThan(0); // two engines did open the file at once
       expect(platform.server.stats.droppedAfterCommit).toBeGreaterThan(0);
       expect(platform.server.stats.oddAfterCommit).toBeGreaterThan(0);
     },
