@@ -411,6 +411,11 @@ export class OutboxStore {
   private moveSubject(item: OutboxItem, state: OutboxState, subject: SubjectChange = {}): void {
     const now = this.now();
     if (item.postId !== null) {
+      // A sync that could not tell the post was ours kept it as a platform-only copy: ours now.
+      if (subject.remoteId)
+        statement(this.db, "DELETE FROM posts WHERE remote_id = ? AND origin = 'remote'").run(
+          subject.remoteId,
+        );
       const handedOff = state === 'done' && item.payload.handOff === true;
       const status = subject.postStatus ?? (handedOff ? 'handed_off' : SUBJECT_STATUS[state].post);
       statement(

@@ -118,6 +118,28 @@ describe('outbox transitions', () => {
     expect(store.outbox.require(item.id)).toMatchObject({ state: 'queued', outcomeUnknown: true });
   });
 
+  it('links a post to what a lookup found even when a sync kept it as a platform-only post', () => {
+    const { store, post } = workspace();
+    // A platform that keeps no client reference: the sync could not tell the post was ours.
+    store.cache.mergePosts([
+      {
+        id: 'post_5',
+        botId: 'bot_1',
+        text: 'Hi',
+        mediaUrls: [],
+        status: 'published',
+        scheduledAt: null,
+        publishedAt: 1_000_000,
+        clientReference: null,
+      },
+    ]);
+    const item = queue(store, post.id);
+    store.outbox.claim(item.id);
+    store.outbox.markDone(item.id, 'post_5', 1_000_000);
+    expect(store.posts.require(post.id)).toMatchObject({ status: 'published', remoteId: 'post_5' });
+    expect(store.posts.list().filter((p) => p.remoteId === 'post_5')).toHaveLength(1);
+  });
+
   it('cancels only what has not been sent, and the post goes back to draft', () => {
     const { store, post } = workspace();
     const item = queue(store, post.id);
