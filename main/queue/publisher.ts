@@ -102,8 +102,11 @@ export class Publisher {
   private async pass(): Promise<DrainReport> {
     const report: DrainReport = { published: 0, failed: 0, missed: 0, retrying: 0 };
     if (this.pausedReason) return report;
-    this.standingBy = this.options.mayPublish?.() ?? null;
-    if (this.standingBy) return report;
+    const refusal = this.options.mayPublish?.() ?? null;
+    if (refusal && refusal !== this.standingBy)
+      this.options.onEvent?.({ type: 'paused', reason: refusal });
+    this.standingBy = refusal;
+    if (refusal) return report;
     report.missed = this.markMissed();
     const concurrency = this.options.concurrency ?? 32;
     const running = new Set<Promise<void>>();

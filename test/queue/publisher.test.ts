@@ -412,8 +412,9 @@ describe('publisher', () => {
     first.addPost({ text: 'One publisher', botId: 'bot_1', mode: 'publish_now' });
     const publishing = first.publishDue();
     await new Promise((resolve) => setTimeout(resolve, 100)); // its request is under way
-    const second = pressroomOn(platform, { dbFile }).pressroom;
+    const { pressroom: second, events } = pressroomOn(platform, { dbFile });
     expect(await second.publishDue()).toMatchObject({ published: 0 });
+    expect(events).toContainEqual({ type: 'paused', reason: second.status().paused });
     expect(second.status().paused).toMatch(
       /^Another Pressroom process \(\d+ on .+\) publishes this workspace; this one does not$/,
     );
