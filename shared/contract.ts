@@ -37,6 +37,7 @@ import { isTimeZone } from './time';
 import { isCurrency } from './money';
 import { apiBaseUrl, httpUrl, text } from './validation';
 import type { ConnectionReport } from './connection';
+import { LIMITS } from './limits';
 
 /** A base64 string of 64 MiB of file; the web host sizes its request limit from it. */
 export const MAX_UPLOAD_BASE64 = Math.ceil((64 * 1024 * 1024) / 3) * 4;
@@ -95,14 +96,16 @@ export const POST_MODES = ['draft', 'schedule', 'publish_now', 'hand_off'] as co
  * true goes ahead.
  */
 const allowDuplicate = z.boolean().default(false);
-const mediaUrls = z.array(httpUrl).max(10, { error: 'must have at most 10 URLs' });
+const mediaUrls = z
+  .array(httpUrl)
+  .max(LIMITS.postMediaUrls, { error: `must have at most ${LIMITS.postMediaUrls} URLs` });
 const botId = z.string().min(1);
 
 /** A post to put in its bot's queue: an existing one (id), or a new one (text, and its bot). */
 const queueTarget = z
   .strictObject({
     id: itemId.optional(),
-    text: text(1, 4096).optional(),
+    text: text(1, LIMITS.postText).optional(),
     /** A new post's bot; by default settings.defaultBotId. */
     botId: botId.optional(),
     mediaUrls: mediaUrls.optional(),
@@ -131,7 +134,7 @@ const instant = z.number().int();
 
 export const operations = {
   addPost: z.strictObject({
-    text: text(1, 4096),
+    text: text(1, LIMITS.postText),
     /** ISO 8601; without an offset it is a wall time in `zone`. */
     at: z.string().min(1).optional(),
     zone: zone.optional(),
@@ -230,11 +233,11 @@ export const operations = {
   /** Creates a draft product (no id) or edits a draft or failed one; price is decimal text. */
   saveProduct: z.strictObject({
     id: itemId.optional(),
-    sku: text(1, 64),
-    name: text(1, 200),
+    sku: text(1, LIMITS.productSku),
+    name: text(1, LIMITS.productName),
     price: z.string().trim().min(1, { error: 'is required' }),
     currency: z.string().trim().toUpperCase().optional(),
-    description: text(0, 5000).nullable().default(null),
+    description: text(0, LIMITS.productDescription).nullable().default(null),
     stock: z.number().int().min(0, { error: 'must be 0 or more' }).nullable().default(null),
     imageUrl: httpUrl.nullable().default(null),
   }),
@@ -250,19 +253,24 @@ export const operations = {
   listSubscribers: z.strictObject({ ...pageWindow, search, tag: z.string().max(50).optional() }),
   getSubscriber: z.strictObject({ id: z.string().min(1) }),
   listOrders: z.strictObject({ ...pageWindow, search, status: z.string().max(40).optional() }),
-  sendMessage: z.strictObject({ subscriberId: z.string().min(1), text: text(1, 4096) }),
+  sendMessage: z.strictObject({
+    subscriberId: z.string().min(1),
+    text: text(1, LIMITS.messageText),
+  }),
   addTag: z.strictObject({
     subscriberId: z.string().min(1),
-    tag: text(1, 50).refine((tag) => !tag.includes(','), { error: 'must not contain commas' }),
+    tag: text(1, LIMITS.tag).refine((tag) => !tag.includes(','), {
+      error: 'must not contain commas',
+    }),
   }),
-  broadcast: z.strictObject({ tag: text(1, 50), text: text(1, 4096) }),
+  broadcast: z.strictObject({ tag: text(1, LIMITS.tag), text: text(1, LIMITS.messageText) }),
   broadcastProgress: z.strictObject({ group: z.string().min(1) }),
   createBot: z.strictObject({
-    name: text(1, 64),
-    description: text(0, 500).nullable().optional(),
+    name: text(1, LIMITS.botName),
+    description: text(0, LIMITS.botDescription).nullable().optional(),
     channel: z.enum(['telegram', 'whatsapp', 'messenger', 'instagram', 'web']).default('web'),
   }),
-  renameBot: z.strictObject({ botId: z.string().min(1), name: text(1, 64) }),
+  renameBot: z.strictObject({ botId: z.string().min(1), name: text(1, LIMITS.botName) }),
   deleteBot: z.strictObject({ botId: z.string().min(1) }),
   queueProducts: z.strictObject({
     ids: z.array(itemId).min(1, { error: 'choose at least one product' }),
@@ -324,7 +332,7 @@ export const operations = {
    */
   saveCampaignDrafts: z.strictObject({
     drafts: z
-      .array(text(1, 4096))
+      .array(text(1, LIMITS.postText))
       .min(1, { error: 'keep at least one draft' })
       .max(MAX_CAMPAIGN_POSTS),
     botId: botId.optional(),

@@ -100,6 +100,8 @@ export interface OutboxItem {
   fieldErrors: { field: string; message: string }[];
   /** The last attempt got no answer: look the item up on the platform before resending. */
   outcomeUnknown: boolean;
+  /** When the item was first sent; null before. What it made on the platform is not older. */
+  firstAttemptAt: number | null;
   groupId: string | null;
   createdAt: number;
   updatedAt: number;

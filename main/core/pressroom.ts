@@ -195,9 +195,21 @@ export interface PressroomConfig {
   now?: () => number;
   fetch?: typeof fetch;
   onEvent?: (event: PublisherEvent) => void;
+  /** A publishing pass that failed as a whole (the database, not a post); stderr by default. */
+  onError?: (error: unknown) => void;
   retryRules?: RetryRules;
   /** This workspace's own webhook receiver (the demo workspace has one). */
   receiver?: { url: string; secret: string };
+}
+
+/** A publisher's lease is taken over when its holder has not beaten for this long. */
+const LEASE_STALE_MS = 30_000;
+
+/** A failed publishing pass is never silent: the next tick tries again, and this says why. */
+function reportDrainError(error: unknown): void {
+  console.error(
+    `Publishing pass failed: ${error instanceof Error ? error.message : String(error)}`,
+  );
 }
 
 export class Pressroom {
@@ -213,12 +225,13 @@ export class Pressroom {
   /** True after the platform answered, false after a request got no answer, null before any. */
   private online: boolean | null = null;
   private readonly receiver: { url: string; secret: string } | null;
+  private readonly leaseOwner = `${process.pid}:${randomUUID()}`;
+  private leaseBeat: NodeJS.Timeout | null = null;
 
   constructor(private readonly config: PressroomConfig) {
     this.now = config.now ?? Date.now;
     this.receiver = config.receiver ?? null;
     this.store = WorkspaceStore.open(config.dbFile, this.now);
-    this.store.outbox.recoverInterrupted();
     this.store.imports.abandonStale();
     const plan = config.plan ?? 'free';
     this.governor = new RateGovernor({
@@ -256,11 +269,17 @@ export class Pressroom {
             this.emit(event);
           },
           ...(config.retryRules ? { rules: config.retryRules } : {}),
+          mayPublish: () => this.publishingRefusal(),
         })
       : null;
     this.puller = this.client ? new PullSync(this.store, this.client, this.governor) : null;
     this.scheduler = this.publisher
-      ? new Scheduler({ publisher: this.publisher, store: this.store, now: this.now })
+      ? new Scheduler({
+          publisher: this.publisher,
+          store: this.store,
+          now: this.now,
+          onError: config.onError ?? reportDrainError,
+        })
       : null;
   }
 
@@ -348,9 +367,7 @@ export class Pressroom {
 
   private enqueuePost(post: LocalPost, mode: 'schedule' | 'publish_now' | 'hand_off'): void {
     const now = this.now();
-    this.store.outbox.enqueue({
-      kind: 'create_post',
-      postId: post.id,
+    const item = {
       priority:
         mode === 'publish_now'
           ? PRIORITY.user
@@ -359,8 +376,12 @@ export class Pressroom {
             : PRIORITY.due,
       dueAt: mode === 'schedule' ? (post.scheduledAt ?? now) : now,
       payload: mode === 'hand_off' ? { handOff: true } : {},
-    });
-    void this.scheduler?.wake();
+    };
+    // An attempt that may have gone out keeps its key, so it is looked up before anything is sent.
+    const unsettled = this.store.outbox.unsettledForPost(post.id);
+    if (unsettled) this.store.outbox.reopen(unsettled.id, item);
+    else this.store.outbox.enqueue({ kind: 'create_post', postId: post.id, ...item });
+    this.queueChanged(true);
   }
 
   /** Why a post cannot be changed any more, or null while it can. */
@@ -418,7 +439,7 @@ export class Pressroom {
         scheduledAt,
         zone,
       });
-      void this.scheduler?.wake();
+      this.queueChanged(true);
       return updated;
     });
   }
@@ -446,7 +467,7 @@ export class Pressroom {
   private enqueueAfresh(post: LocalPost, mode: 'schedule' | 'publish_now' | 'hand_off'): void {
     // A failed or missed attempt is superseded, so it can never be retried into a second copy.
     const latest = this.store.outbox.latestForPost(post.id);
-    if (latest?.state === 'failed') this.store.outbox.cancel(latest.id);
+    if (latest?.state === 'failed' && !latest.outcomeUnknown) this.store.outbox.cancel(latest.id);
     this.enqueuePost(post, mode);
   }
 
@@ -662,7 +683,7 @@ export class Pressroom {
     const open = this.store.outbox.openFor({ postId: post.id });
     if (open) this.store.outbox.reschedule(open.id, at);
     const updated = this.store.posts.update(post.id, { scheduledAt: at, zone, botId });
-    if (open) void this.scheduler?.wake();
+    if (open) this.queueChanged(true);
     else this.enqueueAfresh(updated, 'schedule');
     return this.store.posts.require(post.id);
   }
@@ -750,7 +771,7 @@ export class Pressroom {
           dueAt: this.now(),
         });
       });
-      void this.scheduler?.wake();
+      this.queueChanged();
       return items;
     });
   }
@@ -767,7 +788,7 @@ export class Pressroom {
       dueAt: this.now(),
       groupId: groupId ?? null,
     });
-    void this.scheduler?.wake();
+    this.queueChanged();
     return item;
   }
 
@@ -805,7 +826,7 @@ export class Pressroom {
         });
       }
     });
-    void this.scheduler?.wake();
+    this.queueChanged();
     return { group, recipients: recipients.length };
   }
 
@@ -861,7 +882,8 @@ export class Pressroom {
       now: this.now(),
       ...(onProgress ? { onProgress } : {}),
     }).catch(mappingAsInput);
-    if (result.written && (request.queue || request.fillSlots)) void this.scheduler?.wake();
+    if (result.written) this.emit({ type: 'changed', what: request.kind });
+    if (result.written && (request.queue || request.fillSlots)) this.queueChanged();
     return result;
   }
 
@@ -875,6 +897,8 @@ export class Pressroom {
     const { batch } = this.validate('undoImport', input);
     const undone = this.store.imports.undoBatch(batch);
     if (!undone.ok) throw new NotAllowed(undone.reason);
+    this.emit({ type: 'changed', what: undone.kind });
+    this.queueChanged();
     return { kind: undone.kind, removed: undone.removed, restored: undone.restored };
   }
 
@@ -882,7 +906,7 @@ export class Pressroom {
     const { id } = this.validate('retryItem', input);
     if (!this.store.outbox.retry(id, PRIORITY.user))
       throw this.refusal(id, 'retried', 'failed, cancelled or waiting to retry');
-    void this.scheduler?.wake();
+    this.queueChanged(true);
     return this.store.outbox.require(id);
   }
 
@@ -890,6 +914,7 @@ export class Pressroom {
     const { id } = this.validate('cancelItem', input);
     if (!this.store.outbox.cancel(id))
       throw this.refusal(id, 'cancelled', 'queued, retrying or failed');
+    this.queueChanged(true);
     return this.store.outbox.require(id);
   }
 
@@ -1299,6 +1324,16 @@ export class Pressroom {
     }
   }
 
+  /**
+   * The outbox changed at the user's hand: watchers (another window) read it again, and the
+   * publisher looks at once. `posts` when posts' states changed with it.
+   */
+  private queueChanged(posts = false): void {
+    if (posts) this.emit({ type: 'changed', what: 'posts' });
+    this.emit({ type: 'changed', what: 'queue' });
+    void this.scheduler?.wake();
+  }
+
   private emit(event: CoreEvent): void {
     for (const listener of this.listeners) listener(event);
   }
@@ -1322,7 +1357,7 @@ export class Pressroom {
   /** Resumes after the user's pause, or after a refused token was fixed, and sends what is due. */
   resumeQueue(): void {
     this.requirePublisher().resume();
-    void this.scheduler?.wake();
+    this.queueChanged();
   }
 
   status(): Status {
@@ -1385,7 +1420,29 @@ export class Pressroom {
     await this.scheduler?.stop();
   }
 
+  /**
+   * Null while this process publishes the workspace, else why not: one process at a time does
+   * (the desktop app, `serve` and `publish --watch` may all open one file), by a lease it beats.
+   * Taking the lease over from a process that stopped recovers what that one left mid-send.
+   */
+  private publishingRefusal(): string | null {
+    const taken = this.store.lease.take(this.leaseOwner, LEASE_STALE_MS);
+    if (!taken.ok)
+      return `Another Pressroom process (${taken.pid} on ${taken.host}) publishes this workspace; this one does not`;
+    if (taken.fresh) this.store.outbox.recoverInterrupted();
+    this.leaseBeat ??= setInterval(
+      () => this.store.lease.beat(this.leaseOwner),
+      LEASE_STALE_MS / 3,
+    ).unref();
+    return null;
+  }
+
   close(): void {
+    if (this.leaseBeat) {
+      clearInterval(this.leaseBeat);
+      this.leaseBeat = null;
+      this.store.lease.release(this.leaseOwner);
+    }
     this.store.close();
   }
 }

@@ -16,6 +16,7 @@ import {
   outgoingAt,
 } from '../../shared/duplicates';
 import type { DuplicateSubject } from '../../shared/duplicates';
+import { LIMITS } from '../../shared/limits';
 import { isCurrency } from '../../shared/money';
 import { isTimeZone, systemTimeZone, toInstant } from '../../shared/time';
 import type { WorkspaceStore } from '../store';
@@ -149,9 +150,11 @@ function checkProduct(
   const sku = check.cell('sku');
   const name = check.cell('name');
   if (sku === '') check.fail('sku', missingSku);
-  else if (sku.length > 64) check.fail('sku', 'SKU must be at most 64 characters');
+  else if (sku.length > LIMITS.productSku)
+    check.fail('sku', `SKU must be at most ${LIMITS.productSku} characters`);
   if (name === '') check.fail('name', 'Name is required');
-  else if (name.length > 200) check.fail('name', 'Name must be at most 200 characters');
+  else if (name.length > LIMITS.productName)
+    check.fail('name', `Name must be at most ${LIMITS.productName} characters`);
   const currency = (check.cell('currency') || options.defaultCurrency).toUpperCase();
   const knownCurrency = isCurrency(currency);
   if (!knownCurrency)
@@ -163,8 +166,11 @@ function checkProduct(
   if (stock !== null && (!Number.isInteger(stock) || stock < 0))
     check.fail('stock', 'Stock must be a whole number, 0 or more');
   const description = check.cell('description') || null;
-  if (description && description.length > 10_000)
-    check.fail('description', 'Description must be at most 10000 characters');
+  if (description && description.length > LIMITS.productDescription)
+    check.fail(
+      'description',
+      `Description must be at most ${LIMITS.productDescription} characters`,
+    );
   const imageUrl = check.cell('image_url') || null;
   if (imageUrl && !isHttpUrlCell(imageUrl))
     check.fail('image_url', 'Image URL must be an absolute http or https URL');
@@ -196,7 +202,8 @@ function checkPost(
   // Posts have no link field: the link goes at the end of the text, unless it is there already.
   const text = link === '' || written.includes(link) ? written : `${written} ${link}`;
   if (written === '') check.fail('text', 'Text is required');
-  else if (text.length > 4096) check.fail('text', 'Text must be at most 4096 characters');
+  else if (text.length > LIMITS.postText)
+    check.fail('text', `Text must be at most ${LIMITS.postText} characters`);
   const draftText = check.cell('draft').toLowerCase();
   const draft = TRUE_CELLS.has(draftText);
   if (!draft && !FALSE_CELLS.has(draftText))
@@ -235,7 +242,8 @@ function checkPost(
     .filter(Boolean);
   const badUrl = mediaUrls.find((url) => !isHttpUrlCell(url));
   if (badUrl) check.fail('media_urls', `"${badUrl}" is not an absolute http or https URL`);
-  else if (mediaUrls.length > 10) check.fail('media_urls', 'A post can have at most 10 media URLs');
+  else if (mediaUrls.length > LIMITS.postMediaUrls)
+    check.fail('media_urls', `A post can have at most ${LIMITS.postMediaUrls} media URLs`);
   if (check.errors.length > 0) return null;
   return {
     kind: 'posts',

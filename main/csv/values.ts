@@ -2,7 +2,7 @@
 // exact minor units, and URLs. Used by CSV import; every refusal is a sentence for the row's
 // error.
 import { Temporal } from 'temporal-polyfill';
-import { decimalToMinor } from '../../shared/money';
+import { decimalToMinor, minorDigits } from '../../shared/money';
 import { isHttpUrl } from '../../shared/url';
 
 export type ValueResult<T> = { ok: true; value: T } | { ok: false; reason: string };
@@ -10,10 +10,18 @@ export type ValueResult<T> = { ok: true; value: T } | { ok: false; reason: strin
 // Currency symbols and codes around a number, and the spaces spreadsheets put in it.
 const DECORATION = /[\s\u00a0\u202f$€£¥₹₩₽₺₪₫₴₦₱฿]|[A-Z]{3}|(?:US|CA|AU|NZ|HK|S)\$/g;
 
+// A decimal separator and its fraction at the end of a price, by the most fraction digits read
+// as one: two, or the currency's own minor digits where it has more (KWD 1.250 is 1,250 fils).
+const DECIMAL_TAIL = new Map(
+  [2, 3, 4].map((digits) => [digits, new RegExp(`^(.*?)([.,])(\\d{1,${digits}})$`)] as const),
+);
+
 /**
  * A price such as `19.99`, `19,99`, `$1,299.00`, `1.299,00 €` or `1299`, as minor units of
- * `currency`. The last separator is the decimal one when one or two digits follow it; every
- * other separator groups thousands and must stand between groups of three digits.
+ * `currency`. The last separator is the decimal one when one or two digits follow it (up to the
+ * currency's minor digits where it has three or four, so `1.250` is 1.250 KWD, as export writes
+ * it) and it appears only once; every other separator groups thousands and must stand between
+ * groups of three digits.
  */
 export function parsePrice(text: string, currency: string): ValueResult<number> {
   const trimmed = text.trim();
@@ -26,7 +34,10 @@ export function parsePrice(text: string, currency: string): ValueResult<number> 
   if (!/^\d[\d.,']*$/.test(bare) || /[.,']$/.test(bare)) {
     return { ok: false, reason: `"${text}" is not a price such as 19.99 or 1.299,00` };
   }
-  const decimal = /^(.*?)([.,])(\d{1,2})$/.exec(bare);
+  const tail = DECIMAL_TAIL.get(Math.max(2, minorDigits(currency))) ?? DECIMAL_TAIL.get(2);
+  const match = tail?.exec(bare);
+  // A separator seen twice groups (1.250.000), wherever it stands.
+  const decimal = match && !(match[1] ?? '').includes(match[2] ?? '') ? match : null;
   const [whole, point, fraction] = decimal
     ? [decimal[1] ?? '', decimal[2] ?? '', decimal[3] ?? '']
     : [bare, '', ''];

@@ -17,6 +17,19 @@ export interface AdminContext {
   query: URLSearchParams;
 }
 
+/**
+ * Answers a write can get after it committed, seen from proxies and lax platforms: 204 without a
+ * body, 201 with only a Location header, JSON cut short, a proxy's HTML 502 page, an empty 500.
+ */
+export const ODD_ANSWERS = [
+  'no_content',
+  'location_only',
+  'truncated',
+  'html_502',
+  'empty_500',
+] as const;
+export type OddAnswer = (typeof ODD_ANSWERS)[number];
+
 const plan = z.enum(Object.keys(PLANS) as [Plan, ...Plan[]]);
 const share = z.number().min(0).max(1);
 
@@ -39,7 +52,10 @@ const faultsPatch = z.strictObject({
   latency_ms: z.number().int().min(0).max(60_000).optional(),
   error_rate: share.optional(),
   drop_after_commit_rate: share.optional(),
+  odd_answer_rate: share.optional(),
+  odd_answer: z.enum(ODD_ANSWERS).optional(),
   ignore_idempotency: z.boolean().optional(),
+  ignore_reference_filter: z.boolean().optional(),
 });
 const providerPatch = z.strictObject({
   failure_rate: share.optional(),
@@ -58,7 +74,10 @@ function faultsView({ faults }: PlatformServer) {
     latency_ms: faults.latencyMs,
     error_rate: faults.errorRate,
     drop_after_commit_rate: faults.dropAfterCommitRate,
+    odd_answer_rate: faults.oddAnswerRate,
+    odd_answer: faults.oddAnswer,
     ignore_idempotency: faults.ignoreIdempotency,
+    ignore_reference_filter: faults.ignoreReferenceFilter,
   };
 }
 
@@ -141,8 +160,12 @@ export const adminRoutes: readonly Route<AdminContext>[] = [
     if (input.error_rate !== undefined) server.faults.errorRate = input.error_rate;
     if (input.drop_after_commit_rate !== undefined)
       server.faults.dropAfterCommitRate = input.drop_after_commit_rate;
+    if (input.odd_answer_rate !== undefined) server.faults.oddAnswerRate = input.odd_answer_rate;
+    if (input.odd_answer !== undefined) server.faults.oddAnswer = input.odd_answer;
     if (input.ignore_idempotency !== undefined)
       server.faults.ignoreIdempotency = input.ignore_idempotency;
+    if (input.ignore_reference_filter !== undefined)
+      server.faults.ignoreReferenceFilter = input.ignore_reference_filter;
     return { status: 200, body: faultsView(server) };
   }),
   route('PUT', '/ai/providers/:name', ({ server, body }, { name }) => {

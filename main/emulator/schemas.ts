@@ -2,6 +2,7 @@
 // docs/platform-api.md. Bodies refuse unknown fields; queries ignore them.
 import { z } from 'zod';
 import { decimalToMinor, isCurrency } from '../../shared/money';
+import { LIMITS } from '../../shared/limits';
 import { httpUrl, instantWithOffset, isRealDate, text } from '../../shared/validation';
 import {
   BOT_CHANNELS,
@@ -15,8 +16,8 @@ const clientReference = text(1, 128).optional();
 const nullableText = (max: number) => z.union([text(0, max), z.null()]).optional();
 
 export const botCreate = z.strictObject({
-  name: text(1, 64),
-  description: nullableText(500),
+  name: text(1, LIMITS.botName),
+  description: nullableText(LIMITS.botDescription),
   channel: z
     .enum(BOT_CHANNELS, { error: `must be one of ${BOT_CHANNELS.join(', ')}` })
     .default('web'),
@@ -26,7 +27,7 @@ export const botCreate = z.strictObject({
 
 export const botPatch = z
   .strictObject({
-    name: text(1, 64).optional(),
+    name: text(1, LIMITS.botName).optional(),
     description: nullableText(500),
     status: z.enum(['active', 'paused'], { error: 'must be active or paused' }).optional(),
   })
@@ -36,22 +37,24 @@ export const botPatch = z
   .meta({ minProperties: 1 });
 
 export const messageCreate = z.strictObject({
-  text: text(1, 4096),
+  text: text(1, LIMITS.messageText),
   client_reference: clientReference,
 });
 
 export const tagAdd = z.strictObject({
-  tag: text(1, 50).refine((tag) => !tag.includes(','), { error: 'must not contain commas' }),
+  tag: text(1, LIMITS.tag).refine((tag) => !tag.includes(','), {
+    error: 'must not contain commas',
+  }),
 });
 
 export const postCreate = z.strictObject({
   bot_id: z.string({
     error: (issue) => (issue.input === undefined ? 'is required' : 'must be a bot id'),
   }),
-  text: text(1, 4096),
+  text: text(1, LIMITS.postText),
   media_urls: z
     .array(httpUrl.meta({ format: 'uri', description: 'An absolute http or https URL' }))
-    .max(10, { error: 'must have at most 10 URLs' })
+    .max(LIMITS.postMediaUrls, { error: `must have at most ${LIMITS.postMediaUrls} URLs` })
     .default([]),
   scheduled_at: instantWithOffset.nullable().optional().meta({
     description:
@@ -76,10 +79,10 @@ export const productCreate = z
         error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string'),
       })
       .min(1, { error: 'must not be empty' })
-      .max(64, { error: 'must be at most 64 characters' })
+      .max(LIMITS.productSku, { error: `must be at most ${LIMITS.productSku} characters` })
       .refine((sku) => sku.trim() === sku, { error: 'must not start or end with white space' }),
-    name: text(1, 200),
-    description: nullableText(10_000),
+    name: text(1, LIMITS.productName),
+    description: nullableText(LIMITS.productDescription),
     price,
     currency: z
       .string()

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { API_PREFIX, PLANS } from '../platform/wire';
 import type { ErrorBody, Plan } from '../platform/wire';
 import { adminRoutes } from './admin';
-import type { AdminContext } from './admin';
+import type { AdminContext, OddAnswer } from './admin';
 import { AiRouter } from './ai';
 import {
   DEFAULT_CONVENTIONS,
@@ -71,8 +71,13 @@ export interface Faults {
   errorRate: number;
   /** Share of successful writes whose connection is dropped after the write committed. */
   dropAfterCommitRate: number;
+  /** Share of successful writes answered oddly, as `oddAnswer` says, after the write committed. */
+  oddAnswerRate: number;
+  oddAnswer: OddAnswer;
   /** Acts like a platform that ignores Idempotency-Key, so clients must not count on it. */
   ignoreIdempotency: boolean;
+  /** Lists ignore `client_reference`, as platforms ignore query parameters they do not know. */
+  ignoreReferenceFilter: boolean;
 }
 
 export interface ServerStats {
@@ -81,6 +86,7 @@ export interface ServerStats {
   rateLimited: number;
   injectedErrors: number;
   droppedAfterCommit: number;
+  oddAfterCommit: number;
 }
 
 export interface PlatformServer {
@@ -145,7 +151,10 @@ export async function startPlatformServer(
     latencyMs: 0,
     errorRate: 0,
     dropAfterCommitRate: 0,
+    oddAnswerRate: 0,
+    oddAnswer: 'no_content',
     ignoreIdempotency: false,
+    ignoreReferenceFilter: false,
   };
   const stats: ServerStats = {
     requests: 0,
@@ -153,6 +162,7 @@ export async function startPlatformServer(
     rateLimited: 0,
     injectedErrors: 0,
     droppedAfterCommit: 0,
+    oddAfterCommit: 0,
   };
   const conventions: Conventions = { ...DEFAULT_CONVENTIONS, ...options.conventions };
   const requestPrefix = randomBytes(3).toString('hex');
@@ -251,6 +261,11 @@ export async function startPlatformServer(
       request.socket.destroy();
       return;
     }
+    if (committedWrite && faults.oddAnswerRate > 0 && random() < faults.oddAnswerRate) {
+      stats.oddAfterCommit++;
+      sendOddly(response, reply, faults.oddAnswer, url.pathname);
+      return;
+    }
     send(response, reply);
   }
 
@@ -276,12 +291,14 @@ export async function startPlatformServer(
     }
     const raw = WRITE_METHODS.has(method) ? inboundText(conventions, await readBody(request)) : '';
     const run = () => {
+      const query = new URLSearchParams(url.searchParams);
+      if (faults.ignoreReferenceFilter) query.delete('client_reference');
       const context: ApiContext = {
         account,
         store,
         ai,
         now,
-        query: url.searchParams,
+        query,
         body: parseJson(raw),
       };
       return match.route.handler(context, match.params);
@@ -434,6 +451,40 @@ export async function startPlatformServer(
   self.origin = `http://${host}:${address.port}`;
   self.baseUrl = `${self.origin}${API_PREFIX}`;
   return self;
+}
+
+/** A committed write's answer as a proxy or a lax platform may give it (Faults.oddAnswer). */
+function sendOddly(response: ServerResponse, reply: Reply, how: OddAnswer, path: string): void {
+  const created = reply.body as { id?: unknown } | undefined;
+  const payload = JSON.stringify(reply.body ?? null);
+  switch (how) {
+    case 'no_content':
+      response.writeHead(204, reply.headers).end();
+      return;
+    case 'location_only':
+      response
+        .writeHead(201, { ...reply.headers, Location: `${path}/${String(created?.id ?? '')}` })
+        .end();
+      return;
+    case 'truncated':
+      response
+        .writeHead(reply.status, {
+          ...reply.headers,
+          'Content-Type': 'application/json; charset=utf-8',
+        })
+        .end(payload.slice(0, Math.floor(payload.length / 2)));
+      return;
+    case 'html_502':
+      response
+        .writeHead(502, { 'Content-Type': 'text/html' })
+        .end(
+          '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n',
+        );
+      return;
+    case 'empty_500':
+      response.writeHead(500).end();
+      return;
+  }
 }
 
 function bearer(header: string | undefined): string | null {

@@ -4,7 +4,13 @@
 import type { z } from 'zod';
 import { describeIssues, summarizeIssues } from '../../shared/validation';
 import { BodyTooLarge, idleTimeout, readBodyText } from './body';
-import { PlatformError, kindOfStatus } from './errors';
+import {
+  PlatformError,
+  describeHtmlPage,
+  idOfLocation,
+  kindOfStatus,
+  writeWasSent,
+} from './errors';
 import {
   aiChatSchema,
   aiUsageSchema,
@@ -213,7 +219,8 @@ interface Answer {
   body: unknown;
   call: Call;
   rateLimit: RateLimitState | null;
-  headers: Headers;
+  /** Its headers: paging (Link) for a list, and Location for a write whose body does not say. */
+  headers: Headers | null;
 }
 
 const DEFAULT_TIMEOUT_MS = 15_000;
@@ -271,7 +278,10 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     } catch (error) {
       if (error instanceof BodyTooLarge) {
         report(error.status, null);
-        throw badResponse(call, error.status, error.message, null);
+        throw badResponse(
+          { call, status: error.status, rateLimit: null, headers: null },
+          error.message,
+        );
       }
       report(null, null);
       const kind = call.options?.signal?.aborted ? 'aborted' : idle.fired() ? 'timeout' : 'network';
@@ -294,14 +304,15 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
       body = undefined; // not JSON: an error keeps the text, a success is a bad response
     }
     if (!response.ok) {
-      const facts = readErrorBody(body, text);
+      const htmlPage = describeHtmlPage(text, response.headers.get('content-type'));
+      const facts = readErrorBody(body, htmlPage ? '' : text);
       throw new PlatformError({
         kind: kindOfStatus(response.status),
         method: call.method,
         path: call.path,
         status: response.status,
         code: facts.code,
-        serverMessage: facts.message ?? response.statusText,
+        serverMessage: htmlPage ?? facts.message ?? response.statusText,
         fieldErrors: facts.fieldErrors,
         existingId: facts.existingId,
         requestId: facts.requestId,
@@ -310,20 +321,15 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
         rateLimit,
       });
     }
-    if (body === undefined)
-      throw badResponse(call, response.status, 'the answer is not JSON', rateLimit);
-    return { status: response.status, body, call, rateLimit, headers: response.headers };
+    const answer = { status: response.status, body, call, rateLimit, headers: response.headers };
+    if (body === undefined) throw badResponse(answer, 'the answer is not JSON');
+    return answer;
   }
 
   function read<S extends z.ZodType>(schema: S, answer: Answer, value: unknown): z.output<S> {
     const result = schema.safeParse(value);
     if (result.success) return result.data;
-    throw badResponse(
-      answer.call,
-      answer.status,
-      summarizeIssues(describeIssues(result.error.issues)),
-      answer.rateLimit,
-    );
+    throw badResponse(answer, summarizeIssues(describeIssues(result.error.issues)));
   }
 
   const one =
@@ -338,8 +344,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     async (call: Call): Promise<Page<z.output<S>>> => {
       const answer = await request(listCall(call, base));
       const shape = readList(answer.body, pageAsked(call.query));
-      if (!shape)
-        throw badResponse(call, answer.status, 'the answer is not a list', answer.rateLimit);
+      if (!shape) throw badResponse(answer, 'the answer is not a list');
       const items: z.output<S>[] = [];
       const rejected: RejectedItem[] = [];
       shape.items.forEach((item, index) => {
@@ -353,7 +358,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
         page: shape.page,
         perPage: shape.perPage,
         total: shape.total,
-        next: nextFromLinkHeader(answer.headers.get('link')) ?? shape.next,
+        next: nextFromLinkHeader(answer.headers?.get('link') ?? null) ?? shape.next,
       };
     };
 
@@ -475,19 +480,22 @@ function redirected(call: Call, response: Response, url: URL): PlatformError {
   });
 }
 
-function badResponse(
-  call: Call,
-  status: number,
-  why: string,
-  rateLimit: RateLimitState | null,
-): PlatformError {
+/**
+ * An answer that cannot be read. To a write it is still a 2xx: the write happened (`sent`), and
+ * its Location header, if any, says what it made.
+ */
+function badResponse(answer: Omit<Answer, 'body'>, why: string): PlatformError {
+  const { call, status } = answer;
+  const sent = writeWasSent(call.method, status);
   return new PlatformError({
     kind: 'bad_response',
     method: call.method,
     path: call.path,
     status,
     serverMessage: `unreadable answer: ${why}`,
-    rateLimit,
+    rateLimit: answer.rateLimit,
+    sent,
+    createdId: sent ? idOfLocation(answer.headers?.get('location') ?? null) : null,
   });
 }
 
@@ -517,6 +525,8 @@ export interface WholeList<T> {
 export async function readWholeList<T extends { id: string }>(
   fetchPage: (request: PageRequest) => Promise<Page<T>>,
   onPage?: (fetched: number) => void,
+  /** Stops after a page for which it is true (a lookup that found what it looks for). */
+  until?: (page: readonly T[]) => boolean,
 ): Promise<WholeList<T>> {
   const seen = new Set<string>();
   const items: T[] = [];
@@ -542,6 +552,7 @@ export async function readWholeList<T extends { id: string }>(
       items.push(item);
     }
     onPage?.(items.length);
+    if (until?.(fresh)) return { items, rejected, unproven: 'stopped once found' };
     const next = nextRequest(current, request, serverLed, seen.size + rejected.length);
     if (next === null) return { items, rejected, unproven: null };
     if (asked.has(JSON.stringify(next))) {

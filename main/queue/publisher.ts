@@ -4,10 +4,12 @@
 // platform that ignores Idempotency-Key.
 import { setMaxListeners } from 'node:events';
 import type { QueueEvent as PublisherEvent } from '../../shared/contract';
-import type { OutboxItem } from '../../shared/domain';
+import type { LocalPost, OutboxItem } from '../../shared/domain';
 import { PRIORITY } from '../../shared/domain';
 import { minorToDecimal } from '../../shared/money';
-import type { PlatformClient } from '../platform/client';
+import type { Page, PlatformClient } from '../platform/client';
+import { readWholeList } from '../platform/client';
+import type { PageRequest, Post as PlatformPost } from '../platform/normalize';
 import { PlatformError } from '../platform/errors';
 import type { WorkspaceStore } from '../store';
 import type { RateGovernor, Release } from './governor';
@@ -15,6 +17,9 @@ import { DEFAULT_RETRY_RULES, decide } from './retry';
 import type { RetryRules } from './retry';
 
 export type { QueueEvent as PublisherEvent } from '../../shared/contract';
+
+/** How far the platform's clock may be behind ours when a lookup compares creation times. */
+const CLOCK_SKEW_MS = 60_000;
 
 export interface PublisherOptions {
   store: WorkspaceStore;
@@ -28,6 +33,8 @@ export interface PublisherOptions {
   /** Items worked on at once; the governor still decides when each request goes. */
   concurrency?: number;
   onEvent?: (event: PublisherEvent) => void;
+  /** Asked before each pass: null when this process may publish, else why it does not. */
+  mayPublish?: () => string | null;
 }
 
 export interface DrainReport {
@@ -51,6 +58,7 @@ export class Publisher {
   private pausedReason: string | null = null;
   /** Aborted by a pause: items still waiting for the governor stop waiting. */
   private running = waitingItems();
+  private standingBy: string | null = null;
   private readonly now: () => number;
   private readonly random: () => number;
   private readonly rules: RetryRules;
@@ -61,15 +69,18 @@ export class Publisher {
     this.rules = options.rules ?? DEFAULT_RETRY_RULES;
   }
 
+  /** Why nothing is sent: a pause, or another process publishing the workspace. */
   get paused(): string | null {
-    return this.pausedReason;
+    return this.pausedReason ?? this.standingBy;
   }
 
-  /** Holds every item where it is until `resume`; requests already sent finish. */
+  /**
+   * Holds every item where it is until `resume`; requests already sent finish. Only publishing
+   * stops: sync, AI assist and a connection test still go.
+   */
   pause(reason: string): void {
     this.pausedReason = reason;
     this.running.abort();
-    this.options.governor.pause(reason);
     this.options.onEvent?.({ type: 'paused', reason });
   }
 
@@ -103,6 +114,11 @@ export class Publisher {
   private async pass(): Promise<DrainReport> {
     const report: DrainReport = { published: 0, failed: 0, missed: 0, retrying: 0 };
     if (this.pausedReason) return report;
+    const refusal = this.options.mayPublish?.() ?? null;
+    if (refusal && refusal !== this.standingBy)
+      this.options.onEvent?.({ type: 'paused', reason: refusal });
+    this.standingBy = refusal;
+    if (refusal) return report;
     report.missed = this.markMissed();
     const concurrency = this.options.concurrency ?? 32;
     const running = new Set<Promise<void>>();
@@ -168,28 +184,35 @@ export class Publisher {
       if (this.pausedReason) return;
       item = store.outbox.claim(waiting.id);
       if (!item) return;
-      const existing = item.outcomeUnknown ? await this.reconcile(item) : undefined;
+      const existing =
+        this.linkedAlready(item) ?? (item.outcomeUnknown ? await this.reconcile(item) : undefined);
       const remoteId = existing !== undefined ? existing : await this.send(item);
       store.outbox.markDone(item.id, remoteId, this.now());
       report.published++;
       this.options.onEvent?.({ type: 'done', item, remoteId });
     } catch (error) {
       // Before the claim nothing was sent; the item simply stays ready for the next pass.
-      if (item) this.settleFailure(item, error, report);
+      if (item) await this.settleFailure(item, error, report);
     } finally {
       release();
     }
   }
 
-  private settleFailure(item: OutboxItem, error: unknown, report: DrainReport): void {
+  private async settleFailure(item: OutboxItem, error: unknown, report: DrainReport) {
     const { outbox } = this.options.store;
     const decision = decide(error, item.attempts, this.rules, this.random);
     switch (decision.action) {
-      case 'done':
-        outbox.markDone(item.id, decision.remoteId, this.now());
+      case 'sent':
+      case 'done': {
+        const remoteId =
+          decision.action === 'sent' && decision.remoteId === null
+            ? await this.findSent(item)
+            : decision.remoteId;
+        outbox.markDone(item.id, remoteId, this.now());
         report.published++;
-        this.options.onEvent?.({ type: 'done', item, remoteId: decision.remoteId });
+        this.options.onEvent?.({ type: 'done', item, remoteId });
         return;
+      }
       case 'retry': {
         const readyAt = this.now() + decision.delayMs;
         outbox.markRetrying(
@@ -203,13 +226,21 @@ export class Publisher {
         return;
       }
       case 'fail':
-        outbox.markFailed(item.id, decision.reason, decision.fieldErrors);
+        outbox.markFailed(
+          item.id,
+          decision.reason,
+          decision.fieldErrors,
+          undefined,
+          decision.outcomeUnknown === true || item.outcomeUnknown,
+        );
         report.failed++;
         this.options.onEvent?.({ type: 'failed', item, reason: decision.reason });
         return;
       case 'pause':
         // Not the item's fault: it goes back to wait, untouched, until the token is fixed.
         outbox.markRetrying(item.id, this.now(), decision.reason, item.outcomeUnknown);
+        // No request can succeed with a refused token, whoever makes it.
+        this.options.governor.pause(decision.reason);
         this.pause(decision.reason);
         return;
     }
@@ -288,6 +319,30 @@ export class Publisher {
     }
   }
 
+  /** The platform id its post or product has already (a sync linked it): never sent again. */
+  private linkedAlready(item: OutboxItem): string | undefined {
+    const { posts, products } = this.options.store;
+    const subject =
+      item.postId !== null
+        ? posts.get(item.postId)
+        : item.productId !== null
+          ? products.get(item.productId)
+          : undefined;
+    return subject?.remoteId ?? undefined;
+  }
+
+  /**
+   * The id of what a write answered 2xx without one made. It exists whatever the lookup finds, so
+   * a lookup that fails leaves the id to the next sync (which links by client reference).
+   */
+  private async findSent(item: OutboxItem): Promise<string | null> {
+    try {
+      return (await this.reconcile(item)) ?? null;
+    } catch {
+      return null;
+    }
+  }
+
   /**
    * Looks for what an unanswered attempt may have made. Resolves with its id (or null for a
    * deletion that happened) when found, undefined when the request must be sent again.
@@ -295,34 +350,20 @@ export class Publisher {
   private async reconcile(item: OutboxItem): Promise<string | null | undefined> {
     const { client, store } = this.options;
     switch (item.kind) {
-      case 'create_post': {
-        const post = store.posts.require(item.postId ?? 0);
-        const { items } = await client.listPosts({
-          client_reference: item.idempotencyKey,
-          ...(post.botId ? { bot_id: post.botId } : {}),
-          per_page: 200,
-        });
-        // A platform may ignore the client_reference filter: match by reference, else by content.
-        const found =
-          items.find((candidate) => candidate.client_reference === item.idempotencyKey) ??
-          items.find(
-            (candidate) =>
-              candidate.text === post.text &&
-              candidate.bot_id === post.botId &&
-              candidate.created_at !== null &&
-              Date.parse(candidate.created_at) >= item.createdAt - 60_000,
-          );
-        return found?.id;
-      }
+      case 'create_post':
+        return this.findPost(item, store.posts.require(item.postId ?? 0));
       case 'create_product': {
-        const product = store.products.require(item.productId ?? 0);
-        const { items } = await client.listProducts({ sku: product.sku });
-        return items.find((candidate) => candidate.sku === product.sku)?.id;
+        const { sku } = store.products.require(item.productId ?? 0);
+        return this.findFirst(
+          (request) => client.listProducts({ sku, per_page: 200, ...request }),
+          (product) => product.sku === sku,
+        );
       }
-      case 'create_bot': {
-        const { items } = await client.listBots({ per_page: 200 });
-        return items.find((bot) => bot.client_reference === item.idempotencyKey)?.id;
-      }
+      case 'create_bot':
+        return this.findFirst(
+          (request) => client.listBots({ per_page: 200, ...request }),
+          (bot) => bot.client_reference === item.idempotencyKey,
+        );
       case 'delete_bot': {
         const id = String(item.payload.id ?? '');
         try {
@@ -340,5 +381,48 @@ export class Publisher {
       case 'update_bot':
         return undefined;
     }
+  }
+
+  /** The id of the first item on any page that matches; a platform may ignore a list's filters. */
+  private async findFirst<T extends { id: string }>(
+    fetchPage: (request: PageRequest) => Promise<Page<T>>,
+    matches: (candidate: T) => boolean,
+  ): Promise<string | undefined> {
+    const { items } = await readWholeList(fetchPage, undefined, (page) => page.some(matches));
+    return items.find(matches)?.id;
+  }
+
+  /**
+   * What an attempt of `item` may have made of `post`, on any page: the post with the item's client
+   * reference, else (on a platform that does not keep references) one with the same bot and text,
+   * no other reference, made since the item's first attempt and linked to nothing of ours.
+   */
+  private async findPost(item: OutboxItem, post: LocalPost): Promise<string | undefined> {
+    const { client, store } = this.options;
+    const since = (item.firstAttemptAt ?? item.createdAt) - CLOCK_SKEW_MS;
+    const mine = (candidate: PlatformPost) => candidate.client_reference === item.idempotencyKey;
+    const { items } = await readWholeList(
+      (request) =>
+        client.listPosts({
+          client_reference: item.idempotencyKey,
+          ...(post.botId ? { bot_id: post.botId } : {}),
+          per_page: 200,
+          ...request,
+        }),
+      undefined,
+      (page) => page.some(mine),
+    );
+    return (
+      items.find(mine)?.id ??
+      items.find(
+        (candidate) =>
+          candidate.client_reference === null &&
+          candidate.text === post.text &&
+          candidate.bot_id === post.botId &&
+          candidate.created_at !== null &&
+          Date.parse(candidate.created_at) >= since &&
+          !store.outbox.remoteIdOwned(candidate.id, item.id),
+      )?.id
+    );
   }
 }

@@ -17,8 +17,16 @@ export const DEFAULT_RETRY_RULES: RetryRules = { baseMs: 1_000, capMs: 5 * 60_00
 export type Decision =
   /** The thing exists on the platform already (a SKU that exists): done, with its id. */
   | { action: 'done'; remoteId: string | null }
+  /** The platform answered 2xx but unreadably: sent, with its id when known, else to look up. */
+  | { action: 'sent'; remoteId: string | null }
   | { action: 'retry'; delayMs: number; reason: string; outcomeUnknown: boolean }
-  | { action: 'fail'; reason: string; fieldErrors: { field: string; message: string }[] }
+  | {
+      action: 'fail';
+      reason: string;
+      fieldErrors: { field: string; message: string }[];
+      /** Given up on, but the last attempt may have happened: look it up before any resend. */
+      outcomeUnknown?: boolean;
+    }
   /** The token was refused: stop everything until the user fixes it. */
   | { action: 'pause'; reason: string };
 
@@ -41,6 +49,7 @@ export function decide(
       fieldErrors: [],
     };
   }
+  if (error.sent) return { action: 'sent', remoteId: error.createdId };
   const reason = error.message;
   switch (error.kind) {
     case 'auth':
@@ -69,6 +78,7 @@ export function decide(
       action: 'fail',
       reason: `Gave up after ${attempts} attempts: ${reason}`,
       fieldErrors: [],
+      outcomeUnknown: error.mayHaveCommitted,
     };
   }
   return {

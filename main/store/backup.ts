@@ -115,6 +115,20 @@ function databaseProblem(file: string): string | null {
 }
 
 /**
+ * Marks every outbox item of a restored backup that is not done as of unknown outcome: it may
+ * have gone out after the backup was taken, so it is looked up on the platform before sending.
+ */
+function distrustWaitingItems(file: string): void {
+  const db = new Database(file, { fileMustExist: true });
+  try {
+    const hasOutbox = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'outbox'").get();
+    if (hasOutbox) db.prepare("UPDATE outbox SET outcome_unknown = 1 WHERE state != 'done'").run();
+  } finally {
+    db.close();
+  }
+}
+
+/**
  * Checks the database at start-up. A damaged one is moved aside (kept, for the curious or a data
  * recovery tool) and the newest sound backup takes its place; the message says what was lost.
  */
@@ -136,6 +150,7 @@ export function recoverIfDamaged(file: string, options: BackupOptions): Recovery
     };
   copyFileSync(from, file);
   ensurePrivateFile(file);
+  distrustWaitingItems(file);
   const taken = new Date(takenAt(from)).toLocaleString();
   return {
     state: 'restored',

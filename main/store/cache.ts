@@ -149,7 +149,14 @@ export class CacheStore {
       const published = statement(
         this.db,
         `UPDATE posts SET status = 'published', remote_id = ?, published_at = COALESCE(?, published_at), updated_at = ?
-         WHERE id = ? AND origin = 'local' AND status IN ('sending', 'handed_off', 'published', 'failed')`,
+         WHERE id = ? AND origin = 'local'
+           AND status IN ('scheduled', 'sending', 'handed_off', 'published', 'failed', 'missed')`,
+      );
+      // The platform has the post: its item is done, so nothing ever sends it again.
+      const settleItem = statement(
+        this.db,
+        `UPDATE outbox SET state = 'done', remote_id = ?, outcome_unknown = 0, last_error = NULL, updated_at = ?
+         WHERE post_id = ? AND kind = 'create_post' AND state IN ('queued', 'retrying', 'failed')`,
       );
       const linkOnly = statement(
         this.db,
@@ -174,6 +181,7 @@ export class CacheStore {
             : undefined);
         if (local !== undefined) {
           linked++;
+          settleItem.run(post.id, now, local);
           if (post.status === 'published') published.run(post.id, post.publishedAt, now, local);
           else linkOnly.run(post.id, now, local);
           continue;

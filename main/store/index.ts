@@ -4,6 +4,7 @@ import { CacheStore } from './cache';
 import { CatalogStore } from './catalog';
 import { openWorkspaceDb } from './db';
 import { ImportsStore } from './imports';
+import { LeaseStore } from './lease';
 import type { WorkspaceDb } from './db';
 import { OutboxStore } from './outbox';
 import { PostsStore } from './posts';
@@ -22,6 +23,7 @@ export class WorkspaceStore {
   readonly catalog: CatalogStore;
   readonly webhooks: WebhooksStore;
   readonly schedules: SchedulesStore;
+  readonly lease: LeaseStore;
 
   constructor(
     readonly db: WorkspaceDb,
@@ -36,6 +38,7 @@ export class WorkspaceStore {
     this.catalog = new CatalogStore(db, now);
     this.webhooks = new WebhooksStore(db, now);
     this.schedules = new SchedulesStore(db, now);
+    this.lease = new LeaseStore(db, now);
   }
 
   static open(file?: string, now?: () => number): WorkspaceStore {

@@ -228,4 +228,27 @@ export const MIGRATIONS: readonly Migration[] = [
       { table: 'orders', amount: 'total_minor', currency: 'currency' },
     ]),
   },
+  {
+    version: 8,
+    name: 'outbox: when an item was first attempted',
+    // A lookup matches a post by its content only if the platform made it after the item's first
+    // attempt. Items attempted before this version take their creation time: an earlier bound.
+    sql: `
+      ALTER TABLE outbox ADD COLUMN first_attempt_at INTEGER;
+      UPDATE outbox SET first_attempt_at = created_at WHERE attempts > 0;
+    `,
+  },
+  {
+    version: 9,
+    name: 'publisher lease: one publishing process per workspace',
+    sql: `
+      CREATE TABLE publisher_lease (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        owner TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        host TEXT NOT NULL,
+        heartbeat_at INTEGER NOT NULL
+      );
+    `,
+  },
 ];

@@ -32,6 +32,7 @@ interface OutboxRow {
   last_error: string | null;
   field_errors: string;
   outcome_unknown: number;
+  first_attempt_at: number | null;
   group_id: string | null;
   created_at: number;
   updated_at: number;
@@ -76,6 +77,7 @@ function toItem(row: OutboxRow): OutboxItem {
     lastError: row.last_error,
     fieldErrors: JSON.parse(row.field_errors) as OutboxItem['fieldErrors'],
     outcomeUnknown: row.outcome_unknown === 1,
+    firstAttemptAt: row.first_attempt_at,
     groupId: row.group_id,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -222,12 +224,16 @@ export class OutboxStore {
     return rows.map(toItem);
   }
 
-  /** Routine post items never attempted whose due time is before `before`: candidates for "missed". */
+  /**
+   * Routine post items still waiting whose due time is before `before`: candidates for "missed".
+   * Items backing off count too (a 429 before the laptop slept); an item whose last attempt may
+   * have gone out does not, as it may have been published on time: it is looked up first.
+   */
   overduePosts(before: number, userPriority: number): OutboxItem[] {
     const rows = statement(
       this.db,
-      `SELECT * FROM outbox WHERE state = 'queued' AND kind = 'create_post' AND attempts = 0
-         AND priority != ? AND due_at < ? ORDER BY due_at`,
+      `SELECT * FROM outbox WHERE state IN ('queued', 'retrying') AND kind = 'create_post'
+         AND outcome_unknown = 0 AND priority != ? AND due_at < ? ORDER BY due_at`,
     ).all(userPriority, before) as OutboxRow[];
     return rows.map(toItem);
   }
@@ -242,16 +248,19 @@ export class OutboxStore {
   }
 
   /**
-   * Claims an item for sending. The commit is durable (synchronous = FULL) before the request
-   * leaves, so a crash afterwards finds it `sending` and reconciles it.
+   * Claims an item for sending, if it is still waiting and due: it may have been rescheduled or
+   * cancelled while it waited for rate-limit budget. The commit is durable (synchronous = FULL)
+   * before the request leaves, so a crash afterwards finds it `sending` and reconciles it.
    */
   claim(id: number): OutboxItem | undefined {
+    const now = this.now();
     return this.db.transaction(() => {
       const changed = statement(
         this.db,
-        `UPDATE outbox SET state = 'sending', attempts = attempts + 1, updated_at = ?
-           WHERE id = ? AND state IN ('queued', 'retrying')`,
-      ).run(this.now(), id).changes;
+        `UPDATE outbox SET state = 'sending', attempts = attempts + 1, updated_at = ?,
+             first_attempt_at = COALESCE(first_attempt_at, ?)
+           WHERE id = ? AND state IN ('queued', 'retrying') AND ready_at <= ?`,
+      ).run(now, now, id, now).changes;
       if (changed === 0) return undefined;
       const item = this.require(id);
       this.moveSubject(item, 'sending');
@@ -281,11 +290,17 @@ export class OutboxStore {
     error: string,
     fieldErrors: OutboxItem['fieldErrors'] = [],
     subjectStatus?: PostStatus,
+    /** The last attempt may have happened; unless told, an unknown outcome stays unknown. */
+    outcomeUnknown?: boolean,
   ): void {
     this.transition(
       id,
       'failed',
-      { last_error: error, field_errors: JSON.stringify(fieldErrors), outcome_unknown: 0 },
+      {
+        last_error: error,
+        field_errors: JSON.stringify(fieldErrors),
+        ...(outcomeUnknown === undefined ? {} : { outcome_unknown: Number(outcomeUnknown) }),
+      },
       { error, postStatus: subjectStatus },
     );
   }
@@ -325,12 +340,49 @@ export class OutboxStore {
     return true;
   }
 
+  /**
+   * Opens a failed or cancelled item again, with its key, for a post queued anew: when its last
+   * attempt's outcome is unknown, a fresh item would send without looking first.
+   */
+  reopen(id: number, item: Pick<NewOutboxItem, 'priority' | 'dueAt' | 'payload'>): void {
+    this.transition(id, 'queued', {
+      priority: item.priority,
+      due_at: item.dueAt,
+      ready_at: item.dueAt,
+      payload: JSON.stringify(item.payload ?? {}),
+      last_error: null,
+      field_errors: '[]',
+    });
+  }
+
+  /** The post's last item when it ended failed or cancelled with its outcome unknown. */
+  unsettledForPost(postId: number): OutboxItem | undefined {
+    const latest = this.latestForPost(postId);
+    const ended = latest?.state === 'failed' || latest?.state === 'cancelled';
+    return ended && latest.outcomeUnknown ? latest : undefined;
+  }
+
   /** Moves a waiting item to another time (a rescheduled post). */
   reschedule(id: number, dueAt: number): void {
     statement(
       this.db,
       `UPDATE outbox SET due_at = ?, ready_at = ?, updated_at = ? WHERE id = ? AND state IN ('queued', 'retrying')`,
     ).run(dueAt, dueAt, this.now(), id);
+  }
+
+  /**
+   * Whether a platform id is already another item's, or another local post's: a lookup must never
+   * take it for what item `itemId` made.
+   */
+  remoteIdOwned(remoteId: string, itemId: number): boolean {
+    return (
+      statement(
+        this.db,
+        `SELECT 1 FROM outbox WHERE remote_id = ? AND id != ?
+         UNION ALL SELECT 1 FROM posts p WHERE p.remote_id = ? AND p.origin = 'local'
+           AND p.id IS NOT (SELECT post_id FROM outbox WHERE id = ?) LIMIT 1`,
+      ).get(remoteId, itemId, remoteId, itemId) !== undefined
+    );
   }
 
   /** Items by state, of the whole outbox or of one group (a broadcast). */
@@ -359,6 +411,11 @@ export class OutboxStore {
   private moveSubject(item: OutboxItem, state: OutboxState, subject: SubjectChange = {}): void {
     const now = this.now();
     if (item.postId !== null) {
+      // A sync that could not tell the post was ours kept it as a platform-only copy: ours now.
+      if (subject.remoteId)
+        statement(this.db, "DELETE FROM posts WHERE remote_id = ? AND origin = 'remote'").run(
+          subject.remoteId,
+        );
       const handedOff = state === 'done' && item.payload.handOff === true;
       const status = subject.postStatus ?? (handedOff ? 'handed_off' : SUBJECT_STATUS[state].post);
       statement(

@@ -366,6 +366,32 @@ describe('Shopify product export', () => {
 });
 
 describe('export', () => {
+  it('round-trips a catalog in every ISO 4217 currency without changing a price', async () => {
+    const pressroom = workspace();
+    const currencies = Intl.supportedValuesOf('currency');
+    currencies.forEach((currency, index) =>
+      pressroom.store.products.create({
+        sku: `SKU-${currency}`,
+        name: `Priced in ${currency}`,
+        description: null,
+        priceMinor: 1250 + index * 1001,
+        currency,
+        stock: null,
+        imageUrl: null,
+      }),
+    );
+    const path = join(folder, 'export-every-currency.csv');
+    expect(await pressroom.exportFile({ kind: 'products', path, bom: false })).toBe(
+      currencies.length,
+    );
+    const again = await pressroom.importFile({ kind: 'products', path });
+    expect(again).toMatchObject({ invalid: 0, updated: 0, unchanged: currencies.length });
+    expect(pressroom.store.products.list().find((p) => p.currency === 'KWD')?.priceMinor).toBe(
+      1250 + currencies.indexOf('KWD') * 1001,
+    );
+    pressroom.close();
+  });
+
   it('round-trips: export, then import again, changes nothing', async () => {
     const pressroom = workspace();
     await pressroom.importFile({

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normaliseDateTime, parsePrice } from '../../main/csv/values';
+import { minorDigits, minorToDecimal } from '../../shared/money';
 
 describe('parsePrice', () => {
   it.each([
@@ -15,7 +16,14 @@ describe('parsePrice', () => {
     ['USD 12', 'USD', 1200],
     ['1299', 'JPY', 1299],
     ['¥1,299', 'JPY', 1299],
-    ['1.250', 'KWD', 1250000],
+    // Three-decimal currencies: three digits after the only separator are fils, as export writes.
+    ['1.250', 'KWD', 1250],
+    ['1,250', 'BHD', 1250],
+    ['1,250.500', 'OMR', 1250500],
+    ['1.250,500', 'JOD', 1250500],
+    ['1.250.000', 'TND', 1250000000],
+    ['12.5', 'KWD', 12500],
+    ['1.2500', 'CLF', 12500],
   ])('reads %s in %s as %i minor units', (text, currency, minor) => {
     expect(parsePrice(text, currency)).toEqual({ ok: true, value: minor });
   });
@@ -30,6 +38,24 @@ describe('parsePrice', () => {
     ['19.', '"19." is not a price such as 19.99 or 1.299,00'],
   ])('refuses %j: %s', (text, reason) => {
     expect(parsePrice(text, 'USD')).toEqual({ ok: false, reason });
+  });
+
+  it('reads back what export writes, in every ISO 4217 currency', () => {
+    let seed = 42;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const amounts = [0, 1, 9, 10, 99, 100, 250, 999, 1000, 1250, 99999, 100000, 123456789];
+    for (let i = 0; i < 40; i++) amounts.push(Math.floor(random() * 10 ** (1 + (i % 12))));
+    const currencies = Intl.supportedValuesOf('currency');
+    expect(currencies.length).toBeGreaterThan(150);
+    expect(currencies.filter((code) => minorDigits(code) === 3)).toEqual(
+      expect.arrayContaining(['BHD', 'JOD', 'KWD', 'OMR', 'TND']),
+    );
+    for (const currency of currencies)
+      for (const minor of amounts)
+        expect([currency, parsePrice(minorToDecimal(minor, currency), currency)]).toEqual([
+          currency,
+          { ok: true, value: minor },
+        ]);
   });
 
   it('refuses cents for a currency without a minor unit', () => {

@@ -54,6 +54,8 @@ describe('posting schedules in Chromium', () => {
     await page.getByRole('button', { name: `Posting schedule of ${BOT}` }).click();
     const editor = page.getByRole('dialog', { name: `Posting schedule of ${BOT}` });
     await editor.getByText(`Times are in ${zone}`).waitFor();
+    // The demo gives each bot a schedule to start with; this one is written anew.
+    await editor.getByRole('button', { name: 'Clear all times' }).click();
     for (const time of ['06:00', '12:00', '18:00']) {
       await editor.getByLabel('New time on Monday').fill(time);
       await editor.getByRole('button', { name: 'Add a time on Monday' }).click();

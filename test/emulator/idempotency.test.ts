@@ -1,4 +1,4 @@
-// Idempotency keys, duplicate SKUs and the drop-after-commit fault of the reference server.
+// Idempotency keys, duplicate SKUs and the after-commit faults of the reference server.
 import { describe, expect, it } from 'vitest';
 import { PlatformError } from '../../main/platform/errors';
 import { rejectionOf, startTestPlatform } from '../support/platform';
@@ -105,6 +105,37 @@ describe('drop after commit', () => {
     const found = await client.listPosts({ client_reference: 'ref-drop' });
     expect(found.items).toHaveLength(1);
     expect(server.stats.droppedAfterCommit).toBe(1);
+  });
+
+  it.each([
+    ['no_content', { kind: 'bad_response', sent: true, status: 204 }],
+    ['location_only', { kind: 'bad_response', sent: true, status: 201 }],
+    ['truncated', { kind: 'bad_response', sent: true, status: 201 }],
+    ['html_502', { kind: 'server', sent: false, mayHaveCommitted: true, status: 502 }],
+    ['empty_500', { kind: 'server', sent: false, mayHaveCommitted: true, status: 500 }],
+  ])('commits the write, then answers it oddly (%s)', async (odd, expected) => {
+    const { client, admin, server } = await startTestPlatform({ seed: 'demo' });
+    await admin('PUT', '/faults', { odd_answer_rate: 1, odd_answer: odd });
+    const error = await rejectionOf(
+      client.createPost({ bot_id: 'bot_1', text: 'Odd answer', client_reference: `ref-${odd}` }),
+    );
+    expect(error).toMatchObject(expected);
+    await admin('PUT', '/faults', { odd_answer_rate: 0 });
+    const found = await client.listPosts({ client_reference: `ref-${odd}` });
+    expect(found.items).toHaveLength(1);
+    if (odd === 'location_only')
+      expect((error as PlatformError).createdId).toBe(found.items[0]?.id);
+    expect(server.stats.oddAfterCommit).toBe(1);
+  });
+
+  it('can ignore the client_reference filter of lists, as platforms ignore unknown parameters', async () => {
+    const { client, admin } = await startTestPlatform({ seed: 'demo' });
+    await client.createPost({ bot_id: 'bot_1', text: 'Mine', client_reference: 'ref-mine' });
+    expect((await client.listPosts({ client_reference: 'ref-mine' })).items).toHaveLength(1);
+    await admin('PUT', '/faults', { ignore_reference_filter: true });
+    expect((await client.listPosts({ client_reference: 'ref-mine' })).items.length).toBeGreaterThan(
+      1,
+    );
   });
 
   it('adds latency when asked', async () => {

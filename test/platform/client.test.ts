@@ -348,6 +348,62 @@ describe('errors', () => {
   });
 });
 
+describe('answers to writes', () => {
+  const post = (client: ReturnType<typeof fakeClient>['client']) =>
+    failure(client.createPost({ bot_id: '1', text: 'x' }));
+
+  it('takes any 2xx to a write as sent, with the id of a Location header when there is one', async () => {
+    const noContent = await post(fakeClient(() => new Response(null, { status: 204 })).client);
+    expect(noContent).toMatchObject({ kind: 'bad_response', sent: true, createdId: null });
+    const located = await post(
+      fakeClient(
+        () => new Response(null, { status: 201, headers: { Location: '/api/v1/posts/post_77' } }),
+      ).client,
+    );
+    expect(located).toMatchObject({ sent: true, createdId: 'post_77' });
+    const absolute = await post(
+      fakeClient(
+        () =>
+          new Response('{"id": "post_', {
+            status: 201,
+            headers: { Location: 'https://platform.example/api/v1/posts/post%2078?x=1' },
+          }),
+      ).client,
+    );
+    expect(absolute).toMatchObject({ sent: true, createdId: 'post 78' });
+    // A read's odd answer is only that: nothing was sent.
+    const list = await failure(
+      fakeClient(() => new Response(null, { status: 204 })).client.listBots(),
+    );
+    expect(list).toMatchObject({ kind: 'bad_response', sent: false, mayHaveCommitted: false });
+  });
+
+  it.each([
+    ['an HTML 502 from a proxy', 502, '<html><head><title>502 Bad Gateway</title></head></html>'],
+    ['an empty 500', 500, ''],
+    ['a 503 with JSON', 503, '{"error":{"code":"busy","message":"later"}}'],
+  ])('takes %s to a write as an unknown outcome', async (_name, status, body) => {
+    const error = await post(fakeClient(() => new Response(body || null, { status })).client);
+    expect(error).toMatchObject({
+      kind: 'server',
+      retryable: true,
+      mayHaveCommitted: true,
+      sent: false,
+    });
+  });
+
+  it('says an HTML error page in one sentence, never its markup', async () => {
+    const page =
+      '<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1><hr>nginx</body></html>';
+    const { client } = fakeClient(
+      () => new Response(page, { status: 502, headers: { 'Content-Type': 'text/html' } }),
+    );
+    const error = await failure(client.listBots());
+    expect(error.serverMessage).toBe('the server answered with an HTML page: "502 Bad Gateway"');
+    expect(error.message).not.toContain('<');
+  });
+});
+
 describe('readWholeList', () => {
   const ids = (n: number) => Array.from({ length: n }, (_, i) => ({ id: String(i + 1) }));
   /** A server of `all` that serves pages of `size`, saying as much about paging as `says`. */

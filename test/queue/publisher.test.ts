@@ -1,8 +1,13 @@
 // The publisher against the reference server: on time, exactly once, through faults.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ODD_ANSWERS } from '../../main/emulator/admin';
 import { Pressroom } from '../../main/core/pressroom';
 import type { PressroomConfig } from '../../main/core/pressroom';
 import type { PublisherEvent } from '../../main/queue/publisher';
+import { PRIORITY } from '../../shared/domain';
 import { startTestPlatform } from '../support/platform';
 import type { TestPlatform } from '../support/platform';
 
@@ -18,6 +23,9 @@ function pressroomOn(platform: TestPlatform, extra: Partial<PressroomConfig> = {
   });
   return { pressroom, events };
 }
+
+/** Retries at once: the reconciliation is what these tests look at, not the backoff. */
+const FAST_RETRY = { baseMs: 1, capMs: 5, maxAttempts: 5 };
 
 const soon = (ms: number) => new Date(Date.now() + ms).toISOString();
 
@@ -160,6 +168,267 @@ describe('publisher', () => {
     const local = pressroom.listPosts();
     expect(local.every((post) => post.status === 'published' && post.remoteId !== null)).toBe(true);
     pressroom.close();
+  });
+
+  it.each(ODD_ANSWERS)(
+    'publishes exactly once when committed writes are answered oddly (%s), through the user’s Retry',
+    async (odd) => {
+      const platform = await startTestPlatform({ seed: 'demo', plan: 'enterprise' });
+      await platform.admin('PUT', '/faults', {
+        odd_answer_rate: 0.5,
+        odd_answer: odd,
+        ignore_idempotency: true,
+      });
+      const { pressroom } = pressroomOn(platform, {
+        plan: 'enterprise',
+        retryRules: { baseMs: 1, capMs: 5, maxAttempts: 4 },
+      });
+      for (let i = 0; i < 8; i++)
+        pressroom.addPost({ text: `Odd ${odd} ${i}`, botId: 'bot_1', mode: 'publish_now' });
+      await pressroom.publishUntilEmpty();
+      // As a user would: Retry whatever shows failed, then publish again.
+      for (const item of pressroom.store.outbox.list('failed'))
+        pressroom.retryItem({ id: item.id });
+      await pressroom.publishUntilEmpty();
+      expect(platform.server.stats.oddAfterCommit).toBeGreaterThan(0);
+      const remote = (await remotePosts(platform)).filter((post) =>
+        post.text.startsWith(`Odd ${odd} `),
+      );
+      expect(remote.map((post) => post.text).sort()).toEqual(
+        Array.from({ length: 8 }, (_, i) => `Odd ${odd} ${i}`).sort(),
+      );
+      expect(pressroom.status().outbox).toMatchObject({ done: 8, failed: 0 });
+      const linked = new Set(pressroom.listPosts().map((post) => post.remoteId));
+      expect(linked).toEqual(new Set(remote.map((post) => post.id)));
+      pressroom.close();
+    },
+  );
+
+  it('looks an unknown outcome up on every page, where the platform ignores the reference filter', async () => {
+    const platform = await startTestPlatform({ seed: 'demo', plan: 'enterprise' });
+    // 250 older posts of the same bot, someone else's: ours lands on the second page, oldest first.
+    for (let i = 0; i < 250; i++)
+      platform.server.store.createPost(platform.server.accountId, {
+        botId: 1,
+        text: `Someone else's ${i}`,
+        mediaUrls: [],
+        scheduledAt: null,
+        clientReference: `other-${i}`,
+      });
+    await platform.admin('PUT', '/faults', {
+      ignore_idempotency: true,
+      ignore_reference_filter: true,
+      drop_after_commit_rate: 1,
+    });
+    const { pressroom } = pressroomOn(platform, { plan: 'enterprise', retryRules: FAST_RETRY });
+    pressroom.addPost({ text: 'Found on page two', botId: 'bot_1', mode: 'publish_now' });
+    // Every answer to a write is lost: only the lookups can tell the post went out.
+    expect(await pressroom.publishUntilEmpty()).toMatchObject({ published: 1, failed: 0 });
+    expect(platform.server.stats.droppedAfterCommit).toBeGreaterThan(0);
+    const remote = (await remotePosts(platform)).filter(
+      (post) => post.text === 'Found on page two',
+    );
+    expect(remote).toHaveLength(1);
+    expect(pressroom.listPosts()[0]?.remoteId).toBe(remote[0]?.id);
+    pressroom.close();
+  });
+
+  it('never takes a deliberately repeated post whose request got no answer for its first copy', async () => {
+    const platform = await startTestPlatform({ seed: 'demo' });
+    // The client_reference filter is ignored, so the lookup sees the first copy too.
+    await platform.admin('PUT', '/faults', { ignore_reference_filter: true });
+    let loseNextWrite = false;
+    // The second copy's first request never reaches the platform (a timeout on the way).
+    const lossy: typeof fetch = async (input, init) => {
+      if (loseNextWrite && init?.method === 'POST') {
+        loseNextWrite = false;
+        throw new TypeError('fetch failed', {
+          cause: Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' }),
+        });
+      }
+      return fetch(input, init);
+    };
+    const { pressroom } = pressroomOn(platform, { fetch: lossy, retryRules: FAST_RETRY });
+    pressroom.addPost({ text: 'Twice on purpose', botId: 'bot_1', mode: 'publish_now' });
+    await pressroom.publishUntilEmpty();
+    loseNextWrite = true;
+    pressroom.addPost({
+      text: 'Twice on purpose',
+      botId: 'bot_1',
+      mode: 'publish_now',
+      allowDuplicate: true,
+    });
+    await pressroom.publishUntilEmpty();
+    const remote = (await remotePosts(platform)).filter((post) => post.text === 'Twice on purpose');
+    expect(remote).toHaveLength(2);
+    expect(new Set(pressroom.listPosts().map((post) => post.remoteId))).toEqual(
+      new Set(remote.map((post) => post.id)),
+    );
+    pressroom.close();
+  });
+
+  describe('an unknown outcome is never forgotten', () => {
+    /** A post whose only answer was lost after the platform committed it, on a platform without keys. */
+    async function lostAnswer(rules = { baseMs: 1, capMs: 5, maxAttempts: 1 }) {
+      const platform = await startTestPlatform({ seed: 'demo' });
+      await platform.admin('PUT', '/faults', {
+        drop_after_commit_rate: 1,
+        ignore_idempotency: true,
+      });
+      const { pressroom } = pressroomOn(platform, { retryRules: rules });
+      const post = pressroom.addPost({
+        text: 'Went out once',
+        botId: 'bot_1',
+        mode: 'publish_now',
+      });
+      await pressroom.publishDue();
+      await platform.admin('PUT', '/faults', { drop_after_commit_rate: 0 });
+      const copies = async () =>
+        (await remotePosts(platform)).filter((remote) => remote.text === 'Went out once').length;
+      return { platform, pressroom, post, copies };
+    }
+
+    it('through giving up and the user’s Retry', async () => {
+      const { pressroom, copies } = await lostAnswer();
+      const [failed] = pressroom.store.outbox.list('failed');
+      expect(failed?.lastError).toMatch(/Gave up after 1 attempts/);
+      pressroom.retryItem({ id: failed?.id ?? 0 });
+      await pressroom.publishUntilEmpty();
+      expect(await copies()).toBe(1);
+      expect(pressroom.status().outbox).toMatchObject({ done: 1, failed: 0 });
+      pressroom.close();
+    });
+
+    it('through cancel and reschedule', async () => {
+      const { pressroom, post, copies } = await lostAnswer({
+        baseMs: 60_000,
+        capMs: 60_000,
+        maxAttempts: 8,
+      });
+      const [retrying] = pressroom.store.outbox.list('retrying');
+      expect(retrying?.outcomeUnknown).toBe(true);
+      pressroom.cancelItem({ id: retrying?.id ?? 0 });
+      pressroom.updatePost({ id: post.id, at: soon(50), zone: 'UTC' });
+      pressroom.queuePost({ id: post.id, mode: 'schedule' });
+      await pressroom.publishUntilEmpty();
+      expect(await copies()).toBe(1);
+      expect(pressroom.store.posts.require(post.id)).toMatchObject({ status: 'published' });
+      pressroom.close();
+    });
+
+    it('and a sync that finds the post settles its item, so it is never sent again', async () => {
+      const { pressroom, post, copies } = await lostAnswer();
+      expect(pressroom.status().outbox.failed).toBe(1);
+      await pressroom.sync();
+      expect(pressroom.status().outbox).toMatchObject({ done: 1, failed: 0 });
+      expect(pressroom.store.posts.require(post.id)).toMatchObject({ status: 'published' });
+      expect(await copies()).toBe(1);
+      pressroom.close();
+    });
+  });
+
+  it('does not send an item rescheduled while it waited for rate-limit budget', async () => {
+    const platform = await startTestPlatform({ seed: 'demo', plan: 'free', windowMs: 400 });
+    const { pressroom } = pressroomOn(platform, { windowMs: 400 });
+    // A request is in flight before any rate-limit header was seen: the governor lets no second
+    // one go yet (slow start), so the next request waits for budget.
+    const inFlight = await pressroom.governor.acquire(PRIORITY.sync);
+    const post = pressroom.addPost({
+      text: 'Next week',
+      botId: 'bot_1',
+      at: soon(100),
+      zone: 'UTC',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    const pass = pressroom.publishDue();
+    expect(pressroom.governor.state().waiting).toBe(1);
+    pressroom.updatePost({ id: post.id, at: soon(7 * 86_400_000), zone: 'UTC' });
+    inFlight();
+    await pass;
+    expect(pressroom.store.posts.require(post.id).status).toBe('scheduled');
+    expect((await remotePosts(platform)).some((remote) => remote.text === 'Next week')).toBe(false);
+    pressroom.close();
+  });
+
+  it('a user’s pause stops publishing only: sync and AI assist still go', async () => {
+    const platform = await startTestPlatform({ seed: 'demo' });
+    const { pressroom } = pressroomOn(platform);
+    pressroom.addPost({ text: 'Held', botId: 'bot_1', mode: 'publish_now' });
+    pressroom.pauseQueue();
+    const within = <T>(work: Promise<T>) =>
+      Promise.race([
+        work,
+        new Promise<never>((_resolve, reject) =>
+          setTimeout(() => reject(new Error('still waiting after 3 s')), 3_000),
+        ),
+      ]);
+    await within(pressroom.sync());
+    expect(
+      (await within(pressroom.aiAssist({ task: 'shorten', text: 'A long text' }))).text,
+    ).not.toBe('');
+    expect(await pressroom.publishDue()).toMatchObject({ published: 0 });
+    expect(pressroom.store.outbox.list('queued')).toHaveLength(1);
+    pressroom.close();
+  });
+
+  it('marks a post missed that was backing off after a 429 when the computer slept', async () => {
+    const platform = await startTestPlatform({ seed: 'demo' });
+    let offset = 0;
+    let limited = true;
+    // The platform's first answer to the post is a 429 asking to wait a minute.
+    const once429: typeof fetch = async (input, init) => {
+      if (limited && init?.method === 'POST') {
+        limited = false;
+        return new Response(JSON.stringify({ error: { code: 'rate_limited', message: 'wait' } }), {
+          status: 429,
+          headers: { 'Content-Type': 'application/json', 'Retry-After': '60' },
+        });
+      }
+      return fetch(input, init);
+    };
+    const { pressroom, events } = pressroomOn(platform, {
+      now: () => Date.now() + offset,
+      fetch: once429,
+      graceMs: 30 * 60_000,
+    });
+    const post = pressroom.addPost({
+      text: 'Backed off',
+      botId: 'bot_1',
+      at: soon(200),
+      zone: 'UTC',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(await pressroom.publishDue()).toMatchObject({ retrying: 1 });
+    offset = 3 * 3_600_000; // the laptop slept for three hours
+    expect(await pressroom.publishDue()).toMatchObject({ missed: 1, published: 0 });
+    expect(events.some((event) => event.type === 'missed')).toBe(true);
+    expect(pressroom.store.posts.require(post.id).status).toBe('missed');
+    pressroom.close();
+  });
+
+  it('lets one process publish a workspace file: another opening it neither resets nor sends', async () => {
+    const platform = await startTestPlatform({ seed: 'demo' });
+    await platform.admin('PUT', '/faults', { latency_ms: 300, ignore_idempotency: true });
+    const dbFile = join(mkdtempSync(join(tmpdir(), 'pressroom-two-')), 'workspace.sqlite');
+    const first = pressroomOn(platform, { dbFile }).pressroom;
+    first.addPost({ text: 'One publisher', botId: 'bot_1', mode: 'publish_now' });
+    const publishing = first.publishDue();
+    await new Promise((resolve) => setTimeout(resolve, 100)); // its request is under way
+    const { pressroom: second, events } = pressroomOn(platform, { dbFile });
+    expect(await second.publishDue()).toMatchObject({ published: 0 });
+    expect(events).toContainEqual({ type: 'paused', reason: second.status().paused });
+    expect(second.status().paused).toMatch(
+      /^Another Pressroom process \(\d+ on .+\) publishes this workspace; this one does not$/,
+    );
+    expect(await publishing).toMatchObject({ published: 1 });
+    const copies = (await remotePosts(platform)).filter((post) => post.text === 'One publisher');
+    expect(copies).toHaveLength(1);
+    // Once the first has closed, the second takes over.
+    first.close();
+    second.addPost({ text: 'Taken over', botId: 'bot_1', mode: 'publish_now' });
+    expect(await second.publishDue()).toMatchObject({ published: 1 });
+    expect(second.status().paused).toBeNull();
+    second.close();
   });
 
   it('rides out a 429 storm on a short Free window without failing or duplicating anything', async () => {

@@ -25,14 +25,27 @@ describe('decide', () => {
     });
   });
 
-  it('keeps the unknown outcome of an unanswered write, so it is looked up before resending', () => {
+  it('keeps the unknown outcome of an unanswered write or a 5xx, so it is looked up before resending', () => {
     expect(decide(error({ kind: 'timeout' }), 1, rules, () => 0)).toMatchObject({
       action: 'retry',
       outcomeUnknown: true,
     });
+    // A proxy's 502 or an empty 500 may come after the platform committed.
     expect(decide(error({ kind: 'server', status: 502 }), 1, rules, () => 0)).toMatchObject({
-      outcomeUnknown: false,
+      outcomeUnknown: true,
     });
+    const read = new PlatformError({ kind: 'server', status: 502, method: 'GET', path: '/posts' });
+    expect(decide(read, 1, rules, () => 0)).toMatchObject({ outcomeUnknown: false });
+  });
+
+  it('takes an unreadable 2xx to a write as sent, never as a failure', () => {
+    const unreadable = error({
+      kind: 'bad_response',
+      status: 204,
+      sent: true,
+      createdId: 'post_9',
+    });
+    expect(decide(unreadable, 1, rules, () => 0)).toEqual({ action: 'sent', remoteId: 'post_9' });
   });
 
   it('retries a 429 exactly after Retry-After, and counts it: a platform that keeps refusing ends the item', async () => {

@@ -31,6 +31,21 @@ describe('the app shell', () => {
     shell.stop();
   });
 
+  it('reads the status once for a burst of events, and once more after it', async () => {
+    const transport = new FakeTransport({
+      getSettings: () => ok(settings),
+      status: () => ok(null),
+    });
+    const shell = new Shell(transport);
+    await shell.start();
+    const before = transport.callsOf('status').length;
+    for (let i = 0; i < 100; i++) transport.emit({ type: 'changed', what: 'queue' });
+    await vi.waitFor(() => expect(transport.callsOf('status').length).toBe(before + 2));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(transport.callsOf('status').length).toBe(before + 2);
+    shell.stop();
+  });
+
   it('shows the system theme as the OS’s light or dark, and follows the OS as it changes', async () => {
     // jsdom has no matchMedia: a stand-in for the OS's dark mode, switched by the test.
     const systemDark = Object.assign(new EventTarget(), { matches: true });

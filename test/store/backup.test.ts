@@ -116,6 +116,32 @@ describe('start-up check', () => {
     expect(settingsOf(file)).toEqual(['old']);
   });
 
+  it('restores a backup whose waiting items are all looked up before anything is sent again', () => {
+    const { file, db, dir } = workspace();
+    const insert = db.prepare(
+      `INSERT INTO outbox (kind, payload, state, priority, due_at, ready_at, idempotency_key,
+         created_at, updated_at) VALUES ('create_bot', '{}', ?, 1, 1, 1, ?, 1, 1)`,
+    );
+    for (const state of ['queued', 'retrying', 'failed', 'cancelled', 'done'])
+      insert.run(state, state);
+    backupDatabase(file, 'daily', { dir });
+    db.close();
+    writeFileSync(file, Buffer.alloc(8192, 7));
+    expect(recoverIfDamaged(file, { dir }).state).toBe('restored');
+    const restored = openWorkspaceDb(file);
+    // What the backup shows waiting may have gone out after it was taken.
+    expect(
+      restored.prepare('SELECT idempotency_key, outcome_unknown FROM outbox ORDER BY id').all(),
+    ).toEqual([
+      { idempotency_key: 'queued', outcome_unknown: 1 },
+      { idempotency_key: 'retrying', outcome_unknown: 1 },
+      { idempotency_key: 'failed', outcome_unknown: 1 },
+      { idempotency_key: 'cancelled', outcome_unknown: 1 },
+      { idempotency_key: 'done', outcome_unknown: 0 },
+    ]);
+    restored.close();
+  });
+
   it('moves a damaged database aside when no backup is sound', () => {
     const folder = mkdtempSync(join(tmpdir(), 'pressroom-backup-'));
     const file = join(folder, 'workspace.sqlite');

@@ -200,6 +200,37 @@ describe('workspace migrations', () => {
     v7.close();
   });
 
+  it('8 bounds what a lookup may take for an item attempted before it by the item’s creation', () => {
+    const file = tempFile();
+    const v7 = openWorkspaceDb(file, MIGRATIONS.slice(0, 7));
+    const insert = v7.prepare(
+      `INSERT INTO outbox (kind, payload, state, priority, due_at, ready_at, attempts, idempotency_key,
+         created_at, updated_at) VALUES ('create_bot', '{}', ?, 1, 5, 5, ?, ?, 3, 9)`,
+    );
+    insert.run('retrying', 2, 'k-tried');
+    insert.run('queued', 0, 'k-new');
+    v7.close();
+    const v8 = openWorkspaceDb(file, MIGRATIONS.slice(0, 8));
+    expect(
+      v8.prepare('SELECT idempotency_key, first_attempt_at FROM outbox ORDER BY id').all(),
+    ).toEqual([
+      { idempotency_key: 'k-tried', first_attempt_at: 3 },
+      { idempotency_key: 'k-new', first_attempt_at: null },
+    ]);
+    v8.close();
+  });
+
+  it('9 holds at most one publisher lease', () => {
+    const v9 = openWorkspaceDb(':memory:', MIGRATIONS.slice(0, 9));
+    const insert = v9.prepare(
+      "INSERT INTO publisher_lease (id, owner, pid, host, heartbeat_at) VALUES (?, 'a', 1, 'h', 1)",
+    );
+    insert.run(1);
+    expect(() => insert.run(1)).toThrow(/UNIQUE|PRIMARY KEY/);
+    expect(() => insert.run(2)).toThrow(/CHECK/);
+    v9.close();
+  });
+
   it('refuses a migration that would leave rows pointing at nothing, as a whole', () => {
     const file = tempFile();
     const current = openWorkspaceDb(file);

@@ -23,7 +23,7 @@ function queue(store: WorkspaceStore, postId: number, dueAt = 0) {
 
 describe('outbox transitions', () => {
   it('queued → sending → done publishes the post with its remote id', () => {
-    const { store, post } = workspace();
+    const { store, post, advance } = workspace();
     const item = store.outbox.enqueue({
       kind: 'create_post',
       postId: post.id,
@@ -36,6 +36,8 @@ describe('outbox transitions', () => {
     expect(store.outbox.ready(1_999_999, 10)).toEqual([]);
     expect(store.outbox.ready(2_000_000, 10).map((i) => i.id)).toEqual([item.id]);
 
+    expect(store.outbox.claim(item.id)).toBeUndefined(); // not due yet
+    advance(1_000_000);
     expect(store.outbox.claim(item.id)).toMatchObject({ state: 'sending', attempts: 1 });
     expect(store.outbox.claim(item.id)).toBeUndefined(); // claimed once only
     expect(store.posts.require(post.id).status).toBe('sending');
@@ -50,7 +52,7 @@ describe('outbox transitions', () => {
   });
 
   it('sending → retrying → sending, keeping the key and counting attempts', () => {
-    const { store, post } = workspace();
+    const { store, post, advance } = workspace();
     const item = queue(store, post.id);
     store.outbox.claim(item.id);
     store.outbox.markRetrying(item.id, 5_000_000, '503 busy', true);
@@ -61,6 +63,7 @@ describe('outbox transitions', () => {
       outcomeUnknown: true,
     });
     expect(store.outbox.nextReadyAt()).toBe(5_000_000);
+    advance(4_000_000);
     const again = store.outbox.claim(item.id);
     expect(again).toMatchObject({ attempts: 2, idempotencyKey: item.idempotencyKey });
   });
@@ -87,6 +90,54 @@ describe('outbox transitions', () => {
       fieldErrors: [],
     });
     expect(store.posts.require(post.id).status).toBe('scheduled');
+  });
+
+  it('claims only a waiting item that is due, as it stands when claimed', () => {
+    const { store, post, advance } = workspace();
+    // Picked while ready, then rescheduled to next week while it waited for rate-limit budget.
+    const item = queue(store, post.id, 1_000_000);
+    expect(store.outbox.ready(1_000_000, 10).map((ready) => ready.id)).toEqual([item.id]);
+    store.outbox.reschedule(item.id, 1_000_000 + 7 * 86_400_000);
+    expect(store.outbox.claim(item.id)).toBeUndefined();
+    expect(store.outbox.require(item.id)).toMatchObject({ state: 'queued', attempts: 0 });
+    // Picked, then cancelled.
+    advance(7 * 86_400_000);
+    store.outbox.cancel(item.id);
+    expect(store.outbox.claim(item.id)).toBeUndefined();
+  });
+
+  it('keeps an unknown outcome through failing, so a retry still looks before sending', () => {
+    const { store, post } = workspace();
+    const item = queue(store, post.id);
+    store.outbox.claim(item.id);
+    store.outbox.markRetrying(item.id, 1_000_000, 'no answer before the timeout', true);
+    store.outbox.claim(item.id);
+    store.outbox.markFailed(item.id, 'Gave up after 2 attempts');
+    expect(store.outbox.require(item.id)).toMatchObject({ state: 'failed', outcomeUnknown: true });
+    store.outbox.retry(item.id, PRIORITY.user);
+    expect(store.outbox.require(item.id)).toMatchObject({ state: 'queued', outcomeUnknown: true });
+  });
+
+  it('links a post to what a lookup found even when a sync kept it as a platform-only post', () => {
+    const { store, post } = workspace();
+    // A platform that keeps no client reference: the sync could not tell the post was ours.
+    store.cache.mergePosts([
+      {
+        id: 'post_5',
+        botId: 'bot_1',
+        text: 'Hi',
+        mediaUrls: [],
+        status: 'published',
+        scheduledAt: null,
+        publishedAt: 1_000_000,
+        clientReference: null,
+      },
+    ]);
+    const item = queue(store, post.id);
+    store.outbox.claim(item.id);
+    store.outbox.markDone(item.id, 'post_5', 1_000_000);
+    expect(store.posts.require(post.id)).toMatchObject({ status: 'published', remoteId: 'post_5' });
+    expect(store.posts.list().filter((p) => p.remoteId === 'post_5')).toHaveLength(1);
   });
 
   it('cancels only what has not been sent, and the post goes back to draft', () => {

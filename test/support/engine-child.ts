@@ -14,5 +14,7 @@ const pressroom = new Pressroom({
 // whether a kill lands mid-publishing.
 process.stdout.write('ready\n');
 await pressroom.publishUntilEmpty();
+// Another engine holds the workspace's publisher lease: this one stood by and sent nothing.
+const standingBy = pressroom.status().paused !== null;
 pressroom.close();
-process.stdout.write('empty\n');
+process.stdout.write(standingBy ? 'standby\n' : 'empty\n');

@@ -21,6 +21,7 @@ export const outboxItem = (
   lastError: null,
   fieldErrors: [],
   outcomeUnknown: false,
+  firstAttemptAt: null,
   groupId: null,
   createdAt: 0,
   updatedAt: 0,

@@ -17,9 +17,10 @@ import { isHttpUrl } from '../../../shared/url';
 import { formatDateTime, wallTime } from '../components/common/format';
 import type { Overrule } from './duplicates.svelte';
 import type { Shell } from './shell.svelte';
+import { LIMITS } from '../../../shared/limits';
 
 /** A post's text and media limits, as docs/platform-api.md reads Platform API v1 (Post). */
-export const TEXT_LIMIT = 4096;
+export const TEXT_LIMIT = LIMITS.postText;
 export const MEDIA_LIMIT = 10;
 
 export type PostMode = (typeof POST_MODES)[number];

@@ -47,6 +47,8 @@ export class Shell {
   private stopEvents: (() => void) | null = null;
   private readonly followHash = () => this.route();
   private statusTimer: ReturnType<typeof setInterval> | null = null;
+  private statusReading: Promise<void> | null = null;
+  private statusStale = false;
 
   constructor(private readonly transport: Transport) {
     this.api = createApi(transport);
@@ -82,7 +84,7 @@ export class Shell {
       if (event.type === 'changed' && (event.what === 'settings' || event.what === 'account'))
         void this.loadSettings();
       for (const listener of this.listeners) listener(event);
-      void this.refreshStatus();
+      this.refreshStatusSoon();
     });
     addEventListener('hashchange', this.followHash);
     await Promise.all([this.loadSettings(), this.refreshStatus()]);
@@ -110,6 +112,23 @@ export class Shell {
     const result = await this.api.getSettings();
     if (result.ok) this.settings = result.value;
     else this.notices.error(result.error.message, 'Could not read the settings');
+  }
+
+  /**
+   * Reads the status once for a burst of events: while a read is under way, events ask for one
+   * more read after it, not one each (a publishing pass sends hundreds).
+   */
+  private refreshStatusSoon(): void {
+    if (this.statusReading) {
+      this.statusStale = true;
+      return;
+    }
+    this.statusReading = this.refreshStatus().finally(() => {
+      this.statusReading = null;
+      if (!this.statusStale) return;
+      this.statusStale = false;
+      this.refreshStatusSoon();
+    });
   }
 
   async refreshStatus(): Promise<void> {
