@@ -352,6 +352,8 @@ export class RateGovernor {
     if (now < this.blockedUntilMs) wakeAt = this.blockedUntilMs;
     else if (!this.probing && (this.remaining ?? 0) <= 0 && this.resetAtMs !== null)
       wakeAt = this.resetAtMs + this.placementMarginMs();
+    // A block can end between pump's check and this one: then nothing would wake the waiters.
+    else if (this.mayGrant()) wakeAt = now;
     if (wakeAt === null) return;
     this.timer = setTimeout(() => this.pump(), Math.max(1, wakeAt - now));
   }

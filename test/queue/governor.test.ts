@@ -224,6 +224,25 @@ describe('RateGovernor: every 429 obeyed', () => {
     expect(gaps.slice(0, 4)).toEqual([750, 1_500, 3_000, 6_000]);
   });
 
+  it('wakes a waiter whose block ends between its look at the clock and its timer', async () => {
+    // The clock reads 1 ms before the block's end when the governor checks whether it may grant,
+    // and at the end when it sets its timer (a busy machine between two reads of the clock).
+    let clock = T0;
+    const readings: number[] = [];
+    const governor = free({ random: () => 1, now: () => readings.shift() ?? clock });
+    const [first] = await grants(governor, 1);
+    governor.observe(429, null);
+    first!();
+    // The first step of the header-less 429 backoff, with the jitter at its top.
+    const blockedUntil = T0 + 1_000;
+    clock = blockedUntil;
+    readings.push(blockedUntil - 1, blockedUntil - 1);
+    let granted = false;
+    void governor.acquire(PRIORITY.due).then(() => (granted = true));
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(granted).toBe(true);
+  });
+
   it('a 429 with Reset but no Retry-After waits for that reset', async () => {
     const governor = free();
     const [first] = await grants(governor, 1);
