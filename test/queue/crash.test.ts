@@ -20,20 +20,29 @@ const REPEATS = 5;
 const SCHEDULED = 20;
 const KILLS = 12;
 
+type Outcome = 'killed' | 'empty' | 'standby';
+
 function runEngine(
   env: Record<string, string>,
   killAfterMs: number | null,
-): Promise<'killed' | 'empty' | 'standby'> {
+  /** Run once the engine is ready; the kill's clock starts once what it returns settles. */
+  onReady: () => Promise<unknown> = () => Promise.resolve(),
+): Promise<Outcome> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/engine-child.ts'], {
       env: { ...process.env, ...env },
     });
     let output = '';
+    let ready = false;
     let timer: NodeJS.Timeout | null = null;
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      if (killAfterMs !== null && timer === null && output.includes('ready'))
-        timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+      if (ready || !output.includes('ready')) return;
+      ready = true;
+      void onReady().then(() => {
+        if (killAfterMs !== null && child.exitCode === null)
+          timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+      });
     });
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('exit', (code, signal) => {
@@ -96,14 +105,18 @@ describe('crash safety', () => {
         });
         // Timed from the engine's "ready", so each run dies a little way into publishing.
         const killAfterMs = 10 + Math.floor(random() * 250);
-        // Every other run, a second engine opens the same file meanwhile: it must stand by while
-        // the first publishes, and take over only once the first is dead (then die too).
-        const [outcome, second] = await Promise.all([
-          runEngine(env, killAfterMs),
-          kills % 2 === 1 ? runEngine(env, killAfterMs + 300) : null,
-        ]);
-        if (second === 'standby') standbys++;
-        if (outcome === 'empty' || second === 'empty') break;
+        // Every other run, a second engine opens the same file while the first publishes (started
+        // once the first is ready, and the first lives until the second has looked, whatever the
+        // machine's speed): it must stand by and send nothing.
+        let second: Promise<Outcome> | null = null;
+        const outcome = await runEngine(
+          env,
+          killAfterMs,
+          kills % 2 === 1 ? () => (second = runEngine(env, null)) : undefined,
+        );
+        const secondOutcome = await second;
+        if (secondOutcome === 'standby') standbys++;
+        if (outcome === 'empty' || secondOutcome === 'empty') break;
         if (outcome === 'killed') kills++;
       }
       expect(await runEngine(env, null)).toBe('empty');
