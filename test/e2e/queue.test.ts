@@ -62,6 +62,7 @@ describe('the queue in Chromium', () => {
       next.origin === 'remote' ? /scheduled on the platform/ : /Idempotency key/,
     );
     expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'queue-detail');
     await detail.getByRole('button', { name: 'Close the details' }).click();
     await expect(detail.count()).resolves.toBe(0);
     expect(problems).toEqual([]);
