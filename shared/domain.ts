@@ -118,9 +118,31 @@ export interface Page<T> {
   rows: T[];
 }
 
-/** A queue item with a line saying what it is ("Post: Fresh rye…", "Product BK-001"). */
-export interface QueueRow extends OutboxItem {
-  summary: string;
+/** Where a queue row stands: on its way, stopped until the user acts, or over. */
+export type QueueGroup = 'next' | 'attention' | 'past';
+
+/**
+ * One line of the Queue, a schedule of posts: a write in the outbox (a post, a product, a message)
+ * or a post made on the platform that the platform publishes itself (no item; read-only).
+ */
+export interface QueueRow {
+  /** Unique across both kinds: "item-12", "post-40". */
+  id: string;
+  group: QueueGroup;
+  /** When it goes (a post's time, else the item's next attempt); when it ended for a past one. */
+  at: number;
+  /** What it is, in words: the post's text, "Product BK-001 — Rye loaf", "Message to Anna". */
+  title: string;
+  bot: { id: string; name: string; channel: string | null } | null;
+  /** The post's first https media URL or the product's https image, for a thumbnail. */
+  thumbnailUrl: string | null;
+  /** The post's own status; null for a write that is not a post. */
+  postStatus: PostStatus | null;
+  postId: number | null;
+  /** Made on the platform and scheduled there: the platform publishes it, nothing here can. */
+  onPlatform: boolean;
+  /** The outbox item behind the row; null for a post scheduled on the platform. */
+  item: OutboxItem | null;
 }
 
 export interface BotSummary {

@@ -78,6 +78,7 @@ import { SlotCursor, frontOfQueue, heldTimes } from '../store/planning';
 import { PullSync } from '../sync/pull';
 import type { SyncProgress, SyncReport } from '../sync/pull';
 import { DuplicateContent, InvalidInput, NotAllowed, NotConnected } from './errors';
+import { queueRows } from './queue-rows';
 
 const graceMinutes = z
   .number()
@@ -1051,7 +1052,7 @@ export class Pressroom {
 
   listQueue(input: OperationInput<'listQueue'> = {}): QueueRow[] {
     const { states, limit } = this.validate('listQueue', input);
-    return this.store.outbox.rows(states, limit);
+    return queueRows(this.store, { states, limit, now: this.now() });
   }
 
   listBots(): BotSummary[] {

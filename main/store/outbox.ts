@@ -10,7 +10,6 @@ import type {
   PostStatus,
   Priority,
   ProductStatus,
-  QueueRow,
 } from '../../shared/domain';
 import { countBy } from './count-by';
 import type { WorkspaceDb } from './db';
@@ -84,32 +83,6 @@ function toItem(row: OutboxRow): OutboxItem {
   };
 }
 
-function clip(text: string, length = 60): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > length ? `${line.slice(0, length - 1)}…` : line;
-}
-
-/** One line saying what an item does, for the queue screen. */
-function summarize(item: OutboxItem, subject: { text: string | null; sku: string | null }): string {
-  const p = item.payload as Record<string, string | undefined>;
-  switch (item.kind) {
-    case 'create_post':
-      return `Post: ${clip(subject.text ?? '(deleted)')}`;
-    case 'create_product':
-      return `Product ${subject.sku ?? '(deleted)'}${subject.text ? `: ${clip(subject.text, 40)}` : ''}`;
-    case 'send_message':
-      return `Message to ${p.subscriber_id ?? '?'}: ${clip(p.text ?? '', 40)}`;
-    case 'add_tag':
-      return `Tag "${p.tag ?? '?'}" on ${p.subscriber_id ?? '?'}`;
-    case 'create_bot':
-      return `New bot "${p.name ?? '?'}"`;
-    case 'update_bot':
-      return `Rename bot ${p.id ?? '?'} to "${p.name ?? '?'}"`;
-    case 'delete_bot':
-      return `Delete bot ${p.id ?? '?'}`;
-  }
-}
-
 /** What a transition also records on its post or product. */
 interface SubjectChange {
   remoteId?: string | null;
@@ -174,24 +147,22 @@ export class OutboxStore {
   }
 
   /** The newest items first, in the given states, each with a line saying what it does. */
-  rows(states: readonly OutboxState[] | undefined, limit: number): QueueRow[] {
-    const filter = states?.length ? `WHERE o.state IN (${states.map(() => '?').join(', ')})` : '';
+  /**
+   * Items as the Queue lists them: those on their way by their next attempt (soonest first), then
+   * the failed by their time, then the finished, newest first; `limit` keeps the newest finished
+   * out before any open one.
+   */
+  rows(states: readonly OutboxState[] | undefined, limit: number): OutboxItem[] {
+    const filter = states?.length ? `WHERE state IN (${states.map(() => '?').join(', ')})` : '';
     const rows = statement(
       this.db,
-      `SELECT o.*, COALESCE(p.text, pr.name) AS subject_text, pr.sku AS subject_sku FROM outbox o
-         LEFT JOIN posts p ON p.id = o.post_id LEFT JOIN products pr ON pr.id = o.product_id
-       ${filter} ORDER BY o.id DESC LIMIT ?`,
-    ).all(...(states ?? []), limit) as (OutboxRow & {
-      subject_text: string | null;
-      subject_sku: string | null;
-    })[];
-    return rows.map((row) => {
-      const item = toItem(row);
-      return {
-        ...item,
-        summary: summarize(item, { text: row.subject_text, sku: row.subject_sku }),
-      };
-    });
+      `SELECT * FROM outbox ${filter}
+       ORDER BY CASE WHEN state IN ${OPEN_STATES} THEN 0 WHEN state = 'failed' THEN 1 ELSE 2 END,
+         CASE WHEN state IN ${OPEN_STATES} THEN ready_at WHEN state = 'failed' THEN due_at
+           ELSE -updated_at END, id
+       LIMIT ?`,
+    ).all(...(states ?? []), limit) as OutboxRow[];
+    return rows.map(toItem);
   }
 
   /** The newest item of a post, whatever its state. */

@@ -167,6 +167,16 @@ export class PostsStore {
     return rows.map(toPost);
   }
 
+  /** Posts made on the platform and scheduled there for `from` or later, soonest first. */
+  scheduledOnPlatform(from: number, limit: number): LocalPost[] {
+    const rows = statement(
+      this.db,
+      `SELECT * FROM posts WHERE origin = 'remote' AND status = 'scheduled' AND scheduled_at >= ?
+       ${BY_TIME} LIMIT ?`,
+    ).all(from, limit) as PostRow[];
+    return rows.map(toPost);
+  }
+
   /** Changes what the user may change; the caller checks that the post is still editable. */
   update(
     id: number,

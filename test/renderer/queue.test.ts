@@ -1,19 +1,34 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CallResult } from '../../shared/contract';
-import type { QueueRow, Status } from '../../shared/domain';
+import type { OutboxItem, QueueRow, Status } from '../../shared/domain';
 import QueueScreen from '../../renderer/src/screens/QueueScreen.svelte';
 import { shellContext } from '../../renderer/src/lib/context';
 import { QueueState, gaugeView } from '../../renderer/src/state/queue.svelte';
 import { Shell } from '../../renderer/src/state/shell.svelte';
 import { outboxItem } from '../support/outbox';
 import { FakeTransport, ok, refused } from './fake-transport';
-import { post } from './post-editor-fixtures';
+import { ZONE, post, settings } from './post-editor-fixtures';
+import { formatDateTime } from '../../renderer/src/components/common/format';
 
-const row = (id: number, state: QueueRow['state'], extra: Partial<QueueRow> = {}): QueueRow => ({
-  ...outboxItem(id, 'create_post', { postId: id, state, priority: 1 }),
-  summary: `Post: number ${id}`,
-  ...extra,
+const row = (
+  id: number,
+  state: OutboxItem['state'],
+  extra: Partial<OutboxItem> = {},
+  fields: Partial<QueueRow> = {},
+): QueueRow => ({
+  id: `item-${id}`,
+  group:
+    state === 'failed' ? 'attention' : state === 'done' || state === 'cancelled' ? 'past' : 'next',
+  at: Date.UTC(2026, 10, 24, 9, id),
+  title: `Post number ${id}`,
+  bot: null,
+  thumbnailUrl: null,
+  postStatus: state === 'failed' ? 'failed' : 'scheduled',
+  postId: id,
+  onPlatform: false,
+  item: outboxItem(id, 'create_post', { postId: id, state, priority: 1, ...extra }),
+  ...fields,
 });
 
 const missedPost = post({
@@ -63,7 +78,7 @@ describe('queue state', () => {
   it('loads every item and the missed posts, filtering by state on the core', async () => {
     const { transport, queue } = setup();
     await queue.load();
-    expect(queue.rows.map((item) => item.id)).toEqual([1]);
+    expect(queue.rows.map((item) => item.id)).toEqual(['item-1']);
     expect(queue.missed.map((post) => post.id)).toEqual([7]);
     expect(transport.callsOf('listPosts')).toEqual([{ status: 'missed' }]);
     await queue.setFilter('failed');
@@ -76,12 +91,15 @@ describe('queue state', () => {
     let settle: (value: CallResult) => void = () => undefined;
     transport.answer('retryItem', () => new Promise((resolve) => (settle = resolve)));
     const retried = queue.retry(queue.rows[0]!);
-    expect(queue.rows[0]?.state).toBe('queued');
+    expect(queue.rows[0]?.item?.state).toBe('queued');
     expect(queue.canRetry(queue.rows[0]!)).toBe(false);
-    settle(ok({ ...row(1, 'queued'), attempts: 0, readyAt: 5 }));
+    settle(ok(outboxItem(1, 'create_post', { postId: 1, state: 'queued', readyAt: 5 })));
     await retried;
     expect(transport.callsOf('retryItem')).toEqual([{ id: 1 }]);
-    expect(queue.rows[0]).toMatchObject({ state: 'queued', readyAt: 5, summary: 'Post: number 1' });
+    expect(queue.rows[0]).toMatchObject({
+      item: { state: 'queued', readyAt: 5 },
+      title: 'Post number 1',
+    });
   });
 
   it('rolls a cancel back and shows the core’s message when it is refused', async () => {
@@ -89,7 +107,7 @@ describe('queue state', () => {
     await queue.load();
     transport.answer('cancelItem', () => refused('the item is already sending', 'not_allowed'));
     await queue.cancel(queue.rows[0]!);
-    expect(queue.rows[0]?.state).toBe('queued');
+    expect(queue.rows[0]?.item?.state).toBe('queued');
     expect(shell.notices.list.at(-1)?.text).toBe('Could not cancel: the item is already sending');
   });
 
@@ -146,7 +164,7 @@ describe('queue state', () => {
     const { transport, shell, queue } = setup();
     void shell.start();
     const stop = queue.watch();
-    transport.emit({ type: 'failed', item: row(1, 'failed'), reason: 'boom' });
+    transport.emit({ type: 'failed', item: row(1, 'failed').item!, reason: 'boom' });
     await vi.waitFor(() => expect(transport.callsOf('listQueue')).toHaveLength(1));
     transport.emit({ type: 'changed', what: 'queue' });
     await vi.waitFor(() => expect(transport.callsOf('listQueue')).toHaveLength(2));
@@ -185,31 +203,90 @@ describe('queue state', () => {
 });
 
 describe('the queue screen', () => {
-  it('shows each item with its server message and retries from the table', async () => {
-    const { transport, shell } = setup([
-      row(1, 'failed', {
-        lastError: 'The platform refused the post',
-        fieldErrors: [{ field: 'text', message: 'is too long' }],
-        attempts: 3,
-      }),
-      row(2, 'done'),
-    ]);
-    transport.answer('retryItem', () => ok(row(1, 'queued')));
-    render(QueueScreen, { context: shellContext(shell) });
-    const table = await screen.findByRole('table');
-    const rows = within(table).getAllByRole('row');
-    expect(rows).toHaveLength(3);
-    expect(rows[1]?.textContent).toContain('The platform refused the post');
-    expect(rows[1]?.textContent).toContain('text: is too long');
-    expect(within(rows[2]!).queryByRole('button', { name: 'Retry #2' })).toBeNull();
-    await fireEvent.click(within(rows[1]!).getByRole('button', { name: 'Retry #1' }));
-    expect(transport.callsOf('retryItem')).toEqual([{ id: 1 }]);
-    expect(await screen.findByText('Fresh rye today')).toBeTruthy();
+  const onPlatform = row(
+    40,
+    'queued',
+    {},
+    {
+      id: 'post-40',
+      at: Date.UTC(2026, 10, 24, 8, 0),
+      title: 'Sourdough class on Saturday',
+      bot: { id: 'bot_1', name: 'Bakery Bot', channel: '@bakery' },
+      thumbnailUrl: 'https://cdn.example/class.jpg',
+      item: null,
+      onPlatform: true,
+    },
+  );
+  const product = row(
+    3,
+    'queued',
+    { kind: 'create_product', postId: null, productId: 3 },
+    { title: 'Product BK-001 — Rye loaf', postStatus: null, postId: null },
+  );
+  const failed = row(
+    1,
+    'failed',
+    {
+      lastError: 'The platform refused the post',
+      fieldErrors: [{ field: 'text', message: 'is too long' }],
+      attempts: 3,
+    },
+    { title: 'Fresh rye today' },
+  );
+
+  async function screenWith(rows: QueueRow[]) {
+    const context = setup(rows);
+    context.transport.answer('getSettings', () => ok(settings));
+    await context.shell.loadSettings();
+    render(QueueScreen, { context: shellContext(context.shell) });
+    return context;
+  }
+
+  it('lists what goes next first, each row with its time in the user’s zone, bot, picture and state', async () => {
+    await screenWith([onPlatform, product, failed, row(2, 'done')]);
+    const next = await screen.findByRole('table', { name: 'Up next' });
+    const [first, second] = within(next).getAllByRole('row').slice(1);
+    const when = formatDateTime(Date.UTC(2026, 10, 24, 8, 0), ZONE);
+    expect(within(first!).getByRole('button', { name: new RegExp(when) }).textContent).toBe(when);
+    // 08:00 UTC is 09:00 in Berlin.
+    expect(when).toMatch(/\b0?9:00/);
+    expect(first!.textContent).toContain('Sourdough class on Saturday');
+    expect(first!.textContent).toContain('Bakery Bot');
+    expect(first!.textContent).toContain('@bakery');
+    expect(first!.textContent).toContain('Scheduled');
+    expect(first!.textContent).toContain('scheduled on the platform');
+    expect(first!.querySelector('img')?.getAttribute('src')).toBe('https://cdn.example/class.jpg');
+    expect(within(first!).queryByRole('button', { name: /Cancel/ })).toBeNull();
+    expect(second!.textContent).toContain('Product BK-001 — Rye loaf');
+    expect(second!.textContent).not.toContain('#3');
+
+    const attention = screen.getByRole('table', { name: 'Needs attention' });
+    expect(attention.textContent).toContain('Fresh rye today');
+    expect(attention.textContent).toContain('Failed');
+    expect(screen.getByRole('table', { name: 'Sent and cancelled' }).textContent).toContain(
+      'Post number 2',
+    );
   });
 
-  it('says what to do when the queue is empty', async () => {
-    const { shell } = setup([]);
-    render(QueueScreen, { context: shellContext(shell) });
-    expect((await screen.findByText(/The queue is empty/)).textContent).toContain('Calendar');
+  it('shows a row’s outbox item in its detail, and retries from it', async () => {
+    const { transport } = await screenWith([failed]);
+    transport.answer('retryItem', () => ok(outboxItem(1, 'create_post', { state: 'queued' })));
+    const table = await screen.findByRole('table', { name: 'Needs attention' });
+    expect(table.textContent).not.toContain('The platform refused the post');
+    await fireEvent.click(within(table).getByRole('button', { name: /Details: Fresh rye today/ }));
+    const detail = screen.getByRole('complementary', { name: 'Fresh rye today' });
+    expect(detail.textContent).toContain('The platform refused the post');
+    expect(detail.textContent).toContain('text: is too long');
+    expect(detail.textContent).toContain('create post');
+    expect(detail.textContent).toContain('key-1');
+    expect(detail.textContent).toMatch(/Attempts\s*3/);
+    await fireEvent.click(within(detail).getByRole('button', { name: 'Retry: Fresh rye today' }));
+    expect(transport.callsOf('retryItem')).toEqual([{ id: 1 }]);
+    expect(await screen.findByText('Fresh rye today', { selector: 'li *, li' })).toBeTruthy();
+  });
+
+  it('says what to do when nothing is scheduled', async () => {
+    await screenWith([]);
+    expect((await screen.findByText(/Nothing is scheduled/)).textContent).toContain('Calendar');
   });
 });

@@ -210,3 +210,32 @@ describe('outbox transitions', () => {
     expect(store.outbox.counts()).toMatchObject({ queued: 3 });
   });
 });
+
+describe('the queue’s order', () => {
+  it('lists open items by their next attempt, then the failed, then the finished newest first', () => {
+    const { store, advance } = workspace();
+    const post = (text: string) =>
+      store.posts.create({ botId: null, text, mediaUrls: [], scheduledAt: null, zone: null }).id;
+    const item = (text: string, dueAt: number) => queue(store, post(text), dueAt).id;
+    const done = item('done', 0);
+    store.outbox.claim(done);
+    store.outbox.markDone(done, 'post_1');
+    const later = item('later', 5_000_000);
+    const sooner = item('sooner', 3_000_000);
+    const backingOff = item('backing off', 0);
+    store.outbox.claim(backingOff);
+    store.outbox.markRetrying(backingOff, 4_000_000, '503 busy', false);
+    const failed = item('failed', 0);
+    store.outbox.claim(failed);
+    store.outbox.markFailed(failed, 'refused');
+    advance(1_000);
+    const cancelled = item('cancelled', 6_000_000);
+    store.outbox.cancel(cancelled);
+
+    const order = [sooner, backingOff, later, failed, cancelled, done];
+    expect(store.outbox.rows(undefined, 10).map((row) => row.id)).toEqual(order);
+    // A short list keeps what is still to come.
+    expect(store.outbox.rows(undefined, 3).map((row) => row.id)).toEqual(order.slice(0, 3));
+    expect(store.outbox.rows(['failed', 'done'], 10).map((row) => row.id)).toEqual([failed, done]);
+  });
+});

@@ -1,11 +1,13 @@
-// The queue screen's state (browser): every outbox item, retry/cancel, pause/resume, the live
-// rate-limit gauge and the posts that missed their time.
+// The queue screen's state (browser): the schedule of what goes next (outbox items and the posts
+// the platform publishes itself), what needs attention and what is over; one row's detail,
+// retry/cancel, pause/resume, the live rate-limit gauge and the posts that missed their time.
 import type { CallResult, CoreEvent } from '../../../shared/contract';
 import { OUTBOX_STATES } from '../../../shared/domain';
 import type {
   LocalPost,
   OutboxItem,
   OutboxState,
+  QueueGroup,
   QueueRow,
   RateGauge,
 } from '../../../shared/domain';
@@ -54,6 +56,8 @@ function touchesQueue(event: CoreEvent): boolean {
 
 export class QueueState {
   rows = $state.raw<QueueRow[]>([]);
+  /** The row whose detail is open. */
+  selectedId = $state<string | null>(null);
   missed = $state.raw<LocalPost[]>([]);
   /** One state, or null for every item. */
   filter = $state<OutboxState | null>(null);
@@ -77,6 +81,23 @@ export class QueueState {
   get gauge(): GaugeView | null {
     const rate = this.shell.status?.rateLimit;
     return rate ? gaugeView(rate, this.now) : null;
+  }
+
+  get selected(): QueueRow | null {
+    return this.rows.find((row) => row.id === this.selectedId) ?? null;
+  }
+
+  /** The rows of one group, in the core's order (what goes next: soonest first). */
+  group(group: QueueGroup): QueueRow[] {
+    return this.rows.filter((row) => row.group === group);
+  }
+
+  open(row: QueueRow): void {
+    this.selectedId = this.selectedId === row.id ? null : row.id;
+  }
+
+  close(): void {
+    this.selectedId = null;
   }
 
   /** How many items each state has, from the core's status (it counts beyond the list's limit). */
@@ -117,22 +138,22 @@ export class QueueState {
   }
 
   canRetry(row: QueueRow): boolean {
-    return RETRYABLE.includes(row.state) && !this.busy.has(row.id);
+    return !!row.item && RETRYABLE.includes(row.item.state) && !this.busy.has(row.item.id);
   }
 
   canCancel(row: QueueRow): boolean {
-    return CANCELLABLE.includes(row.state) && !this.busy.has(row.id);
+    return !!row.item && CANCELLABLE.includes(row.item.state) && !this.busy.has(row.item.id);
   }
 
   retry(row: QueueRow): Promise<void> {
-    return this.act(row, 'queued', this.shell.api.retryItem({ id: row.id }), 'Could not retry');
+    return this.act(row, 'queued', (id) => this.shell.api.retryItem({ id }), 'Could not retry');
   }
 
   cancel(row: QueueRow): Promise<void> {
     return this.act(
       row,
       'cancelled',
-      this.shell.api.cancelItem({ id: row.id }),
+      (id) => this.shell.api.cancelItem({ id }),
       'Could not cancel',
     );
   }
@@ -141,14 +162,16 @@ export class QueueState {
   private async act(
     row: QueueRow,
     expected: OutboxState,
-    call: Promise<CallResult<OutboxItem>>,
+    call: (id: number) => Promise<CallResult<OutboxItem>>,
     doing: string,
   ): Promise<void> {
-    this.busy.add(row.id);
-    this.replace({ ...row, state: expected });
-    const item = await this.shell.attempt(call, doing);
-    this.replace(item ? { ...row, ...item } : row);
-    this.busy.delete(row.id);
+    const { item } = row;
+    if (!item) return;
+    this.busy.add(item.id);
+    this.replace({ ...row, item: { ...item, state: expected } });
+    const answer = await this.shell.attempt(call(item.id), doing);
+    this.replace(answer ? { ...row, item: answer } : row);
+    this.busy.delete(item.id);
   }
 
   private replace(row: QueueRow): void {

@@ -1,0 +1,140 @@
+// The Queue as a schedule of posts (Node, core): outbox items joined with the posts, products,
+// bots and subscribers they are about, in words, beside the posts the platform itself will
+// publish (made there, scheduled in the future), so the screen reads what goes next first.
+import type {
+  BotSummary,
+  LocalPost,
+  OutboxItem,
+  OutboxState,
+  QueueGroup,
+  QueueRow,
+} from '../../shared/domain';
+import type { WorkspaceStore } from '../store';
+
+const GROUP_OF: Record<OutboxState, QueueGroup> = {
+  queued: 'next',
+  sending: 'next',
+  retrying: 'next',
+  failed: 'attention',
+  done: 'past',
+  cancelled: 'past',
+};
+
+/** A page may only show https images (the Content-Security-Policy allows no other). */
+function httpsOnly(url: string | null | undefined): string | null {
+  return url?.startsWith('https://') ? url : null;
+}
+
+function clip(text: string, length = 80): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > length ? `${line.slice(0, length - 1)}…` : line;
+}
+
+class Names {
+  private readonly bots: Map<string, BotSummary>;
+
+  constructor(private readonly store: WorkspaceStore) {
+    this.bots = new Map(store.cache.bots().map((bot) => [bot.id, bot]));
+  }
+
+  bot(id: string | null | undefined): QueueRow['bot'] {
+    if (!id) return null;
+    const bot = this.bots.get(id);
+    return { id, name: bot?.name ?? id, channel: bot?.channel ?? null };
+  }
+
+  subscriber(id: string | undefined): string {
+    if (!id) return 'a subscriber';
+    return this.store.cache.subscriber(id)?.name ?? id;
+  }
+}
+
+function postRow(
+  post: LocalPost,
+  names: Names,
+  fields: Pick<QueueRow, 'id' | 'group' | 'at' | 'onPlatform' | 'item'>,
+): QueueRow {
+  return {
+    ...fields,
+    title: clip(post.text) || 'A post without text',
+    bot: names.bot(post.botId),
+    thumbnailUrl: post.mediaUrls.find((url) => httpsOnly(url)) ?? null,
+    postStatus: post.status,
+    postId: post.id,
+  };
+}
+
+function itemRow(store: WorkspaceStore, names: Names, item: OutboxItem): QueueRow {
+  const group = GROUP_OF[item.state];
+  const fields = {
+    id: `item-${item.id}`,
+    group,
+    at: group === 'next' ? item.readyAt : group === 'attention' ? item.dueAt : item.updatedAt,
+    onPlatform: false,
+    item,
+  };
+  const post = item.postId === null ? undefined : store.posts.get(item.postId);
+  if (post) return postRow(post, names, fields);
+  const payload = item.payload as Record<string, string | undefined>;
+  const row = (title: string, bot: QueueRow['bot'] = null, thumbnailUrl: string | null = null) => ({
+    ...fields,
+    title,
+    bot,
+    thumbnailUrl,
+    postStatus: null,
+    postId: null,
+  });
+  switch (item.kind) {
+    case 'create_post':
+      return row('A post since deleted');
+    case 'create_product': {
+      const product = item.productId === null ? undefined : store.products.get(item.productId);
+      return product
+        ? row(
+            `Product ${product.sku} — ${clip(product.name, 60)}`,
+            null,
+            httpsOnly(product.imageUrl),
+          )
+        : row('A product since deleted');
+    }
+    case 'send_message':
+      return row(`Message to ${names.subscriber(payload.subscriber_id)}`);
+    case 'add_tag':
+      return row(`Tag “${payload.tag ?? ''}” for ${names.subscriber(payload.subscriber_id)}`);
+    case 'create_bot':
+      return row(`New bot “${payload.name ?? ''}”`);
+    case 'update_bot':
+      return row(`Rename the bot to “${payload.name ?? ''}”`, names.bot(payload.id));
+    case 'delete_bot':
+      return row('Delete the bot', names.bot(payload.id));
+  }
+}
+
+/**
+ * The Queue's rows: what goes next, soonest first (the outbox's open items and the posts scheduled
+ * on the platform, merged by time), then what failed, then what is over, newest first. A state
+ * filter lists items only: a post scheduled on the platform has no item and so no state.
+ */
+export function queueRows(
+  store: WorkspaceStore,
+  query: { states?: readonly OutboxState[] | undefined; limit: number; now: number },
+): QueueRow[] {
+  const names = new Names(store);
+  const items = store.outbox
+    .rows(query.states, query.limit)
+    .map((item) => itemRow(store, names, item));
+  if (query.states?.length) return items;
+  const onPlatform = store.posts.scheduledOnPlatform(query.now, query.limit).map((post) =>
+    postRow(post, names, {
+      id: `post-${post.id}`,
+      group: 'next',
+      at: post.scheduledAt ?? query.now,
+      onPlatform: true,
+      item: null,
+    }),
+  );
+  const next = [...items.filter((row) => row.group === 'next'), ...onPlatform].sort(
+    (a, b) => a.at - b.at,
+  );
+  return [...next, ...items.filter((row) => row.group !== 'next')].slice(0, query.limit);
+}
