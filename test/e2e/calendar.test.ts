@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationResults } from '../../shared/contract';
 import type { LocalPost } from '../../shared/domain';
 import { wallTime } from '../../renderer/src/components/common/format';
-import { callCore, launchChromium, openApp, screenshot, serve } from './harness';
+import { callCore, chooseFromMore, launchChromium, openApp, screenshot, serve } from './harness';
 import type { Served } from './harness';
 
 /** The month-view cell of a day of the shown month. */
@@ -143,7 +143,7 @@ describe('the calendar in Chromium', () => {
       await page.getByRole('button', { name: 'Next', exact: true }).click();
     await page.locator('.ec-event', { hasText: 'Lunch special' }).click();
     const editor = page.getByRole('dialog', { name: 'Edit post' });
-    await editor.getByRole('button', { name: 'Delete', exact: true }).click();
+    await chooseFromMore(editor, 'Delete');
     await editor.waitFor({ state: 'hidden' });
     await expect.poll(find).toBeUndefined();
     await page

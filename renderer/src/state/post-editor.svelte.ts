@@ -181,6 +181,22 @@ export interface EditorStart {
   botId?: string;
 }
 
+/**
+ * The first whole hour after `now` on the zone's wall clock, where a post written from the New post
+ * button (or `c`) starts: scheduling is what the editor is mostly for, so it opens with a time near
+ * now that Schedule accepts at once (clearing the date makes the main action Save draft). Adding an
+ * hour of exact time lands on a wall time that exists, whatever the clocks do.
+ */
+export function nextWholeHour(zone: string, now = Date.now()): { date: string; time: string } {
+  const wall = Temporal.Instant.fromEpochMilliseconds(now)
+    .toZonedDateTimeISO(zone)
+    .round({ smallestUnit: 'hour', roundingMode: 'floor' })
+    .add({ hours: 1 })
+    .toPlainDateTime()
+    .toString({ smallestUnit: 'minute' });
+  return { date: wall.slice(0, 10), time: wall.slice(11, 16) };
+}
+
 type FieldName = 'text' | 'mediaUrls' | 'botId' | 'at' | 'zone';
 
 /** What each field is called in a message, so no error is left without its subject. */
