@@ -318,6 +318,7 @@ describe('the post editor dialog', () => {
     expect(text.getAttribute('aria-invalid')).toBe('true');
     await fireEvent.click(within(dialog).getByRole('button', { name: 'Save draft' }));
     expect(within(dialog).getByText(/The text is 2 characters too long/)).toBeTruthy();
+    await vi.waitFor(() => expect(document.activeElement).toBe(text));
     // Fixing it clears the error at once, before any button.
     await fireEvent.input(text, { target: { value: 'Fresh rye' } });
     expect(within(dialog).queryByText(/too long/)).toBeNull();
