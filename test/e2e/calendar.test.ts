@@ -1,13 +1,16 @@
 // The calendar in Chromium on the demo workspace: a post created by clicking an empty day and
 // scheduled, dragged to another day, moved back a day by key and opened with Enter; one of the
 // demo workspace's own posts dragged on first try; a scheduled post deleted and brought back
-// with Undo; AI assist filling the editor.
+// with Undo; AI assist filling the editor; the editor opened with `c` at the next whole hour, an
+// error that clears as the text is typed, and one main action beside a keyboard-driven More menu.
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationResults } from '../../shared/contract';
 import type { LocalPost } from '../../shared/domain';
 import { wallTime } from '../../renderer/src/components/common/format';
-import { callCore, launchChromium, openApp, screenshot, serve } from './harness';
+import { nextWholeHour } from '../../renderer/src/state/post-editor.svelte';
+import { seriousViolations } from './axe';
+import { callCore, chooseFromMore, launchChromium, openApp, screenshot, serve } from './harness';
 import type { Served } from './harness';
 
 /** The month-view cell of a day of the shown month. */
@@ -143,7 +146,7 @@ describe('the calendar in Chromium', () => {
       await page.getByRole('button', { name: 'Next', exact: true }).click();
     await page.locator('.ec-event', { hasText: 'Lunch special' }).click();
     const editor = page.getByRole('dialog', { name: 'Edit post' });
-    await editor.getByRole('button', { name: 'Delete', exact: true }).click();
+    await chooseFromMore(editor, 'Delete');
     await editor.waitFor({ state: 'hidden' });
     await expect.poll(find).toBeUndefined();
     await page
@@ -153,6 +156,50 @@ describe('the calendar in Chromium', () => {
     await expect.poll(async () => (await find())?.status).toBe('scheduled');
     expect((await find())?.scheduledAt).toBe(post!.scheduledAt);
     await page.locator('.ec-event', { hasText: 'Lunch special' }).waitFor();
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('opens a new post from c at the next whole hour, with one main action and a More menu', async () => {
+    const { page, problems } = await openApp(browser, served.url);
+    const { timezone } = await callCore<OperationResults['getSettings']>(served, 'getSettings', {});
+    const expected = nextWholeHour(timezone);
+    await page.keyboard.press('c');
+    const dialog = page.getByRole('dialog', { name: 'New post' });
+    await expect(dialog.getByLabel('Date').inputValue()).resolves.toBe(expected.date);
+    await expect(dialog.getByLabel('Time', { exact: true }).inputValue()).resolves.toBe(
+      expected.time,
+    );
+    // The error names its subject, and clears as soon as the text is typed.
+    await dialog.getByRole('button', { name: 'Schedule', exact: true }).click();
+    const error = dialog.getByText('Write the post’s text');
+    await error.waitFor();
+    await dialog.getByLabel('Text').fill('Gingerbread is back');
+    await error.waitFor({ state: 'hidden' });
+    // The footer keeps its three buttons on one line.
+    const tops = await dialog
+      .locator('footer > button, footer > .menu-button > button')
+      .evaluateAll((buttons) => buttons.map((button) => button.getBoundingClientRect().top));
+    expect(tops).toHaveLength(3);
+    expect(new Set(tops).size).toBe(1);
+    const more = dialog.getByRole('button', { name: 'More' });
+    await more.focus();
+    await page.keyboard.press('ArrowDown');
+    const menu = dialog.getByRole('menu', { name: 'More' });
+    await expect(
+      menu
+        .getByRole('menuitem', { name: 'Save draft' })
+        .evaluate((item) => item === document.activeElement),
+    ).resolves.toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'post-editor-more');
+    // Escape closes the menu only; the editor stays open, focus back on More.
+    await page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'hidden' });
+    await expect(dialog.isVisible()).resolves.toBe(true);
+    await expect(more.evaluate((button) => button === document.activeElement)).resolves.toBe(true);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { findBrowser } from '../support/browser';
 import { startCli } from '../support/cli';
 
@@ -96,6 +96,16 @@ export async function openApp(
   await page.goto(url);
   await page.getByRole('navigation', { name: 'Screens' }).waitFor();
   return { page, problems };
+}
+
+/**
+ * Runs one of the post editor's actions from its More menu (all but the main one live there), once
+ * it is enabled: a queue action waits for the bot's posting schedule.
+ */
+export async function chooseFromMore(editor: Locator, name: string): Promise<void> {
+  await editor.getByRole('button', { name: 'More' }).click();
+  const item = editor.getByRole('menuitem', { name: new RegExp(`^${name}\\b`) });
+  await item.and(editor.locator(':not([aria-disabled="true"])')).click();
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {

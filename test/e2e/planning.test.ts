@@ -8,7 +8,7 @@ import type { OperationResults } from '../../shared/contract';
 import type { BotSchedule, BotSummary, LocalPost } from '../../shared/domain';
 import { wallTime } from '../../renderer/src/components/common/format';
 import { seriousViolations } from './axe';
-import { callCore, launchChromium, openApp, screenshot, serve } from './harness';
+import { callCore, chooseFromMore, launchChromium, openApp, screenshot, serve } from './harness';
 import type { Served } from './harness';
 
 const BOT = 'Corner Bakery';
@@ -19,14 +19,13 @@ function nextDay(date: string): string {
   return new Date(Date.parse(date) + 86_400_000).toISOString().slice(0, 10);
 }
 
-/** Writes a post in the editor for the bot and presses one of its buttons. */
-async function writePost(page: Page, text: string, button: string): Promise<void> {
+/** Writes a post in the editor for the bot and runs one of its More menu's actions. */
+async function writePost(page: Page, text: string, action: string): Promise<void> {
   await page.getByRole('button', { name: 'New post', exact: true }).click();
   const editor = page.getByRole('dialog', { name: 'New post' });
   await editor.getByLabel('Text').fill(text);
   await editor.getByLabel('Bot').selectOption({ label: BOT });
-  // Enabled once the bot's schedule is read; the click waits for that.
-  await editor.getByRole('button', { name: button, exact: true }).click();
+  await chooseFromMore(editor, action);
 }
 
 describe('posting schedules in Chromium', () => {
@@ -147,7 +146,7 @@ describe('posting schedules in Chromium', () => {
     await expect(newPost.getByLabel('Text').inputValue()).resolves.toBe(TEXTS[0]!.toUpperCase());
     expect(await queued()).toHaveLength(3);
 
-    await newPost.getByRole('button', { name: 'Add to queue', exact: true }).click();
+    await chooseFromMore(newPost, 'Add to queue');
     await question.getByRole('button', { name: 'Post anyway' }).click();
     await newPost.waitFor({ state: 'hidden' });
     const [, , third, repeat] = await queued();

@@ -27,6 +27,8 @@ const bots = [
 
 /** A week of Berlin wall time around the fixtures' posts (23 November 2026). */
 const WEEK = { start: '2026-11-23T00:00:00', end: '2026-11-30T00:00:00', view: 'timeGridWeek' };
+/** A moment before that week, so a clicked day's morning is still ahead. */
+const EARLIER = Date.UTC(2026, 10, 20, 8, 0);
 
 const propsOf = (calendar: CalendarState, id: number) =>
   postOf(calendar.events.find((event) => event.id === String(id))!);
@@ -436,9 +438,38 @@ describe('calendar state', () => {
       time: '09:00',
       botId: 'bot_1',
     });
-    expect(calendar.newPostAt('2026-11-26', null)).toEqual({ date: '2026-11-26', time: '09:00' });
+    expect(calendar.newPostAt('2026-11-26', null, EARLIER)).toEqual({
+      date: '2026-11-26',
+      time: '09:00',
+    });
     calendar.botFilter = 'bot_2';
     expect(calendar.newPostAt('2026-11-24', null)).toMatchObject({ time: '12:30', botId: 'bot_2' });
+  });
+
+  it('starts a post on a clicked day or from New post at a time still ahead', async () => {
+    const { calendar } = await withSlots();
+    // 26 November 2026, 14:20 in Berlin: that morning has passed.
+    const afternoon = Date.UTC(2026, 10, 26, 13, 20);
+    expect(calendar.newPostAt('2026-11-26', null, afternoon)).toEqual({
+      date: '2026-11-26',
+      time: '15:00',
+    });
+    expect(calendar.newPostAt('2026-11-27', null, afternoon)).toEqual({
+      date: '2026-11-27',
+      time: '09:00',
+    });
+    // Late in the evening, the next whole hour is the next day's first.
+    const lateEvening = Date.UTC(2026, 10, 26, 22, 40);
+    expect(calendar.newPostAt('2026-11-26', null, lateEvening)).toEqual({
+      date: '2026-11-27',
+      time: '00:00',
+    });
+    expect(calendar.newPost(afternoon)).toEqual({ date: '2026-11-26', time: '15:00' });
+    // The night the clocks go forward (02:00 → 03:00 in Berlin), 01:30 is followed by 03:00.
+    expect(calendar.newPost(Date.UTC(2027, 2, 28, 0, 30))).toEqual({
+      date: '2027-03-28',
+      time: '03:00',
+    });
   });
 
   it('reads the free slots again when schedules change', async () => {

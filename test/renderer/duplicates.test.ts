@@ -154,7 +154,9 @@ describe('the duplicate question in the post editor', () => {
     const { onsaved, editorDialog } = renderEditor(shell, editor);
     const text = within(editorDialog).getByRole('textbox', { name: 'Text' }) as HTMLTextAreaElement;
     await fireEvent.input(text, { target: { value: 'Fresh rye today' } });
-    await fireEvent.click(within(editorDialog).getByRole('button', { name: 'Publish now' }));
+    // Publish now is one of the More menu's actions.
+    await fireEvent.click(within(editorDialog).getByRole('button', { name: 'More' }));
+    await fireEvent.click(within(editorDialog).getByRole('menuitem', { name: 'Publish now' }));
     const question = await screen.findByRole('alertdialog');
     await fireEvent.click(within(question).getByRole('button', { name: 'Cancel' }));
     await vi.waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());

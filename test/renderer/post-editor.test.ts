@@ -41,7 +41,9 @@ describe('post editor state', () => {
     editor.text = 'x'.repeat(TEXT_LIMIT + 1);
     expect(editor.tooLong).toBe(true);
     expect(await editor.submit('draft')).toBeUndefined();
-    expect(editor.issueFor('text')).toBe(`must be at most ${TEXT_LIMIT} characters`);
+    expect(editor.issueFor('text')).toBe(
+      `The text is 1 characters too long; the platform takes at most ${TEXT_LIMIT}`,
+    );
     expect(transport.callsOf('addPost')).toEqual([]);
   });
 
@@ -49,19 +51,61 @@ describe('post editor state', () => {
     const { editor, transport } = await newEditor();
     editor.mediaText = 'https://example.com/a.jpg\nnot a url';
     await editor.submit('schedule');
-    expect(editor.issueFor('text')).toBe('must not be empty');
-    expect(editor.issueFor('mediaUrls')).toBe('line 2: is not an http(s) URL');
-    expect(editor.issueFor('at')).toBe('is required to schedule a post');
+    expect(editor.issueFor('text')).toBe('Write the post’s text');
+    expect(editor.issueFor('mediaUrls')).toBe('Media line 2 is not an http(s) URL');
+    expect(editor.issueFor('at')).toBe('Pick a date and time to schedule the post');
     editor.text = 'Hello';
     editor.mediaText = '';
     editor.date = '2027-01-10';
     await editor.submit('draft');
-    expect(editor.issueFor('at')).toBe('give both a date and a time, or neither');
+    expect(editor.issueFor('at')).toBe('Give both a date and a time, or neither');
     editor.time = '09:00';
     editor.date = '2020-01-10';
     await editor.submit('hand_off');
-    expect(editor.issueFor('at')).toBe('is in the past; publish now instead, or pick a later time');
+    expect(editor.issueFor('at')).toBe(
+      'The date and time are in the past; publish now instead, or pick a later time',
+    );
+    editor.date = '';
+    editor.time = '';
+    expect(editor.issueFor('at')).toBe('Pick a date and time for the platform to publish the post');
     expect(transport.callsOf('addPost')).toEqual([]);
+  });
+
+  it('re-checks flagged fields as the user types, so an error clears once it is fixed', async () => {
+    const { editor, transport } = await newEditor();
+    // Nothing is red before the user tries a button.
+    expect(editor.issues).toEqual([]);
+    await editor.submit('schedule');
+    expect(editor.issueFor('text')).toBe('Write the post’s text');
+    editor.text = 'Fresh rye';
+    expect(editor.issueFor('text')).toBeUndefined();
+    expect(editor.issueFor('at')).toBe('Pick a date and time to schedule the post');
+    editor.date = '2027-01-10';
+    expect(editor.issueFor('at')).toBe('Give both a date and a time, or neither');
+    editor.time = '09:00';
+    expect(editor.issues).toEqual([]);
+    expect(transport.callsOf('addPost')).toEqual([]);
+  });
+
+  it('names the field of a core refusal and clears it once that field changes', async () => {
+    const { editor, transport } = await newEditor({ date: '2027-01-10', time: '09:00' });
+    editor.text = 'Hi';
+    transport.answer('addPost', () =>
+      refused('bad input', [
+        { field: 'botId', message: 'no bot bot_9' },
+        { field: 'mediaUrls[1]', message: 'is not reachable' },
+      ]),
+    );
+    editor.mediaText = 'https://example.com/a.jpg\nhttps://example.com/b.jpg';
+    await editor.submit('schedule');
+    expect(editor.issueFor('botId')).toBe('The bot: no bot bot_9');
+    expect(editor.issueFor('mediaUrls')).toBe('Media line 2: is not reachable');
+    editor.text = 'Hi there';
+    expect(editor.issueFor('botId')).toBe('The bot: no bot bot_9');
+    editor.botId = 'bot_2';
+    expect(editor.issueFor('botId')).toBeUndefined();
+    editor.mediaText = 'https://example.com/a.jpg';
+    expect(editor.issues).toEqual([]);
   });
 
   it('adds a new post in each mode, dropping the time when it publishes now', async () => {
@@ -126,7 +170,7 @@ describe('post editor state', () => {
       refused('bad input', [{ field: 'botId', message: 'no bot bot_9' }]),
     );
     await editor.submit('schedule');
-    expect(editor.issueFor('botId')).toBe('no bot bot_9');
+    expect(editor.issueFor('botId')).toBe('The bot: no bot bot_9');
     expect(editor.failure).toBeNull();
     transport.answer('addPost', () => refused('The platform is unreachable; try again later'));
     await editor.submit('schedule');
@@ -139,7 +183,7 @@ describe('post editor state', () => {
     expect(editor.when).toMatchObject({ kind: 'gap', after: '03:30' });
     expect(editor.when.kind === 'gap' && editor.when.message).toContain('does not exist');
     await editor.submit('schedule');
-    expect(editor.issueFor('at')).toContain('the clocks skip');
+    expect(editor.issueFor('at')).toBe('The clocks skip this time; pick another (see below)');
     expect(transport.callsOf('addPost')).toEqual([]);
     editor.useTimeAfterGap();
     expect(editor.time).toBe('03:30');
@@ -155,7 +199,7 @@ describe('post editor state', () => {
       offsets: { earlier: '+02:00', later: '+01:00' },
     });
     await editor.submit('schedule');
-    expect(editor.issueFor('at')).toContain('pick which');
+    expect(editor.issueFor('at')).toBe('Pick which of the two times you mean (see below)');
     editor.reading = 'later';
     await editor.submit('schedule');
     expect(transport.callsOf('addPost')).toMatchObject([{ at: '2027-10-31T02:30+01:00' }]);
@@ -237,6 +281,18 @@ function renderDialog(editor: PostEditor) {
   return { onsaved, onclose, dialog: screen.getByRole('dialog', { name: 'New post' }) };
 }
 
+/** Opens the editor's More menu, as a click would. */
+async function openMore(within_: HTMLElement = document.body): Promise<HTMLElement> {
+  await fireEvent.click(within(within_).getByRole('button', { name: 'More' }));
+  return within(within_).getByRole('menu', { name: 'More' });
+}
+
+/** The menu's items as a reader hears them. */
+const menuNames = (menu: HTMLElement) =>
+  within(menu)
+    .getAllByRole('menuitem')
+    .map((item) => item.textContent?.replace(/\s+/g, ' ').trim());
+
 describe('the post editor dialog', () => {
   it('shows a live count, schedules at the clicked time and closes', async () => {
     const { editor, transport } = await newEditor({ date: '2027-01-10', time: '14:30' });
@@ -261,15 +317,64 @@ describe('the post editor dialog', () => {
     expect(within(dialog).getByText(/2 too many/).className).toContain('field-error');
     expect(text.getAttribute('aria-invalid')).toBe('true');
     await fireEvent.click(within(dialog).getByRole('button', { name: 'Save draft' }));
-    expect(within(dialog).getByText(`must be at most ${TEXT_LIMIT} characters`)).toBeTruthy();
+    expect(within(dialog).getByText(/The text is 2 characters too long/)).toBeTruthy();
+    await vi.waitFor(() => expect(document.activeElement).toBe(text));
+    // Fixing it clears the error at once, before any button.
+    await fireEvent.input(text, { target: { value: 'Fresh rye' } });
+    expect(within(dialog).queryByText(/too long/)).toBeNull();
+    expect(text.getAttribute('aria-invalid')).toBeNull();
   });
 
-  it('offers every mode for a new post', async () => {
+  it('has one main action, Save draft until a date and time is set, then Schedule', async () => {
     const { editor } = await newEditor();
     const { dialog } = renderDialog(editor);
-    for (const name of ['Save draft', 'Schedule', 'Publish now', 'Hand off'])
-      expect(within(dialog).getByRole('button', { name })).toBeTruthy();
-    expect(within(dialog).queryByRole('button', { name: 'Delete' })).toBeNull();
+    const footer = dialog.querySelector('footer')!;
+    const buttons = () =>
+      within(footer)
+        .getAllByRole('button')
+        .map((button) => button.textContent?.trim());
+    expect(buttons()).toEqual(['Save draft', 'More ▾', 'Cancel']);
+    await fireEvent.input(within(dialog).getByLabelText('Date'), {
+      target: { value: '2027-01-10' },
+    });
+    await fireEvent.input(within(dialog).getByLabelText('Time'), { target: { value: '09:00' } });
+    expect(buttons()).toEqual(['Schedule', 'More ▾', 'Cancel']);
+    const menu = await openMore(dialog);
+    expect(menuNames(menu)).toEqual([
+      'Save draft',
+      'Publish now',
+      'Let the platform publish it at this time',
+      'Add to queue (next free slot)',
+      'Share next (before the queue)',
+    ]);
+    expect(within(dialog).queryByRole('menuitem', { name: 'Delete' })).toBeNull();
+  });
+
+  it('moves through the More menu by keyboard and closes it on Escape only', async () => {
+    const { editor } = await newEditor();
+    const { dialog, onclose } = renderDialog(editor);
+    const more = within(dialog).getByRole('button', { name: 'More' });
+    expect(more.getAttribute('aria-haspopup')).toBe('menu');
+    expect(more.getAttribute('aria-expanded')).toBe('false');
+    await fireEvent.keyDown(more, { key: 'ArrowDown' });
+    const items = await vi.waitFor(() => {
+      const found = within(dialog).getAllByRole('menuitem');
+      expect(document.activeElement).toBe(found[0]);
+      return found;
+    });
+    expect(more.getAttribute('aria-expanded')).toBe('true');
+    const menu = within(dialog).getByRole('menu');
+    await fireEvent.keyDown(menu, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(items[1]);
+    await fireEvent.keyDown(menu, { key: 'ArrowUp' });
+    await fireEvent.keyDown(menu, { key: 'ArrowUp' });
+    expect(document.activeElement).toBe(items.at(-1));
+    await fireEvent.keyDown(menu, { key: 'Home' });
+    expect(document.activeElement).toBe(items[0]);
+    await fireEvent.keyDown(menu, { key: 'Escape' });
+    expect(within(dialog).queryByRole('menu')).toBeNull();
+    expect(document.activeElement).toBe(more);
+    expect(onclose).not.toHaveBeenCalled();
   });
 
   it('says a DST gap time does not exist and fixes it with one click', async () => {
@@ -319,7 +424,7 @@ describe('the post editor dialog', () => {
     expect(within(dialog).getByText('Asking the AI…')).toBeTruthy();
     // The answer would overwrite what is typed meanwhile, so the text waits for it.
     expect(text.readOnly).toBe(true);
-    expect(within(dialog).getByRole('button', { name: 'Schedule' })).toHaveProperty(
+    expect(within(dialog).getByRole('button', { name: 'Save draft' })).toHaveProperty(
       'disabled',
       true,
     );
@@ -369,7 +474,7 @@ describe('the post editor dialog', () => {
     const editor = new PostEditor(shell, { post: scheduled });
     const onsaved = vi.fn();
     render(PostEditorDialog, { props: { editor, bots: [], onsaved, onclose: vi.fn() } });
-    await fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    await fireEvent.click(within(await openMore()).getByRole('menuitem', { name: 'Delete' }));
     await vi.waitFor(() => expect(onsaved).toHaveBeenCalled());
     expect(transport.callsOf('deletePost')).toEqual([{ id: 6 }]);
     const notice = shell.notices.list.find((item) => item.text === 'Post deleted')!;
@@ -399,7 +504,16 @@ describe('the post editor dialog', () => {
         onclose: vi.fn(),
       },
     });
-    await fireEvent.click(screen.getByRole('button', { name: 'Move to drafts' }));
+    const menu = await openMore();
+    expect(menuNames(menu)).toEqual([
+      'Add to queue (next free slot)',
+      'Share next (before the queue)',
+      'Duplicate',
+      'Move to drafts',
+      'Delete',
+    ]);
+    expect(screen.getByRole('button', { name: 'Schedule' }).className).toContain('primary');
+    await fireEvent.click(within(menu).getByRole('menuitem', { name: 'Move to drafts' }));
     await vi.waitFor(() => expect(onsaved).toHaveBeenCalled());
     expect(transport.callsOf('moveToDrafts')).toEqual([{ id: 8 }]);
 
@@ -532,14 +646,14 @@ describe('add to queue and share next', () => {
     const { editor, transport } = await queueEditor({ botId: 'bot_1' });
     await vi.waitFor(() => expect(editor.queueBlocked).toBeNull());
     await editor.queue('add');
-    expect(editor.issueFor('text')).toBe('must not be empty');
+    expect(editor.issueFor('text')).toBe('Write the post’s text');
     expect(transport.callsOf('addToQueue')).toEqual([]);
     transport.answer('addToQueue', () =>
       refused('bad input', [{ field: 'botId', message: 'has no free slot within a year' }]),
     );
     editor.text = 'Fresh rye';
     expect(await editor.queue('add')).toBeUndefined();
-    expect(editor.issueFor('botId')).toBe('has no free slot within a year');
+    expect(editor.issueFor('botId')).toBe('The bot: has no free slot within a year');
   });
 });
 
@@ -548,22 +662,26 @@ describe('the queue buttons in the dialog', () => {
     const { editor, transport } = await queueEditor();
     transport.answer('addToQueue', () => ok(post({ id: 41, scheduledAt: SLOT })));
     const { dialog, onsaved } = renderDialog(editor);
-    const add = within(dialog).getByRole('button', { name: 'Add to queue' });
-    const next = within(dialog).getByRole('button', { name: 'Share next' });
-    expect(add).toHaveProperty('disabled', true);
-    expect(next).toHaveProperty('disabled', true);
+    const menu = await openMore(dialog);
+    const add = within(menu).getByRole('menuitem', { name: /^Add to queue/ });
+    const next = within(menu).getByRole('menuitem', { name: /^Share next/ });
+    expect(add.getAttribute('aria-disabled')).toBe('true');
+    expect(next.getAttribute('aria-disabled')).toBe('true');
+    await fireEvent.click(add);
+    expect(transport.callsOf('addToQueue')).toEqual([]);
     const reason = () =>
       document.getElementById(add.getAttribute('aria-describedby')!)?.textContent;
     expect(reason()).toBe(
       'Add to queue and Share next: Choose a bot first: a post joins its bot’s posting schedule.',
     );
     editor.botId = 'bot_1';
-    await vi.waitFor(() => expect(add).toHaveProperty('disabled', false));
+    await vi.waitFor(() => expect(add.getAttribute('aria-disabled')).toBeNull());
     expect(reason()).toContain('next free slot, Jan 11, 2027, 9:00 AM (Europe/Berlin)');
     await fireEvent.input(within(dialog).getByRole('textbox', { name: 'Text' }), {
       target: { value: 'Fresh rye' },
     });
     await fireEvent.click(add);
+    expect(within(dialog).queryByRole('menu')).toBeNull();
     await vi.waitFor(() => expect(onsaved).toHaveBeenCalled());
     expect(transport.callsOf('addToQueue')).toEqual([
       { text: 'Fresh rye', mediaUrls: [], botId: 'bot_1' },
@@ -573,13 +691,13 @@ describe('the queue buttons in the dialog', () => {
   it('offers them for a queued post, and none for one that went out', async () => {
     const { editor } = await queueEditor({ post: post({ id: 2 }) });
     render(PostEditorDialog, { props: { editor, bots: [], onsaved: vi.fn(), onclose: vi.fn() } });
-    expect(screen.getByRole('button', { name: 'Share next' })).toBeTruthy();
+    expect(within(await openMore()).getByRole('menuitem', { name: /^Share next/ })).toBeTruthy();
     cleanup();
     const { editor: gone } = await queueEditor({ post: post({ id: 3, status: 'published' }) });
     render(PostEditorDialog, {
       props: { editor: gone, bots: [], onsaved: vi.fn(), onclose: vi.fn() },
     });
-    expect(screen.queryByRole('button', { name: 'Add to queue' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'More' })).toBeNull();
     expect(screen.queryByText(/Choose a bot first/)).toBeNull();
   });
 });

@@ -16,6 +16,7 @@ import {
   NOT_GONE_OUT,
   STATUS_MARKS,
   lockReason,
+  nextWholeHour,
   readWhen,
   type EditorStart,
 } from './post-editor.svelte';
@@ -472,9 +473,9 @@ export class CalendarState {
   /**
    * A new post for a day or time clicked on the calendar: in the free slot drawn there, with its
    * bot (the first of the day when a whole day was clicked), else at the time clicked (a day gets
-   * a morning time).
+   * a morning time, or today, once that has passed, the next whole hour).
    */
-  newPostAt(date: string, time: string | null): EditorStart {
+  newPostAt(date: string, time: string | null, now = Date.now()): EditorStart {
     const clock = new WallClock(this.zone);
     for (const slot of this.visibleSlots) {
       const wall = clock.wall(slot.at);
@@ -484,7 +485,17 @@ export class CalendarState {
       if (time === null || Math.abs(minuteOfDay(slotTime) - minuteOfDay(time)) < SHOWN_MINUTES)
         return { date, time: slotTime, botId: slot.botId };
     }
-    return { date, time: time ?? DAY_CLICK_TIME };
+    if (time !== null) return { date, time };
+    const morning = { date, time: DAY_CLICK_TIME };
+    const soonest = nextWholeHour(this.zone, now);
+    const today = clock.wall(now).slice(0, 10);
+    const morningPassed = soonest.date > date || soonest.time > DAY_CLICK_TIME;
+    return date === today && morningPassed ? soonest : morning;
+  }
+
+  /** A new post from the New post button or `c`: at the next whole hour (see nextWholeHour). */
+  newPost(now = Date.now()): EditorStart {
+    return nextWholeHour(this.zone, now);
   }
 
   /** A post was dragged by `delta` on the calendar: move it by as much wall-clock time. */

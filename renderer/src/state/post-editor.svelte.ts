@@ -124,11 +124,12 @@ export const AI_BUTTONS: { task: AiTask; label: string }[] = [
   { task: 'hashtags', label: 'Hashtags' },
 ];
 
+/** Plain names: "hand off" is what API v1 calls letting the platform publish it. */
 export const MODE_LABELS: Record<PostMode, string> = {
   draft: 'Save draft',
   schedule: 'Schedule',
   publish_now: 'Publish now',
-  hand_off: 'Hand off',
+  hand_off: 'Let the platform publish it at this time',
 };
 
 const MODE_DONE: Record<PostMode, string> = {
@@ -144,6 +145,12 @@ export type QueueAction = 'add' | 'next';
 export const QUEUE_LABELS: Record<QueueAction, string> = {
   add: 'Add to queue',
   next: 'Share next',
+};
+
+/** What each queue button does, in a few words beside its name in the menu. */
+export const QUEUE_HINTS: Record<QueueAction, string> = {
+  add: 'next free slot',
+  next: 'before the queue',
 };
 
 /** What the user is told once a post is in the queue: when it goes out, and what moved for it. */
@@ -174,8 +181,55 @@ export interface EditorStart {
   botId?: string;
 }
 
+/**
+ * The first whole hour after `now` on the zone's wall clock, where a post written from the New post
+ * button (or `c`) starts: scheduling is what the editor is mostly for, so it opens with a time near
+ * now that Schedule accepts at once (clearing the date makes the main action Save draft). Adding an
+ * hour of exact time lands on a wall time that exists, whatever the clocks do.
+ */
+export function nextWholeHour(zone: string, now = Date.now()): { date: string; time: string } {
+  const wall = Temporal.Instant.fromEpochMilliseconds(now)
+    .toZonedDateTimeISO(zone)
+    .round({ smallestUnit: 'hour', roundingMode: 'floor' })
+    .add({ hours: 1 })
+    .toPlainDateTime()
+    .toString({ smallestUnit: 'minute' });
+  return { date: wall.slice(0, 10), time: wall.slice(11, 16) };
+}
+
 type FieldName = 'text' | 'mediaUrls' | 'botId' | 'at' | 'zone';
-const FIELDS: readonly FieldName[] = ['text', 'mediaUrls', 'botId', 'at', 'zone'];
+
+/** What each field is called in a message, so no error is left without its subject. */
+const SUBJECTS: Record<FieldName, string> = {
+  text: 'The text',
+  mediaUrls: 'The media',
+  botId: 'The bot',
+  at: 'The date and time',
+  zone: 'The time zone',
+};
+
+/** The field an issue is about ("mediaUrls[2]" is about mediaUrls), or null for none of ours. */
+function fieldOf(issue: Issue): FieldName | null {
+  const field = issue.field.replace(/\[\d+\]$/, '');
+  return field in SUBJECTS ? (field as FieldName) : null;
+}
+
+/** An issue as a sentence with its subject: "Media line 2: …", "The bot: …". */
+function withSubject(issue: Issue): Issue {
+  const line = /^mediaUrls\[(\d+)\]$/.exec(issue.field)?.[1];
+  const field = fieldOf(issue);
+  const subject =
+    line !== undefined ? `Media line ${Number(line) + 1}` : field ? SUBJECTS[field] : null;
+  return subject ? { ...issue, message: `${subject}: ${issue.message}` } : issue;
+}
+
+const capitalised = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** A core refusal at a field, kept with what the field said then: it clears once that changes. */
+interface Refusal {
+  issue: Issue;
+  value: string;
+}
 
 export class PostEditor {
   post = $state.raw<LocalPost | null>(null);
@@ -187,7 +241,12 @@ export class PostEditor {
   zone = $state('');
   /** Which reading of a wall time the clocks pass twice the user picked, if they had to. */
   reading = $state<Reading | ''>('');
-  issues = $state.raw<Issue[]>([]);
+  /**
+   * What the user last tried (a mode, or a queue button): from then on the checks re-run as they
+   * type, so an error clears the moment its field is right.
+   */
+  private tried = $state<PostMode | 'queue' | null>(null);
+  private refusals = $state.raw<Refusal[]>([]);
   /** The core's message when it is not about one field. */
   failure = $state<string | null>(null);
   busy = $state(false);
@@ -208,6 +267,15 @@ export class PostEditor {
   readonly locked = $derived(this.post ? lockReason(this.post) : null);
   readonly title = $derived(this.post ? 'Edit post' : 'New post');
   readonly canUndo = $derived(this.history.length > 0);
+  /** The problems to show: the checks of what was tried, and the core's refusals still standing. */
+  readonly issues = $derived.by((): Issue[] => {
+    const tried = this.tried;
+    const local = tried === null ? [] : tried === 'queue' ? this.checkContent() : this.check(tried);
+    const standing = this.refusals
+      .filter((refusal) => this.valueOf(fieldOf(refusal.issue)) === refusal.value)
+      .map((refusal) => refusal.issue);
+    return [...local, ...standing];
+  });
   /** A post that never went out can be deleted, a scheduled one too until it is being sent. */
   readonly canDelete = $derived(
     !!this.post && [...NOT_GONE_OUT, 'scheduled'].includes(this.post.status),
@@ -223,6 +291,17 @@ export class PostEditor {
       : this.post?.status === 'scheduled'
         ? ['schedule']
         : ['draft', 'schedule', 'publish_now', 'hand_off'],
+  );
+  /**
+   * The one main button: Schedule once a date and time is set (always for a queued post, which
+   * stays in the queue), else Save draft; the other ways out are in the menu.
+   */
+  readonly primary = $derived<PostMode | null>(
+    this.modes.includes('draft') && this.when.kind === 'none'
+      ? 'draft'
+      : this.modes.includes('schedule')
+        ? 'schedule'
+        : null,
   );
   /** Why Add to queue and Share next cannot be used now, or null when they can. */
   readonly queueBlocked = $derived.by((): string | null => {
@@ -282,6 +361,11 @@ export class PostEditor {
     return this.chosenBot || this.shell.settings?.defaultBotId || null;
   }
 
+  /** The workspace's default bot, which a post without a bot goes out with. */
+  get defaultBotId(): string | null {
+    return this.shell.settings?.defaultBotId ?? null;
+  }
+
   /** The bot chosen ('' for none, or the default bot for a new post). */
   get botId(): string {
     return this.chosenBot;
@@ -301,15 +385,22 @@ export class PostEditor {
     if (botId === this.queueBot) this.schedule = { botId, result };
   }
 
-  /** The problem with one field, as the checks here or the core found it. */
+  /** The problem with one field, as the checks here or the core found it, in sentences. */
   issueFor(field: FieldName): string | undefined {
     const messages = this.issues
-      .filter((issue) => issue.field === field || issue.field.startsWith(`${field}[`))
-      .map((issue) => {
-        const line = /^mediaUrls\[(\d+)\]$/.exec(issue.field)?.[1];
-        return line === undefined ? issue.message : `line ${Number(line) + 1}: ${issue.message}`;
-      });
-    return messages.length > 0 ? messages.join('; ') : undefined;
+      .filter((issue) => fieldOf(issue) === field)
+      .map((issue) => issue.message);
+    return messages.length > 0 ? messages.join('. ') : undefined;
+  }
+
+  /** What a field says now, to tell whether the core's refusal of it still stands. */
+  private valueOf(field: FieldName | null): string {
+    if (field === 'text') return this.text;
+    if (field === 'mediaUrls') return this.mediaText;
+    if (field === 'botId') return this.chosenBot;
+    if (field === 'at') return `${this.date}T${this.time}${this.reading}`;
+    if (field === 'zone') return this.zone;
+    return '';
   }
 
   /** Moves a time the clocks skip to where they land, as the editor offers. */
@@ -341,15 +432,24 @@ export class PostEditor {
   /** The text and media checks every button needs. */
   private checkContent(): Issue[] {
     const issues: Issue[] = [];
-    if (this.length === 0) issues.push({ field: 'text', message: 'must not be empty' });
+    if (this.length === 0) issues.push({ field: 'text', message: 'Write the post’s text' });
     else if (this.tooLong)
-      issues.push({ field: 'text', message: `must be at most ${TEXT_LIMIT} characters` });
+      issues.push({
+        field: 'text',
+        message: `The text is ${this.length - TEXT_LIMIT} characters too long; the platform takes at most ${TEXT_LIMIT}`,
+      });
     this.media.forEach((line, index) => {
       if (!line.valid)
-        issues.push({ field: `mediaUrls[${index}]`, message: 'is not an http(s) URL' });
+        issues.push({
+          field: `mediaUrls[${index}]`,
+          message: `Media line ${index + 1} is not an http(s) URL`,
+        });
     });
     if (this.media.length > MEDIA_LIMIT)
-      issues.push({ field: 'mediaUrls', message: `must have at most ${MEDIA_LIMIT} URLs` });
+      issues.push({
+        field: 'mediaUrls',
+        message: `The post has ${this.media.length} media URLs; the platform takes at most ${MEDIA_LIMIT}`,
+      });
     return issues;
   }
 
@@ -364,25 +464,28 @@ export class PostEditor {
       if (keepsTime)
         issues.push({
           field: 'at',
-          message: 'is a time the clocks skip; pick another (see below)',
+          message: 'The clocks skip this time; pick another (see below)',
         });
     } else if (when.kind === 'invalid') {
-      if (keepsTime) issues.push({ field: 'at', message: when.message });
+      if (keepsTime) issues.push({ field: 'at', message: capitalised(when.message) });
     } else if (when.kind === 'overlap' && !this.reading) {
       if (keepsTime)
-        issues.push({ field: 'at', message: 'pick which of the two times you mean (see below)' });
+        issues.push({ field: 'at', message: 'Pick which of the two times you mean (see below)' });
     } else if (when.kind === 'none') {
       if (needsTime)
         issues.push({
           field: 'at',
-          message: `is required to ${mode === 'schedule' ? 'schedule' : 'hand off'} a post`,
+          message:
+            mode === 'schedule'
+              ? 'Pick a date and time to schedule the post'
+              : 'Pick a date and time for the platform to publish the post',
         });
     } else if (needsTime) {
       const ms = when.kind === 'exact' ? when.ms : this.instantOf(this.reading || 'earlier');
       if (ms !== undefined && ms <= now)
         issues.push({
           field: 'at',
-          message: 'is in the past; publish now instead, or pick a later time',
+          message: 'The date and time are in the past; publish now instead, or pick a later time',
         });
     }
     return issues;
@@ -391,9 +494,10 @@ export class PostEditor {
   /** Saves the post the way the button says; returns it once saved (the dialog then closes). */
   async submit(mode: PostMode): Promise<LocalPost | undefined> {
     if (!this.modes.includes(mode) || this.busy) return undefined;
-    this.issues = this.check(mode);
+    this.tried = mode;
+    this.refusals = [];
     this.failure = null;
-    if (this.issues.length > 0) return undefined;
+    if (this.check(mode).length > 0) return undefined;
     this.busy = true;
     try {
       const saved = await this.save(mode);
@@ -457,9 +561,10 @@ export class PostEditor {
    */
   async queue(action: QueueAction): Promise<LocalPost | undefined> {
     if (this.locked || this.queueBlocked || this.busy) return undefined;
-    this.issues = this.checkContent();
+    this.tried = 'queue';
+    this.refusals = [];
     this.failure = null;
-    if (this.issues.length > 0) return undefined;
+    if (this.checkContent().length > 0) return undefined;
     this.busy = true;
     try {
       const placed = await this.place(action);
@@ -505,10 +610,11 @@ export class PostEditor {
   private settle<T>(result: CallResult<T>): T | undefined {
     if (result.ok) return result.value;
     const issues = result.error.issues ?? [];
-    this.issues = issues;
-    const placed = issues.some((issue) =>
-      FIELDS.some((field) => issue.field === field || issue.field.startsWith(`${field}[`)),
-    );
+    this.refusals = issues.map((issue) => ({
+      issue: withSubject(issue),
+      value: this.valueOf(fieldOf(issue)),
+    }));
+    const placed = issues.some((issue) => fieldOf(issue) !== null);
     this.failure = placed ? null : result.error.message;
     return undefined;
   }
@@ -545,7 +651,8 @@ export class PostEditor {
   duplicate(): void {
     if (!this.post) return;
     this.post = null;
-    this.issues = [];
+    this.tried = null;
+    this.refusals = [];
     this.failure = null;
     this.shell.notices.show('info', 'A copy of the post: change what you like, then save it');
   }
