@@ -111,6 +111,7 @@ async function setup(previewAnswer: (input: OperationInput<'previewUpload'>) => 
   const transport = new FakeTransport({
     getSettings: () => ok(settings),
     status: () => ok(null),
+    listImports: () => ok([]),
     previewUpload: (input) => previewAnswer(input as OperationInput<'previewUpload'>),
   });
   const shell = new Shell(transport);
@@ -297,7 +298,8 @@ describe('the import screen', () => {
       expect.objectContaining({
         kind: 'posts',
         onError: 'skip',
-        queue: false,
+        // Dated posts are scheduled unless the user unticks it.
+        queue: true,
         past: 'error',
         fileName: 'calendar.csv',
       }),
@@ -413,7 +415,8 @@ describe('the import screen', () => {
     });
     await vi.waitFor(() => expect(transport.callsOf('previewUpload')).toHaveLength(5));
     expect(transport.callsOf('previewUpload').at(-1)).toMatchObject({
-      queue: true,
+      // Unticked: the posts stay drafts.
+      queue: false,
       past: 'publish-now',
       dateFormat: 'DD/MM/YYYY',
       timezone: 'Asia/Tokyo',
@@ -532,6 +535,8 @@ describe('the import screen', () => {
     const queue = screen.getByRole('checkbox', {
       name: 'Schedule posts that have a time (else they stay drafts)',
     });
+    expect(queue).toHaveProperty('checked', true);
+    await fireEvent.click(queue);
     expect(queue).toHaveProperty('checked', false);
     const fill = screen.getByRole('checkbox', { name: 'Fill free slots' });
     expect(
@@ -616,12 +621,12 @@ describe('the import screen', () => {
 
     // Drafts are not checked, so the option waits for scheduling; then it previews again.
     const allow = screen.getByRole('checkbox', { name: 'Allow duplicates' });
+    const schedule = screen.getByRole('checkbox', {
+      name: 'Schedule posts that have a time (else they stay drafts)',
+    });
+    await fireEvent.click(schedule);
     expect(allow).toHaveProperty('disabled', true);
-    await fireEvent.click(
-      screen.getByRole('checkbox', {
-        name: 'Schedule posts that have a time (else they stay drafts)',
-      }),
-    );
+    await fireEvent.click(schedule);
     await fireEvent.click(allow);
     expect(transport.callsOf('previewUpload').at(-1)).toMatchObject({
       queue: true,
