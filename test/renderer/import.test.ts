@@ -4,7 +4,13 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/sve
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MAX_UPLOAD_BASE64 } from '../../shared/contract';
 import type { CallResult, OperationInput } from '../../shared/contract';
-import type { ImportPreview, ImportProgress, ImportResult, LocalPost } from '../../shared/domain';
+import type {
+  ImportBatch,
+  ImportPreview,
+  ImportProgress,
+  ImportResult,
+  LocalPost,
+} from '../../shared/domain';
 import { formatDateTime } from '../../renderer/src/components/common/format';
 import ImportScreen from '../../renderer/src/screens/ImportScreen.svelte';
 import { shellContext } from '../../renderer/src/lib/context';
@@ -80,6 +86,21 @@ const refused = (kind: 'invalid_input' | 'not_allowed', message: string): CallRe
   error: { kind, message },
 });
 
+const BATCH_7: ImportBatch = {
+  id: 'batch-7',
+  kind: 'posts',
+  fileName: 'calendar.csv',
+  at: 0,
+  inserted: 1,
+  updated: 0,
+  unchanged: 0,
+  invalid: 1,
+  leftOut: 0,
+  undoneAt: null,
+  cannotUndo: null,
+  firstAt: null,
+};
+
 const settings = {
   timezone: 'Europe/Berlin',
   graceMinutes: 30,
@@ -107,12 +128,16 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-async function setup(previewAnswer: (input: OperationInput<'previewUpload'>) => CallResult) {
+async function setup(
+  previewAnswer: (input: OperationInput<'previewUpload'>) => CallResult,
+  answers: ConstructorParameters<typeof FakeTransport>[0] = {},
+) {
   const transport = new FakeTransport({
     getSettings: () => ok(settings),
     status: () => ok(null),
     listImports: () => ok([]),
     previewUpload: (input) => previewAnswer(input as OperationInput<'previewUpload'>),
+    ...answers,
   });
   const shell = new Shell(transport);
   await shell.start();
@@ -632,6 +657,72 @@ describe('the import screen', () => {
       queue: true,
       allowDuplicates: true,
     });
+  });
+
+  it('lists past imports from the core, undoes one from the list, and shows the rest as they are', async () => {
+    const batch = (patch: Partial<ImportBatch>): ImportBatch => ({
+      id: 'batch-1',
+      kind: 'posts',
+      fileName: 'week.csv',
+      at: Date.parse('2099-01-01T08:00:00Z'),
+      inserted: 2,
+      updated: 0,
+      unchanged: 0,
+      invalid: 1,
+      leftOut: 0,
+      undoneAt: null,
+      cannotUndo: null,
+      firstAt: null,
+      ...patch,
+    });
+    let history = [
+      batch({}),
+      batch({
+        id: 'batch-0',
+        fileName: 'shop.csv',
+        kind: 'products',
+        cannotUndo: 'undone already',
+      }),
+    ];
+    const { transport, shell } = await setup(() => ok(preview()), {
+      listImports: () => ok(history),
+      undoImport: () => {
+        history = [batch({ cannotUndo: 'undone already' }), history[1]!];
+        return ok({ kind: 'posts', removed: 2, restored: 0 });
+      },
+    });
+
+    const list = (await screen.findByRole('heading', { name: 'Past imports' })).closest('section')!;
+    const week = await within(list).findByRole('listitem', { name: /^week\.csv, / });
+    expect(week.textContent).toContain('2 new, 1 invalid');
+    const shop = within(list).getByRole('listitem', { name: /^shop\.csv, / });
+    expect(within(shop).queryByRole('button', { name: 'Undo' })).toBeNull();
+    expect(shop.textContent).toContain('Cannot be undone: undone already');
+
+    await fireEvent.click(within(week).getByRole('button', { name: 'Undo' }));
+    await fireEvent.click(within(week).getByRole('button', { name: 'Yes, undo it' }));
+    expect(transport.callsOf('undoImport')).toEqual([{ batch: 'batch-1' }]);
+    await vi.waitFor(() =>
+      expect(within(list).getAllByText('Cannot be undone: undone already')).toHaveLength(2),
+    );
+    expect(shell.notices.list.map((notice) => notice.text)).toContain(
+      'Import undone: 2 posts removed',
+    );
+  });
+
+  it('offers See on calendar after an import, opening the calendar at its first post', async () => {
+    const { transport, shell } = await setup(() => ok(preview()));
+    const firstAt = Date.parse('2099-01-05T08:00:00Z');
+    transport.answer('importUpload', () =>
+      ok(result({ inserted: 1, batch: 'batch-7', written: true })),
+    );
+    transport.answer('listImports', () => ok([{ ...BATCH_7, firstAt }]));
+    await pick(CSV);
+    await fireEvent.click(await screen.findByRole('button', { name: 'Import' }));
+    await fireEvent.click(await screen.findByRole('button', { name: 'See on calendar' }));
+    expect(shell.screen).toBe('calendar');
+    // 08:00 UTC is 09:00 in the user's Berlin.
+    expect(shell.calendarDate).toBe('2099-01-05');
   });
 
   it('exports products as CSV with the Excel byte-order mark, as a download', async () => {
