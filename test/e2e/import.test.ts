@@ -8,6 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Temporal } from 'temporal-polyfill';
 import type { BotSummary, LocalPost } from '../../shared/domain';
+import { seriousViolations } from './axe';
 import { callCore, launchChromium, openApp, screenshot, serve } from './harness';
 import type { Served } from './harness';
 
@@ -300,6 +301,7 @@ describe('the import wizard in Chromium', () => {
     const entry = history.getByRole('listitem').filter({ hasText: 'week.csv' }).first();
     await entry.getByText('5 new').waitFor();
     await screenshot(page, 'import-history');
+    expect(await seriousViolations(page)).toEqual([]);
     await entry.getByRole('button', { name: 'Undo' }).click();
     await entry.getByRole('button', { name: 'Yes, undo it' }).click();
     await entry.getByText('Cannot be undone: undone already').waitFor();
