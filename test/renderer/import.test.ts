@@ -494,6 +494,20 @@ describe('the import screen', () => {
     );
   });
 
+  it('gives rows without a bot the only bot, so dated posts can be scheduled', async () => {
+    const bot = { id: 'bot_1', name: 'Bakery news', channel: 'web', status: null, pending: 0 };
+    const { transport } = await setup(() => ok(preview()), {
+      listBots: () => ok([{ ...bot, description: null }]),
+    });
+    await pick(CSV);
+    await vi.waitFor(() =>
+      expect(transport.callsOf('previewUpload').at(-1)).toMatchObject({
+        queue: true,
+        bot: 'bot_1',
+      }),
+    );
+  });
+
   it('disables Undo by itself once one of the imported posts is published', async () => {
     const { transport } = await setup(() => ok(preview()));
     transport.answer('importUpload', () =>

@@ -264,8 +264,10 @@ export class ImportState {
     if (!bots) return;
     this.bots = bots;
     // A scheduled post needs a bot: rows without one get the workspace's default, or the only bot.
-    this.choices.bot ??=
+    if (this.choices.bot !== null) return;
+    const bot =
       this.shell.settings?.defaultBotId ?? (bots.length === 1 ? (bots[0]?.id ?? null) : null);
+    if (bot !== null) await this.setChoice('bot', bot);
   }
 
   /** Reads the import history from the core. */
