@@ -137,11 +137,15 @@ export class ImportsStore {
              WHERE batch_id IN (SELECT id FROM listed)
            UNION ALL
            SELECT batch_id, ${GONE_OUT} AS gone, NULL FROM products
-             WHERE batch_id IN (SELECT id FROM listed))
+             WHERE batch_id IN (SELECT id FROM listed)),
+         -- Counted per batch first: joined before, each batch would scan every item.
+         counted AS (
+           SELECT batch_id, SUM(gone) AS gone_out, MIN(scheduled_at) AS first_at FROM items
+             GROUP BY batch_id)
        SELECT l.id, l.kind, l.source, l.summary, l.created_at, l.undone_at, l.heartbeat_at,
-           COALESCE(SUM(i.gone), 0) AS gone_out, MIN(i.scheduled_at) AS first_at
-         FROM listed AS l LEFT JOIN items AS i ON i.batch_id = l.id
-         GROUP BY l.id ORDER BY l.created_at DESC, l.seq DESC`,
+           COALESCE(c.gone_out, 0) AS gone_out, c.first_at
+         FROM listed AS l LEFT JOIN counted AS c ON c.batch_id = l.id
+         ORDER BY l.created_at DESC, l.seq DESC`,
     ).all(limit) as {
       id: string;
       kind: 'posts' | 'products';
