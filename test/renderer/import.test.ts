@@ -728,6 +728,10 @@ describe('the import screen', () => {
     expect(shell.notices.list.map((notice) => notice.text)).toContain(
       'Import undone: 2 posts removed',
     );
+    // An import from elsewhere (the CLI, another window) appears when the core says posts changed.
+    history = [batch({ id: 'batch-2', fileName: 'cli.csv' }), ...history];
+    transport.emit({ type: 'changed', what: 'posts' });
+    expect(await within(list).findByRole('listitem', { name: /^cli\.csv, / })).toBeTruthy();
   });
 
   it('offers See on calendar after an import, opening the calendar at its first post', async () => {

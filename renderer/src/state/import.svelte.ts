@@ -379,7 +379,10 @@ export class ImportState {
       if (event.type === 'import' && this.importing) this.progress = event.progress;
       else if (this.publishes(event)) void this.checkPublished();
       // An item sent (or a batch undone elsewhere) changes what the history can still undo.
-      if (event.type === 'done' || (event.type === 'changed' && event.what === this.kind))
+      if (
+        event.type === 'done' ||
+        (event.type === 'changed' && (event.what === 'posts' || event.what === 'products'))
+      )
         void this.loadHistory();
     });
   }
