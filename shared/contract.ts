@@ -17,6 +17,7 @@ import type {
   ImportPreview,
   ImportProgress,
   ImportResult,
+  ImportBatch,
   ImportUndone,
   LocalPost,
   LocalProduct,
@@ -288,6 +289,8 @@ export const operations = {
     sampleRows: z.number().int().min(1).max(200).default(20),
   }),
   undoImport: z.strictObject({ batch: z.string().min(1) }),
+  /** The latest import batches, newest first, with whether each can still be undone. */
+  listImports: z.strictObject({ limit: z.number().int().min(1).max(500).default(50) }),
   exportFile: z.strictObject({
     kind: z.enum(['posts', 'products']),
     path: z.string().min(1, { error: 'name a file' }),
@@ -424,6 +427,7 @@ export const OPERATION_SIDES = {
   importUpload: 'renderer',
   previewUpload: 'renderer',
   undoImport: 'renderer',
+  listImports: 'renderer',
   exportFile: 'main',
   exportText: 'renderer',
   retryItem: 'renderer',
@@ -494,6 +498,7 @@ export interface OperationResults {
   importUpload: ImportResult;
   previewUpload: ImportPreview;
   undoImport: ImportUndone;
+  listImports: ImportBatch[];
   exportFile: number;
   exportText: { fileName: string; csv: string; rows: number };
   retryItem: OutboxItem;

@@ -335,6 +335,42 @@ export interface ImportUndone {
   restored: number;
 }
 
+/** One past import, as the Import screen's history and `import list` show it (listImports). */
+export interface ImportBatch {
+  id: string;
+  kind: 'posts' | 'products';
+  /** The file's name as the user picked it (null: not recorded). */
+  fileName: string | null;
+  /** When it ran. */
+  at: number;
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  invalid: number;
+  /** Rows neither written nor invalid: repeated posts, archived products and the like. */
+  leftOut: number;
+  undoneAt: number | null;
+  /** Why it can no longer be undone, or null while it can. */
+  cannotUndo: string | null;
+  /** Its posts' earliest time (null: products, or drafts without one): where the calendar opens. */
+  firstAt: number | null;
+}
+
+/** "2 new, 1 updated, 1 invalid": a past import's counts as the CLI and the history say them. */
+export function describeBatch(
+  batch: Pick<ImportBatch, 'inserted' | 'updated' | 'unchanged' | 'invalid' | 'leftOut'>,
+): string {
+  const counts: [number, string][] = [
+    [batch.inserted, 'new'],
+    [batch.updated, 'updated'],
+    [batch.unchanged, 'unchanged'],
+    [batch.invalid, 'invalid'],
+    [batch.leftOut, 'left out'],
+  ];
+  const said = counts.filter(([count]) => count > 0).map(([count, what]) => `${count} ${what}`);
+  return said.length > 0 ? said.join(', ') : 'nothing written';
+}
+
 /** "3 products removed, 1 restored as it was": what the CLI and the wizard say after an undo. */
 export function describeUndone(undone: ImportUndone): string {
   const restored =

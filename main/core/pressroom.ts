@@ -26,6 +26,7 @@ import type {
   ImportPreview,
   ImportProgress,
   ImportResult,
+  ImportBatch,
   ImportUndone,
   LocalPost,
   LocalProduct,
@@ -901,6 +902,32 @@ export class Pressroom {
     this.emit({ type: 'changed', what: undone.kind });
     this.queueChanged();
     return { kind: undone.kind, removed: undone.removed, restored: undone.restored };
+  }
+
+  /** The import history: the latest batches, newest first, and why any can no longer be undone. */
+  listImports(input: OperationInput<'listImports'> = {}): ImportBatch[] {
+    const { limit } = this.validate('listImports', input);
+    return this.store.imports.listBatches(limit).map((batch) => ({
+      id: batch.id,
+      kind: batch.kind,
+      fileName: batch.source === null ? null : basename(batch.source),
+      at: batch.createdAt,
+      inserted: batch.summary.inserted ?? 0,
+      updated: batch.summary.updated ?? 0,
+      unchanged: batch.summary.unchanged ?? 0,
+      invalid: batch.summary.invalid ?? 0,
+      leftOut: batch.summary.leftOut ?? 0,
+      undoneAt: batch.undoneAt,
+      cannotUndo:
+        batch.undoneAt !== null
+          ? 'undone already'
+          : batch.running
+            ? 'still importing'
+            : batch.goneOut > 0
+              ? `${batch.goneOut} of its ${batch.kind} ${batch.goneOut === 1 ? 'has' : 'have'} gone to the platform`
+              : null,
+      firstAt: batch.firstAt,
+    }));
   }
 
   retryItem(input: OperationInput<'retryItem'>): OutboxItem {

@@ -51,6 +51,7 @@ const handlers: Handlers = {
   importUpload: (s, input) => s.current.importUpload(input),
   previewUpload: (s, input) => s.current.previewUpload(input),
   undoImport: (s, input) => s.current.undoImport(input),
+  listImports: (s, input) => s.current.listImports(input),
   exportFile: (s, input) => s.current.exportFile(input),
   exportText: (s, input) => s.current.exportText(input),
   retryItem: (s, input) => s.current.retryItem(input),

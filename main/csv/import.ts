@@ -595,6 +595,7 @@ export async function importCsv(
         updated: result.updated,
         unchanged: result.unchanged,
         invalid: result.invalid,
+        leftOut: result.duplicates + [...leftOut.values()].reduce((sum, rows) => sum + rows, 0),
       });
       result.written = true;
     }

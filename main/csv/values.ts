@@ -119,11 +119,12 @@ export function normaliseDateTime(text: string, dateFormat?: DateFormat): ValueR
     if (!dateFormat)
       return {
         ok: false,
-        reason: `"${datePart}" could be day-first or month-first; give the date format (DD/MM/YYYY or MM/DD/YYYY)`,
+        // Asking for the format would not help a date that exists neither way round.
+        reason: DATE_FORMATS.some((format) => isCalendarDate(isoDate(datePart, format)))
+          ? `"${datePart}" could be day-first or month-first; give the date format (DD/MM/YYYY or MM/DD/YYYY)`
+          : `"${datePart}" is no such date, day-first or month-first`,
       };
-    const [first = '', second2 = '', year = ''] = datePart.split(/[/.]/);
-    const [day, month] = dateFormat === 'DD/MM/YYYY' ? [first, second2] : [second2, first];
-    date = `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`;
+    date = isoDate(datePart, dateFormat);
   }
   if (hourText === undefined) return { ok: false, reason: `"${text}" has no time of day` };
   let hour = Number(hourText);
@@ -137,6 +138,17 @@ export function normaliseDateTime(text: string, dateFormat?: DateFormat): ValueR
   if (!isCalendarDateTime(iso))
     return { ok: false, reason: `"${text}" is not a real date and time of day` };
   return { ok: true, value: iso };
+}
+
+/** A day-first or month-first date as YYYY-MM-DD, read as `format` says (not checked). */
+function isoDate(datePart: string, format: DateFormat): string {
+  const [first = '', second = '', year = ''] = datePart.split(/[/.]/);
+  const [day, month] = format === 'DD/MM/YYYY' ? [first, second] : [second, first];
+  return `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`;
+}
+
+function isCalendarDate(iso: string): boolean {
+  return isCalendarDateTime(`${iso}T00:00:00`);
 }
 
 function isCalendarDateTime(iso: string): boolean {

@@ -11,6 +11,24 @@ export interface BatchSummary {
   updated: number;
   unchanged: number;
   invalid: number;
+  /** Rows neither written nor invalid: repeated posts, archived products and the like. */
+  leftOut: number;
+}
+
+/** A batch as the import history lists it (see listBatches). */
+export interface StoredBatch {
+  id: string;
+  kind: 'posts' | 'products';
+  source: string | null;
+  summary: Partial<BatchSummary>;
+  createdAt: number;
+  undoneAt: number | null;
+  /** The import is still running (it beats). */
+  running: boolean;
+  /** Its items being sent or on the platform. */
+  goneOut: number;
+  /** The earliest time among its posts, or null (products, or only drafts without a time). */
+  firstAt: number | null;
 }
 
 /** What an import needs to know of a product whose SKU it meets again. */
@@ -81,7 +99,14 @@ export class ImportsStore {
       this.takeBack(id, batch.kind);
       if (gone === 0) statement(this.db, 'DELETE FROM import_batches WHERE id = ?').run(id);
       else
-        this.finishBatch(id, { rows: gone, inserted: gone, updated: 0, unchanged: 0, invalid: 0 });
+        this.finishBatch(id, {
+          rows: gone,
+          inserted: gone,
+          updated: 0,
+          unchanged: 0,
+          invalid: 0,
+          leftOut: 0,
+        });
       return gone;
     })();
   }
@@ -97,6 +122,52 @@ export class ImportsStore {
     ).all(this.now() - staleMs) as { id: string }[];
     for (const { id } of stale) this.abandonBatch(id);
     return stale.length;
+  }
+
+  /**
+   * The latest `limit` batches, newest first, with how many of their items have gone out and
+   * their posts' first time: one pass over each table, which has no index on its batch.
+   */
+  listBatches(limit: number): StoredBatch[] {
+    const rows = statement(
+      this.db,
+      `WITH listed AS (SELECT *, rowid AS seq FROM import_batches ORDER BY created_at DESC, rowid DESC LIMIT ?),
+         items AS (
+           SELECT batch_id, ${GONE_OUT} AS gone, scheduled_at FROM posts
+             WHERE batch_id IN (SELECT id FROM listed)
+           UNION ALL
+           SELECT batch_id, ${GONE_OUT} AS gone, NULL FROM products
+             WHERE batch_id IN (SELECT id FROM listed)),
+         -- Counted per batch first: joined before, each batch would scan every item.
+         counted AS (
+           SELECT batch_id, SUM(gone) AS gone_out, MIN(scheduled_at) AS first_at FROM items
+             GROUP BY batch_id)
+       SELECT l.id, l.kind, l.source, l.summary, l.created_at, l.undone_at, l.heartbeat_at,
+           COALESCE(c.gone_out, 0) AS gone_out, c.first_at
+         FROM listed AS l LEFT JOIN counted AS c ON c.batch_id = l.id
+         ORDER BY l.created_at DESC, l.seq DESC`,
+    ).all(limit) as {
+      id: string;
+      kind: 'posts' | 'products';
+      source: string | null;
+      summary: string;
+      created_at: number;
+      undone_at: number | null;
+      heartbeat_at: number | null;
+      gone_out: number;
+      first_at: number | null;
+    }[];
+    return rows.map((row) => ({
+      id: row.id,
+      kind: row.kind,
+      source: row.source,
+      summary: JSON.parse(row.summary) as Partial<BatchSummary>,
+      createdAt: row.created_at,
+      undoneAt: row.undone_at,
+      running: row.heartbeat_at !== null,
+      goneOut: row.gone_out,
+      firstAt: row.first_at,
+    }));
   }
 
   /** The products an import inserted (not those it updated), oldest first. */

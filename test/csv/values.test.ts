@@ -101,4 +101,15 @@ describe('normaliseDateTime', () => {
     });
     expect(normaliseDateTime('31/04/2027 10:61', 'DD/MM/YYYY').ok).toBe(false);
   });
+
+  it('calls a date impossible either way round impossible, not ambiguous', () => {
+    expect(normaliseDateTime('12/32/2026 10:00')).toEqual({
+      ok: false,
+      reason: '"12/32/2026" is no such date, day-first or month-first',
+    });
+    expect(normaliseDateTime('31.31.2026 10:00')).toEqual({
+      ok: false,
+      reason: '"31.31.2026" is no such date, day-first or month-first',
+    });
+  });
 });

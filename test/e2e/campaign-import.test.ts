@@ -91,7 +91,9 @@ describe('planning aids in Chromium', () => {
     const queue = page.getByRole('checkbox', {
       name: 'Schedule posts that have a time (else they stay drafts)',
     });
-    await expect(queue.isChecked()).resolves.toBe(false);
+    // Dated posts are scheduled by default; unticked, then filling slots holds it on again.
+    await expect(queue.isChecked()).resolves.toBe(true);
+    await queue.uncheck();
 
     await page.getByRole('checkbox', { name: 'Fill free slots' }).check();
     const header = page.getByRole('columnheader', { name: `Free slot in ${zone}` });

@@ -8,6 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Temporal } from 'temporal-polyfill';
 import type { BotSummary, LocalPost } from '../../shared/domain';
+import { seriousViolations } from './axe';
 import { callCore, launchChromium, openApp, screenshot, serve } from './harness';
 import type { Served } from './harness';
 
@@ -86,8 +87,16 @@ describe('the import wizard in Chromium', () => {
     await page.getByRole('heading', { name: 'Import', level: 1 }).waitFor();
     await expect(page.getByRole('radio', { name: 'Posts' }).isChecked()).resolves.toBe(true);
 
-    // The bad file: the preview's dry run lists every bad cell and marks it in the sample.
+    // The bad file: the preview's dry run lists every bad cell and marks it in the sample. Dated
+    // posts are scheduled by default, so the rows need a bot: chosen for them all.
     await page.getByLabel('CSV file').setInputFiles(csvFile('calendar.csv', BAD_CSV));
+    await expect(
+      page
+        .getByRole('checkbox', { name: 'Schedule posts that have a time (else they stay drafts)' })
+        .isChecked(),
+    ).resolves.toBe(true);
+    const [bot] = await callCore<BotSummary[]>(served, 'listBots', {});
+    await page.getByLabel('Bot for rows without one').selectOption(bot?.id ?? '');
     await page.getByRole('heading', { name: '4 rows have errors' }).waitFor();
     await expect(listedErrors(page)).resolves.toEqual(EXPECTED_ERRORS);
     await expect(
@@ -166,7 +175,12 @@ describe('the import wizard in Chromium', () => {
     const batch = imported[0]?.batchId;
     expect(batch).toMatch(/\S/);
     for (const post of imported) {
-      expect(post).toMatchObject({ status: 'draft', origin: 'local', batchId: batch });
+      expect(post).toMatchObject({
+        status: 'scheduled',
+        origin: 'local',
+        batchId: batch,
+        botId: bot?.id,
+      });
     }
     const byText = Object.fromEntries(imported.map((post) => [post.text, post]));
     // Wall times in each row's zone: 09:00 in Berlin in November is 08:00 UTC.
@@ -249,11 +263,51 @@ describe('the import wizard in Chromium', () => {
         'Advent calendar day one https://bakery.example.com/advent',
         '2027-12-01T09:00',
         bot?.id,
-        'draft',
+        'scheduled',
       ],
-      ['Stollen, fresh from the oven', '2027-12-02T17:30', bot?.id, 'draft'],
+      ['Stollen, fresh from the oven', '2027-12-02T17:30', bot?.id, 'scheduled'],
     ]);
     await screenshot(page, 'import-hootsuite');
+    // Undone here, so the next test's history starts with its own import.
+    await result.getByRole('button', { name: 'Undo import' }).click();
+    await result.getByRole('button', { name: 'Yes, undo the import' }).click();
+    await result.getByRole('status').filter({ hasText: 'Import undone' }).waitFor();
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('shows the import on the calendar, and undoes it from the history after leaving the screen', async () => {
+    const { page, problems } = await openApp(browser, served.url);
+    const nav = page.getByRole('navigation', { name: 'Screens' });
+    await nav.getByRole('link', { name: 'Import' }).click();
+    await page.getByRole('heading', { name: 'Import', level: 1 }).waitFor();
+    const [bot] = await callCore<BotSummary[]>(served, 'listBots', {});
+    await page.getByLabel('CSV file').setInputFiles(csvFile('week.csv', FIXED_CSV));
+    await page.getByLabel('Bot for rows without one').selectOption(bot?.id ?? '');
+    await page.getByRole('status').filter({ hasText: 'Every row is valid.' }).waitFor();
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    const result = page.getByRole('region', { name: 'Result' });
+    await result.waitFor();
+
+    // See on calendar: the calendar opens at the first post's day (Spring bake, March 2027).
+    await result.getByRole('button', { name: 'See on calendar' }).click();
+    await page.getByRole('heading', { name: 'Calendar', level: 1 }).waitFor();
+    const calendar = page.getByRole('region', { name: 'Calendar' });
+    await calendar.getByText('Spring bake').first().waitFor();
+
+    // Back on a fresh Import screen: the import is in the history, with its Undo.
+    await nav.getByRole('link', { name: 'Import' }).click();
+    const history = page.getByRole('region', { name: 'Past imports' });
+    const entry = history.getByRole('listitem').filter({ hasText: 'week.csv' }).first();
+    await entry.getByText('5 new').waitFor();
+    await screenshot(page, 'import-history');
+    expect(await seriousViolations(page)).toEqual([]);
+    await entry.getByRole('button', { name: 'Undo' }).click();
+    await entry.getByRole('button', { name: 'Yes, undo it' }).click();
+    await entry.getByText(/^Undone /).waitFor();
+    await page.getByText('Import undone: 5 posts removed').first().waitFor();
+    const left = await callCore<LocalPost[]>(served, 'listPosts', {});
+    expect(left.filter(ours)).toEqual([]);
     expect(problems).toEqual([]);
     await page.close();
   });

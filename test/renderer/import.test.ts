@@ -4,7 +4,13 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/sve
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MAX_UPLOAD_BASE64 } from '../../shared/contract';
 import type { CallResult, OperationInput } from '../../shared/contract';
-import type { ImportPreview, ImportProgress, ImportResult, LocalPost } from '../../shared/domain';
+import type {
+  ImportBatch,
+  ImportPreview,
+  ImportProgress,
+  ImportResult,
+  LocalPost,
+} from '../../shared/domain';
 import { formatDateTime } from '../../renderer/src/components/common/format';
 import ImportScreen from '../../renderer/src/screens/ImportScreen.svelte';
 import { shellContext } from '../../renderer/src/lib/context';
@@ -80,6 +86,21 @@ const refused = (kind: 'invalid_input' | 'not_allowed', message: string): CallRe
   error: { kind, message },
 });
 
+const BATCH_7: ImportBatch = {
+  id: 'batch-7',
+  kind: 'posts',
+  fileName: 'calendar.csv',
+  at: 0,
+  inserted: 1,
+  updated: 0,
+  unchanged: 0,
+  invalid: 1,
+  leftOut: 0,
+  undoneAt: null,
+  cannotUndo: null,
+  firstAt: null,
+};
+
 const settings = {
   timezone: 'Europe/Berlin',
   graceMinutes: 30,
@@ -107,11 +128,16 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-async function setup(previewAnswer: (input: OperationInput<'previewUpload'>) => CallResult) {
+async function setup(
+  previewAnswer: (input: OperationInput<'previewUpload'>) => CallResult,
+  answers: ConstructorParameters<typeof FakeTransport>[0] = {},
+) {
   const transport = new FakeTransport({
     getSettings: () => ok(settings),
     status: () => ok(null),
+    listImports: () => ok([]),
     previewUpload: (input) => previewAnswer(input as OperationInput<'previewUpload'>),
+    ...answers,
   });
   const shell = new Shell(transport);
   await shell.start();
@@ -297,7 +323,8 @@ describe('the import screen', () => {
       expect.objectContaining({
         kind: 'posts',
         onError: 'skip',
-        queue: false,
+        // Dated posts are scheduled unless the user unticks it.
+        queue: true,
         past: 'error',
         fileName: 'calendar.csv',
       }),
@@ -413,7 +440,8 @@ describe('the import screen', () => {
     });
     await vi.waitFor(() => expect(transport.callsOf('previewUpload')).toHaveLength(5));
     expect(transport.callsOf('previewUpload').at(-1)).toMatchObject({
-      queue: true,
+      // Unticked: the posts stay drafts.
+      queue: false,
       past: 'publish-now',
       dateFormat: 'DD/MM/YYYY',
       timezone: 'Asia/Tokyo',
@@ -462,6 +490,20 @@ describe('the import screen', () => {
         encoding: 'windows-1251',
         bot: 'bot_1',
         firstRowIsData: false,
+      }),
+    );
+  });
+
+  it('gives rows without a bot the only bot, so dated posts can be scheduled', async () => {
+    const bot = { id: 'bot_1', name: 'Bakery news', channel: 'web', status: null, pending: 0 };
+    const { transport } = await setup(() => ok(preview()), {
+      listBots: () => ok([{ ...bot, description: null }]),
+    });
+    await pick(CSV);
+    await vi.waitFor(() =>
+      expect(transport.callsOf('previewUpload').at(-1)).toMatchObject({
+        queue: true,
+        bot: 'bot_1',
       }),
     );
   });
@@ -532,6 +574,8 @@ describe('the import screen', () => {
     const queue = screen.getByRole('checkbox', {
       name: 'Schedule posts that have a time (else they stay drafts)',
     });
+    expect(queue).toHaveProperty('checked', true);
+    await fireEvent.click(queue);
     expect(queue).toHaveProperty('checked', false);
     const fill = screen.getByRole('checkbox', { name: 'Fill free slots' });
     expect(
@@ -616,17 +660,93 @@ describe('the import screen', () => {
 
     // Drafts are not checked, so the option waits for scheduling; then it previews again.
     const allow = screen.getByRole('checkbox', { name: 'Allow duplicates' });
+    const schedule = screen.getByRole('checkbox', {
+      name: 'Schedule posts that have a time (else they stay drafts)',
+    });
+    await fireEvent.click(schedule);
     expect(allow).toHaveProperty('disabled', true);
-    await fireEvent.click(
-      screen.getByRole('checkbox', {
-        name: 'Schedule posts that have a time (else they stay drafts)',
-      }),
-    );
+    await fireEvent.click(schedule);
     await fireEvent.click(allow);
     expect(transport.callsOf('previewUpload').at(-1)).toMatchObject({
       queue: true,
       allowDuplicates: true,
     });
+  });
+
+  it('lists past imports from the core, undoes one from the list, and shows the rest as they are', async () => {
+    const batch = (patch: Partial<ImportBatch>): ImportBatch => ({
+      id: 'batch-1',
+      kind: 'posts',
+      fileName: 'week.csv',
+      at: Date.parse('2099-01-01T08:00:00Z'),
+      inserted: 2,
+      updated: 0,
+      unchanged: 0,
+      invalid: 1,
+      leftOut: 0,
+      undoneAt: null,
+      cannotUndo: null,
+      firstAt: null,
+      ...patch,
+    });
+    let history = [
+      batch({}),
+      batch({
+        id: 'batch-0',
+        fileName: 'shop.csv',
+        kind: 'products',
+        cannotUndo: 'still importing',
+      }),
+      batch({
+        id: 'batch-s',
+        fileName: 'sent.csv',
+        cannotUndo: '1 of its posts has gone to the platform',
+      }),
+    ];
+    const { transport, shell } = await setup(() => ok(preview()), {
+      listImports: () => ok(history),
+      undoImport: () => {
+        history = [batch({ cannotUndo: 'undone already', undoneAt: 1 }), ...history.slice(1)];
+        return ok({ kind: 'posts', removed: 2, restored: 0 });
+      },
+    });
+
+    const list = (await screen.findByRole('heading', { name: 'Past imports' })).closest('section')!;
+    const week = await within(list).findByRole('listitem', { name: /^week\.csv, / });
+    expect(week.textContent).toContain('2 new, 1 invalid');
+    const shop = within(list).getByRole('listitem', { name: /^shop\.csv, / });
+    expect(within(shop).queryByRole('button', { name: 'Undo' })).toBeNull();
+    expect(shop.textContent).toContain('Cannot be undone: still importing');
+    const sent = within(list).getByRole('listitem', { name: /^sent\.csv, / });
+    expect(sent.textContent).toContain('Cannot be undone: 1 of its posts has gone to the platform');
+
+    await fireEvent.click(within(week).getByRole('button', { name: 'Undo' }));
+    await fireEvent.click(within(week).getByRole('button', { name: 'Yes, undo it' }));
+    expect(transport.callsOf('undoImport')).toEqual([{ batch: 'batch-1' }]);
+    await vi.waitFor(() => expect(within(list).getByText(/^Undone /)).toBeTruthy());
+    expect(within(list).queryByRole('button', { name: 'Undo' })).toBeNull();
+    expect(shell.notices.list.map((notice) => notice.text)).toContain(
+      'Import undone: 2 posts removed',
+    );
+    // An import from elsewhere (the CLI, another window) appears when the core says posts changed.
+    history = [batch({ id: 'batch-2', fileName: 'cli.csv' }), ...history];
+    transport.emit({ type: 'changed', what: 'posts' });
+    expect(await within(list).findByRole('listitem', { name: /^cli\.csv, / })).toBeTruthy();
+  });
+
+  it('offers See on calendar after an import, opening the calendar at its first post', async () => {
+    const { transport, shell } = await setup(() => ok(preview()));
+    const firstAt = Date.parse('2099-01-05T08:00:00Z');
+    transport.answer('importUpload', () =>
+      ok(result({ inserted: 1, batch: 'batch-7', written: true })),
+    );
+    transport.answer('listImports', () => ok([{ ...BATCH_7, firstAt }]));
+    await pick(CSV);
+    await fireEvent.click(await screen.findByRole('button', { name: 'Import' }));
+    await fireEvent.click(await screen.findByRole('button', { name: 'See on calendar' }));
+    expect(shell.screen).toBe('calendar');
+    // 08:00 UTC is 09:00 in the user's Berlin.
+    expect(shell.calendarDate).toBe('2099-01-05');
   });
 
   it('exports products as CSV with the Excel byte-order mark, as a download', async () => {

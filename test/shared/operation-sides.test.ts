@@ -55,6 +55,7 @@ describe('operation sides', () => {
       importUpload: 'renderer',
       previewUpload: 'renderer',
       undoImport: 'renderer',
+      listImports: 'renderer',
       exportFile: 'main',
       exportText: 'renderer',
       retryItem: 'renderer',

@@ -1,8 +1,8 @@
-// `import posts|products FILE` and `import undo BATCH` (Node, CLI).
+// `import posts|products FILE`, `import list` and `import undo BATCH` (Node, CLI).
 import { writeFile } from 'node:fs/promises';
 import { Option } from 'commander';
 import type { Command } from 'commander';
-import { describeKept, describeUndone } from '../../../shared/domain';
+import { describeBatch, describeKept, describeUndone } from '../../../shared/domain';
 import { TEXT_ENCODINGS } from '../../../shared/encodings';
 import type { TextEncoding } from '../../../shared/encodings';
 import { formatInZone } from '../../../shared/time';
@@ -30,9 +30,9 @@ interface ImportOptions {
 export function registerImport(program: Command): void {
   const command = program
     .command('import')
-    .description('Import posts or products from a CSV file (or undo an import)')
-    .argument('<kind>', 'posts | products, or undo')
-    .argument('<file>', 'the CSV file, or the batch id to undo')
+    .description('Import posts or products from a CSV file, list past imports, or undo one')
+    .argument('<kind>', 'posts | products, list, or undo')
+    .argument('[file]', 'the CSV file, or the batch id to undo')
     .option('--dry-run', 'validate and report; write nothing', false)
     .addOption(
       new Option(
@@ -42,7 +42,13 @@ export function registerImport(program: Command): void {
         .choices(['abort', 'skip'])
         .default('abort'),
     )
-    .option('--queue', 'schedule posts that have a time, and queue products for publishing', false)
+    // Unlike the app's import wizard, which schedules dated posts unless told not to: a script
+    // that imports drafts today must not start publishing after an update.
+    .option(
+      '--queue',
+      'schedule posts that have a time, and queue products for publishing (without it, all are drafts)',
+      false,
+    )
     .addOption(
       new Option(
         '--past <mode>',
@@ -82,105 +88,145 @@ export function registerImport(program: Command): void {
       '\nExit codes: 0 written (or a clean dry run), 1 refused for invalid rows, 2 unusable file.',
     );
 
-  command.action(async (kind: string, file: string, options: ImportOptions, self: Command) => {
-    const output = createOutput(globalOptions(self).json);
-    if (kind === 'undo') {
-      const undone = await withWorkspace(self, (pressroom) =>
-        pressroom.undoImport({ batch: file }),
-      );
-      output.result({ batch: file, ...undone }, `Undid import ${file}: ${describeUndone(undone)}`);
-      return;
-    }
-    if (kind !== 'posts' && kind !== 'products')
-      throw new CliError(`kind must be posts, products or undo, not "${kind}"`, 2);
-    if (kind === 'products' && options.fillSlots)
-      throw new CliError('--fill-slots is for posts', 2);
-    const { result, zone } = await withWorkspace(self, async (pressroom) => ({
-      zone: pressroom.getSettings().timezone,
-      result: await pressroom
-        .importFile(
-          {
-            kind,
-            path: file,
-            dryRun: options.dryRun,
-            onError: options.onError,
-            queue: options.queue,
-            past: options.past ?? 'error',
-            ...(options.timezone ? { timezone: options.timezone } : {}),
-            ...(options.dateFormat ? { dateFormat: options.dateFormat } : {}),
-            fillSlots: options.fillSlots,
-            allowDuplicates: options.allowDuplicates,
-            ...(options.encoding ? { encoding: options.encoding } : {}),
-            ...(options.header !== undefined ? { firstRowIsData: !options.header } : {}),
-            ...(options.bot ? { bot: options.bot } : {}),
-          },
-          (p) =>
-            output.progress(
-              `rows read ${p.rowsRead}, valid ${p.rowsValid}, written ${p.rowsWritten}`,
-            ),
-        )
-        .catch((error: unknown) => {
-          throw error instanceof UnusableFile ? new CliError(error.message, 2) : error;
-        }),
-    }));
-    if (options.errors && result.badRowsCsv !== null) {
-      await writeFile(options.errors, result.badRowsCsv);
-      output.progress(`Invalid rows written to ${options.errors}`);
-    }
-    const json = {
-      kind: result.kind,
-      rows: result.rows,
-      inserted: result.inserted,
-      updated: result.updated,
-      unchanged: result.unchanged,
-      invalid: result.invalid,
-      duplicates: result.duplicates,
-      errors: result.errors,
-      warnings: result.warnings,
-      slots: result.slots.map((slot) => ({
-        row: slot.row,
-        bot_id: slot.botId,
-        at: new Date(slot.at).toISOString(),
-      })),
-      unknown_columns: result.unknownColumns,
-      source: result.source,
-      first_row_is_data: result.firstRowIsData,
-      left_out: result.leftOut,
-      encoding: result.encoding,
-      delimiter: result.delimiter,
-      batch: result.batch,
-    };
-    const lines = [
-      `${result.rows} rows (${[result.source, result.encoding, `"${result.delimiter === '\t' ? 'tab' : result.delimiter}"-separated`, result.firstRowIsData ? 'no header row' : null].filter(Boolean).join(', ')}): ${result.inserted} new, ${result.updated} updated, ${result.unchanged} unchanged, ${result.invalid} invalid${result.duplicates > 0 ? `, ${result.duplicates} left out as duplicates` : ''}`,
-      ...result.leftOut.map(
-        (left) => `Left out: ${left.rows} ${left.rows === 1 ? 'row' : 'rows'}, ${left.reason}`,
-      ),
-      ...(result.unknownColumns.length
-        ? [`Ignored columns: ${result.unknownColumns.join(', ')}`]
-        : []),
-      ...result.errors
-        .slice(0, 50)
-        .map((e) => `row ${e.row}, ${e.column} "${e.value}": ${e.message}`),
-      ...(result.errors.length > 50 ? [`… and ${result.errors.length - 50} more`] : []),
-      ...result.warnings.slice(0, 20).map((w) => `row ${w.row}: ${w.message}`),
-      ...(result.duplicates > 0
-        ? [
-            `${result.duplicates === 1 ? '1 repeated post' : `${result.duplicates} repeated posts`} left out; import with --allow-duplicates to keep ${result.duplicates === 1 ? 'it' : 'them'}`,
-          ]
-        : []),
-      ...result.slots
-        .slice(0, 20)
-        .map((slot) => `row ${slot.row}: ${slot.botId} at ${formatInZone(slot.at, zone)}`),
-      ...(result.slots.length > 20 ? [`… and ${result.slots.length - 20} more slots`] : []),
-      result.written
-        ? `Written as batch ${result.batch} (undo: import undo ${result.batch})`
-        : options.dryRun
-          ? 'Dry run: nothing written'
-          : `${describeKept(result) ?? 'Nothing written'}: fix the rows above, or import with --on-error skip`,
-    ];
-    output.result(json, lines.join('\n'));
-    if (!result.written && !(options.dryRun && result.invalid === 0)) process.exitCode = 1;
-  });
+  command.action(
+    async (kind: string, file: string | undefined, options: ImportOptions, self: Command) => {
+      const output = createOutput(globalOptions(self).json);
+      if (kind === 'list') {
+        const { batches, zone } = await withWorkspace(self, (pressroom) => ({
+          batches: pressroom.listImports({}),
+          zone: pressroom.getSettings().timezone,
+        }));
+        output.result(
+          batches.map((batch) => ({
+            batch: batch.id,
+            kind: batch.kind,
+            file: batch.fileName,
+            at: new Date(batch.at).toISOString(),
+            inserted: batch.inserted,
+            updated: batch.updated,
+            unchanged: batch.unchanged,
+            invalid: batch.invalid,
+            left_out: batch.leftOut,
+            undoable: batch.cannotUndo === null,
+            cannot_undo: batch.cannotUndo,
+          })),
+          batches.length === 0
+            ? 'No imports yet'
+            : batches
+                .map(
+                  (batch) =>
+                    `${batch.id}  ${formatInZone(batch.at, zone)}  ${batch.kind} from ${batch.fileName ?? 'a file'}: ${describeBatch(batch)}; ${batch.cannotUndo === null ? `undo: import undo ${batch.id}` : `cannot undo: ${batch.cannotUndo}`}`,
+                )
+                .join('\n'),
+        );
+        return;
+      }
+      if (file === undefined)
+        throw new CliError(
+          kind === 'undo' ? 'name the batch to undo (see import list)' : 'name the CSV file',
+          2,
+        );
+      if (kind === 'undo') {
+        const undone = await withWorkspace(self, (pressroom) =>
+          pressroom.undoImport({ batch: file }),
+        );
+        output.result(
+          { batch: file, ...undone },
+          `Undid import ${file}: ${describeUndone(undone)}`,
+        );
+        return;
+      }
+      if (kind !== 'posts' && kind !== 'products')
+        throw new CliError(`kind must be posts, products, list or undo, not "${kind}"`, 2);
+      if (kind === 'products' && options.fillSlots)
+        throw new CliError('--fill-slots is for posts', 2);
+      const { result, zone } = await withWorkspace(self, async (pressroom) => ({
+        zone: pressroom.getSettings().timezone,
+        result: await pressroom
+          .importFile(
+            {
+              kind,
+              path: file,
+              dryRun: options.dryRun,
+              onError: options.onError,
+              queue: options.queue,
+              past: options.past ?? 'error',
+              ...(options.timezone ? { timezone: options.timezone } : {}),
+              ...(options.dateFormat ? { dateFormat: options.dateFormat } : {}),
+              fillSlots: options.fillSlots,
+              allowDuplicates: options.allowDuplicates,
+              ...(options.encoding ? { encoding: options.encoding } : {}),
+              ...(options.header !== undefined ? { firstRowIsData: !options.header } : {}),
+              ...(options.bot ? { bot: options.bot } : {}),
+            },
+            (p) =>
+              output.progress(
+                `rows read ${p.rowsRead}, valid ${p.rowsValid}, written ${p.rowsWritten}`,
+              ),
+          )
+          .catch((error: unknown) => {
+            throw error instanceof UnusableFile ? new CliError(error.message, 2) : error;
+          }),
+      }));
+      if (options.errors && result.badRowsCsv !== null) {
+        await writeFile(options.errors, result.badRowsCsv);
+        output.progress(`Invalid rows written to ${options.errors}`);
+      }
+      const json = {
+        kind: result.kind,
+        rows: result.rows,
+        inserted: result.inserted,
+        updated: result.updated,
+        unchanged: result.unchanged,
+        invalid: result.invalid,
+        duplicates: result.duplicates,
+        errors: result.errors,
+        warnings: result.warnings,
+        slots: result.slots.map((slot) => ({
+          row: slot.row,
+          bot_id: slot.botId,
+          at: new Date(slot.at).toISOString(),
+        })),
+        unknown_columns: result.unknownColumns,
+        source: result.source,
+        first_row_is_data: result.firstRowIsData,
+        left_out: result.leftOut,
+        encoding: result.encoding,
+        delimiter: result.delimiter,
+        batch: result.batch,
+      };
+      const lines = [
+        `${result.rows} rows (${[result.source, result.encoding, `"${result.delimiter === '\t' ? 'tab' : result.delimiter}"-separated`, result.firstRowIsData ? 'no header row' : null].filter(Boolean).join(', ')}): ${result.inserted} new, ${result.updated} updated, ${result.unchanged} unchanged, ${result.invalid} invalid${result.duplicates > 0 ? `, ${result.duplicates} left out as duplicates` : ''}`,
+        ...result.leftOut.map(
+          (left) => `Left out: ${left.rows} ${left.rows === 1 ? 'row' : 'rows'}, ${left.reason}`,
+        ),
+        ...(result.unknownColumns.length
+          ? [`Ignored columns: ${result.unknownColumns.join(', ')}`]
+          : []),
+        ...result.errors
+          .slice(0, 50)
+          .map((e) => `row ${e.row}, ${e.column} "${e.value}": ${e.message}`),
+        ...(result.errors.length > 50 ? [`… and ${result.errors.length - 50} more`] : []),
+        ...result.warnings.slice(0, 20).map((w) => `row ${w.row}: ${w.message}`),
+        ...(result.duplicates > 0
+          ? [
+              `${result.duplicates === 1 ? '1 repeated post' : `${result.duplicates} repeated posts`} left out; import with --allow-duplicates to keep ${result.duplicates === 1 ? 'it' : 'them'}`,
+            ]
+          : []),
+        ...result.slots
+          .slice(0, 20)
+          .map((slot) => `row ${slot.row}: ${slot.botId} at ${formatInZone(slot.at, zone)}`),
+        ...(result.slots.length > 20 ? [`… and ${result.slots.length - 20} more slots`] : []),
+        result.written
+          ? `Written as batch ${result.batch} (undo: import undo ${result.batch})`
+          : options.dryRun
+            ? 'Dry run: nothing written'
+            : `${describeKept(result) ?? 'Nothing written'}: fix the rows above, or import with --on-error skip`,
+      ];
+      output.result(json, lines.join('\n'));
+      if (!result.written && !(options.dryRun && result.invalid === 0)) process.exitCode = 1;
+    },
+  );
 }
 
 export function registerExport(program: Command): void {

@@ -366,6 +366,13 @@ export class CalendarState {
     return this.shell.timezone;
   }
 
+  /** The day another screen asked the calendar to show (Shell.showOnCalendar), taken once. */
+  takeRequestedDay(): string | null {
+    const day = this.shell.calendarDate;
+    if (day !== null) this.shell.calendarDate = null;
+    return day;
+  }
+
   /** Follows the core's events; returns the way to stop. */
   start(): () => void {
     return this.shell.onEvent((event) => this.onEvent(event));

@@ -1,12 +1,14 @@
 // The import wizard's state (browser): the picked file, the core's preview of it (detection,
 // column mapping, sample rows and a dry run), the user's choices, the import with its live
-// progress, its result and undo, and the export of posts or products as CSV.
+// progress, its result and undo, the history of past imports (each undoable while it can be),
+// and the export of posts or products as CSV.
 import { describeUndone } from '../../../shared/domain';
 import { MAX_UPLOAD_BASE64 } from '../../../shared/contract';
 import type { CoreEvent, OperationInput } from '../../../shared/contract';
 import type { TextEncoding } from '../../../shared/encodings';
 import type {
   BotSummary,
+  ImportBatch,
   ImportPreview,
   ImportProgress,
   ImportResult,
@@ -22,6 +24,7 @@ type DateFormat = 'DD/MM/YYYY' | 'MM/DD/YYYY';
 /** The user's choices that shape both the preview's dry run and the import. */
 interface ImportChoices {
   onError: 'abort' | 'skip';
+  /** Posts with a time are scheduled, products queued; on by default for posts only. */
   queue: boolean;
   past: 'error' | 'publish-now';
   /** Null: the user's own zone (from the settings, which may arrive after this screen opens). */
@@ -132,7 +135,8 @@ export class ImportState {
   overrides = $state.raw<FieldColumns>({});
   choices = $state<ImportChoices>({
     onError: 'abort',
-    queue: false,
+    // A dated row means "post it then": posts are scheduled unless the user unticks this.
+    queue: true,
     past: 'error',
     timezone: null,
     dateFormat: null,
@@ -152,8 +156,12 @@ export class ImportState {
   undone = $state<string | null>(null);
   /** Why Undo can no longer run (items went to the platform), from the core or the events. */
   undoBlocked = $state<string | null>(null);
-  undoing = $state(false);
   exporting = $state(false);
+  /** Past imports, newest first, from the core: they outlast this screen. */
+  history = $state.raw<ImportBatch[]>([]);
+  historyError = $state<string | null>(null);
+  /** The batch whose undo is running, from the result or the history. */
+  undoingBatch = $state<string | null>(null);
 
   /** Field → header as the preview matched it, with the user's latest choices over it. */
   readonly columns = $derived(
@@ -212,6 +220,8 @@ export class ImportState {
 
   async setKind(kind: ImportKind): Promise<void> {
     this.kind = kind;
+    // Products queued by default would go on sale at once; dated posts only go at their time.
+    this.choices.queue = kind === 'posts';
     this.overrides = {};
     this.clearOutcome();
     await this.previewAgain(`Could not read the file as ${kind}`);
@@ -251,7 +261,28 @@ export class ImportState {
   /** Lists the bots for the choice of a bot for rows without one. */
   async loadBots(): Promise<void> {
     const bots = await this.shell.attempt(this.shell.api.listBots({}), 'Could not list the bots');
-    if (bots) this.bots = bots;
+    if (!bots) return;
+    this.bots = bots;
+    // A scheduled post needs a bot: rows without one get the workspace's default, or the only bot.
+    if (this.choices.bot !== null) return;
+    const bot =
+      this.shell.settings?.defaultBotId ?? (bots.length === 1 ? (bots[0]?.id ?? null) : null);
+    if (bot !== null) await this.setChoice('bot', bot);
+  }
+
+  /** Reads the import history from the core. */
+  async loadHistory(): Promise<void> {
+    const answer = await this.shell.api.listImports({});
+    if (answer.ok) {
+      this.history = answer.value;
+      this.historyError = null;
+    } else this.historyError = answer.error.message;
+  }
+
+  /** The calendar's day of the result's first post, for "See on calendar"; null when none. */
+  get resultFirstAt(): number | null {
+    const batch = this.result?.batch;
+    return this.history.find((entry) => entry.id === batch)?.firstAt ?? null;
   }
 
   private base(): Omit<OperationInput<'importUpload'>, 'fileName' | 'contentBase64'> {
@@ -313,6 +344,7 @@ export class ImportState {
       return;
     }
     this.result = answer.value;
+    await this.loadHistory();
     if (answer.value.written) {
       const { inserted, updated } = answer.value;
       this.shell.notices.show(
@@ -322,20 +354,23 @@ export class ImportState {
     }
   }
 
-  async undo(): Promise<void> {
-    const batch = this.result?.batch;
-    if (!batch || this.undoing) return;
-    this.undoing = true;
+  /** Undoes the batch just imported (the result's), or one from the history. */
+  async undo(batch = this.result?.batch): Promise<void> {
+    if (!batch || this.undoingBatch !== null) return;
+    this.undoingBatch = batch;
     const answer = await this.shell.api.undoImport({ batch });
-    this.undoing = false;
+    this.undoingBatch = null;
+    const current = batch === this.result?.batch;
     if (answer.ok) {
-      this.undone = `Import undone: ${describeUndone(answer.value)}`;
-      this.shell.notices.show('success', this.undone);
-    } else if (answer.error.kind === 'not_allowed') {
+      const undone = `Import undone: ${describeUndone(answer.value)}`;
+      if (current) this.undone = undone;
+      this.shell.notices.show('success', undone);
+    } else if (answer.error.kind === 'not_allowed' && current) {
       this.undoBlocked = answer.error.message;
     } else {
       this.shell.notices.error(answer.error.message, 'Could not undo the import');
     }
+    await this.loadHistory();
   }
 
   /** Follows the import's progress, and whether the imported items went out; returns the stop. */
@@ -343,6 +378,12 @@ export class ImportState {
     return this.shell.onEvent((event) => {
       if (event.type === 'import' && this.importing) this.progress = event.progress;
       else if (this.publishes(event)) void this.checkPublished();
+      // An item sent (or a batch undone elsewhere) changes what the history can still undo.
+      if (
+        event.type === 'done' ||
+        (event.type === 'changed' && (event.what === 'posts' || event.what === 'products'))
+      )
+        void this.loadHistory();
     });
   }
 

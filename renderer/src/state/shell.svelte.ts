@@ -37,6 +37,8 @@ export class Shell {
   screen = $state<ScreenId>('calendar');
   /** Set when an address asked for a new post; the Calendar screen opens its editor and clears it. */
   newPostRequested = $state(false);
+  /** A day ("2026-11-23") another screen asked the Calendar to show; it goes there and clears it. */
+  calendarDate = $state<string | null>(null);
   status = $state.raw<Status | null>(null);
   settings = $state.raw<(WorkspaceSettings & { account: AccountSettings }) | null>(null);
   /** False when the core itself (not the platform) stopped answering. */
@@ -101,6 +103,12 @@ export class Shell {
   onEvent(listener: (event: CoreEvent) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Opens the Calendar at a wall day (e.g. an import's first post). */
+  showOnCalendar(day: string): void {
+    this.calendarDate = day;
+    this.go('calendar');
   }
 
   go(screen: ScreenId): void {
