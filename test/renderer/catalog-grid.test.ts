@@ -131,18 +131,36 @@ describe('the catalog grid', () => {
     );
   });
 
-  it('keeps the editor open on a price that is not decimal text', async () => {
+  it('keeps the editor open on a price that is not a number', async () => {
     const { grid, transport } = await renderCatalog(3);
     const price = cellOf(grid, 'SKU-00002', 'Price');
     await fireEvent.dblClick(price);
     const editor = within(grid).getByRole('textbox', { name: 'Price of SKU-00002' });
-    await fireEvent.input(editor, { target: { value: '1,50' } });
+    await fireEvent.input(editor, { target: { value: 'about 4' } });
     await fireEvent.keyDown(editor, { key: 'Enter' });
     expect(editor.getAttribute('aria-invalid')).toBe('true');
     expect(within(grid).getByRole('alert').textContent).toBe(
-      'Price must be a decimal number such as 19.99',
+      'Price "about 4" is not a price such as 19.99 or 1.299,00',
     );
     expect(transport.callsOf('saveProduct')).toEqual([]);
+  });
+
+  it('reads a decimal comma and shows prices in their currency', async () => {
+    const { grid, transport } = await renderCatalog(3, (id) =>
+      id === 3 ? { currency: 'KWD', priceMinor: 1250 } : {},
+    );
+    expect(cellOf(grid, 'SKU-00001', 'Price').textContent?.trim()).toBe('$10.01');
+    expect(cellOf(grid, 'SKU-00003', 'Price').textContent).toMatch(/KWD\s1\.250/);
+    const price = cellOf(grid, 'SKU-00002', 'Price');
+    await fireEvent.dblClick(price);
+    const editor = within(grid).getByRole('textbox', { name: 'Price of SKU-00002' });
+    expect((editor as HTMLInputElement).value).toBe('10.02');
+    await fireEvent.input(editor, { target: { value: '3,80' } });
+    await fireEvent.keyDown(editor, { key: 'Enter' });
+    await vi.waitFor(() =>
+      expect(transport.callsOf('saveProduct')).toMatchObject([{ price: '3.80' }]),
+    );
+    expect(cellOf(grid, 'SKU-00002', 'Price').textContent?.trim()).toBe('$3.80');
   });
 
   it('marks published rows read-only with the reason, and says why on Enter', async () => {

@@ -168,7 +168,7 @@ describe('catalog state: editing', () => {
     expect(transport.callsOf('saveProduct')).toEqual([]);
     catalog.editing!.text = '-3';
     await catalog.commitEdit('down');
-    expect(catalog.editing?.error).toBe('Price must be a decimal number such as 19.99');
+    expect(catalog.editing?.error).toBe('Price must not be negative');
   });
 
   it('refuses a stock that is not a whole number of 0 or more', async () => {
@@ -197,7 +197,7 @@ describe('catalog state: editing', () => {
         id: 2,
         sku: 'SKU-00002',
         name: 'Product 2',
-        price: '12.5',
+        price: '12.50',
         currency: 'USD',
         description: null,
         stock: 2,
@@ -318,7 +318,7 @@ describe('catalog state: paste', () => {
     const { catalog, transport } = setup(2);
     await catalog.load();
     catalog.moveTo(0, 2);
-    await catalog.paste('1,50\t3\n2.00\tmany');
+    await catalog.paste('1.5.0\t3\n2.00\tmany');
     expect(transport.callsOf('saveProduct')).toEqual([]);
     expect(catalog.announcement).toBe('Pasted 0 rows; 2 rows not saved.');
   });
