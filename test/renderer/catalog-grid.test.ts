@@ -163,6 +163,27 @@ describe('the catalog grid', () => {
     expect(cellOf(grid, 'SKU-00002', 'Price').textContent?.trim()).toBe('$3.80');
   });
 
+  it('undoes with Ctrl+Z and redoes with Cmd+Shift+Z, or with the toolbar', async () => {
+    const { grid, products } = await renderCatalog(3);
+    const undo = screen.getByRole('button', { name: 'Undo' });
+    expect((undo as HTMLButtonElement).disabled).toBe(true);
+    const name = cellOf(grid, 'SKU-00001', 'Name');
+    await fireEvent.dblClick(name);
+    const editor = within(grid).getByRole('textbox', { name: 'Name of SKU-00001' });
+    await fireEvent.input(editor, { target: { value: 'Sourdough' } });
+    await fireEvent.keyDown(editor, { key: 'Enter' });
+    await vi.waitFor(() => expect(products[0]?.name).toBe('Sourdough'));
+    await vi.waitFor(() => expect((undo as HTMLButtonElement).disabled).toBe(false));
+    await fireEvent.keyDown(activeCell(grid), { key: 'z', ctrlKey: true });
+    await vi.waitFor(() => expect(products[0]?.name).toBe('Product 1'));
+    await within(grid).findByText('Product 1');
+    await fireEvent.keyDown(activeCell(grid), { key: 'Z', metaKey: true, shiftKey: true });
+    await vi.waitFor(() => expect(products[0]?.name).toBe('Sourdough'));
+    await vi.waitFor(() => expect(screen.getByRole('status').textContent).toContain('Redid'));
+    await fireEvent.click(undo);
+    await vi.waitFor(() => expect(products[0]?.name).toBe('Product 1'));
+  });
+
   it('marks published rows read-only with the reason, and says why on Enter', async () => {
     const { grid } = await renderCatalog(3, (id) => (id === 1 ? { status: 'published' } : {}));
     const name = cellOf(grid, 'SKU-00001', 'Name');

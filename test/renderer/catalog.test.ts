@@ -419,13 +419,13 @@ describe('catalog state: undo and redo', () => {
       text: 'Changed price of SKU-00001.',
       action: { label: 'Undo' },
     });
-    await catalog.undo();
+    await catalog.history.undo();
     expect(products[0]?.priceMinor).toBe(1001);
     expect(catalog.row(0)?.priceMinor).toBe(1001);
     expect(catalog.announcement).toBe('Undid the edit of SKU-00001.');
-    await catalog.redo();
+    await catalog.history.redo();
     expect(products[0]?.priceMinor).toBe(380);
-    await catalog.redo();
+    await catalog.history.redo();
     expect(catalog.announcement).toBe('Nothing to redo.');
   });
 
@@ -443,7 +443,7 @@ describe('catalog state: undo and redo', () => {
       ['SKU-00001', 'Product 1', 1001],
       ['SKU-00002', 'Product 2', 1002],
     ]);
-    await catalog.redo();
+    await catalog.history.redo();
     expect(products.map((p) => p.sku)).toEqual(['A-1', 'B-2', 'C-3']);
   });
 
@@ -453,10 +453,10 @@ describe('catalog state: undo and redo', () => {
     await catalog.toggle(1, false);
     await catalog.deleteSelected();
     expect(products.map((p) => p.sku)).toEqual(['SKU-00001', 'SKU-00003']);
-    await catalog.undo();
+    await catalog.history.undo();
     expect(products.map((p) => p.sku)).toEqual(['SKU-00001', 'SKU-00003', 'SKU-00002']);
     expect(products[2]).toMatchObject({ name: 'Product 2', priceMinor: 1002, status: 'draft' });
-    await catalog.redo();
+    await catalog.history.redo();
     expect(products.map((p) => p.sku)).toEqual(['SKU-00001', 'SKU-00003']);
   });
 
@@ -467,7 +467,7 @@ describe('catalog state: undo and redo', () => {
     catalog.startEdit('Renamed');
     await catalog.commitEdit('stay');
     products[0]!.status = 'published';
-    await catalog.undo();
+    await catalog.history.undo();
     expect(products[0]?.name).toBe('Renamed');
     expect(shell.notices.list.at(-1)?.text).toBe(
       'Could not undo all of the edit of SKU-00001: SKU-00001: It is published',

@@ -3,6 +3,7 @@
 // through the core (saveProduct), deletes a draft the step created and re-creates one it deleted;
 // redoing does the reverse. The core stays the judge: a product queued since cannot be changed.
 import type { Api } from '../lib/api';
+import type { Notices } from './notices.svelte';
 import type { LocalProduct } from '../../../shared/domain';
 import { saveInput } from './catalog-cells';
 import type { SaveInput } from './catalog-cells';
@@ -47,13 +48,27 @@ export function stepOf(
   };
 }
 
+/** How long a notice with Undo stays: long enough to read it and reach the button. */
+const UNDO_NOTICE_MS = 10_000;
+
+type Outcome = { step: HistoryStep; failures: string[] } | null;
+
 export class CatalogHistory {
   private undoable = $state.raw<HistoryStep[]>([]);
   private redoable = $state.raw<HistoryStep[]>([]);
   /** True while an undo or redo is on its way, so a second key press waits for it. */
   busy = $state(false);
 
-  constructor(private readonly api: Api) {}
+  constructor(
+    private readonly api: Api,
+    private readonly notices: Notices,
+    private readonly view: {
+      /** Fetches the rows on screen again once a step is undone or redone. */
+      refresh: () => Promise<void>;
+      /** Says what happened in the grid's status region. */
+      say: (text: string) => void;
+    },
+  ) {}
 
   get canUndo(): boolean {
     return this.undoable.length > 0 && !this.busy;
@@ -63,30 +78,57 @@ export class CatalogHistory {
     return this.redoable.length > 0 && !this.busy;
   }
 
-  /** The step just made; a new change forgets what could be redone. */
-  record(step: HistoryStep): void {
+  /**
+   * Keeps the step just made and says what it did (`text`) with an Undo button; a new change
+   * forgets what could be redone.
+   */
+  record(step: HistoryStep, text: string): void {
     if (step.touched.length === 0) return;
     this.undoable = [...this.undoable, step].slice(-KEPT_STEPS);
     this.redoable = [];
+    this.notices.show('success', text, UNDO_NOTICE_MS, {
+      label: 'Undo',
+      run: () => {
+        // A later change would be undone instead; the user undoes in order, as in a spreadsheet.
+        if (this.undoable.at(-1) === step) void this.undo();
+        else this.notices.show('info', 'Undo the later changes first (Ctrl+Z).');
+      },
+    });
   }
 
-  /** Whether `step` is the one Undo would take back now. */
-  isLatest(step: HistoryStep): boolean {
-    return this.undoable.at(-1) === step;
+  /** Ctrl+Z: takes back the latest edit, paste or delete through the core. */
+  undo(): Promise<void> {
+    return this.travel('undo');
   }
 
-  /** Takes back the latest step; answers it and the products that could not be restored. */
-  undo(): Promise<{ step: HistoryStep; failures: string[] } | null> {
-    return this.move('undo');
+  /** Ctrl+Shift+Z: does again what was undone. */
+  redo(): Promise<void> {
+    return this.travel('redo');
   }
 
-  redo(): Promise<{ step: HistoryStep; failures: string[] } | null> {
-    return this.move('redo');
+  private async travel(direction: 'undo' | 'redo'): Promise<void> {
+    const done = await this.move(direction);
+    if (!done) {
+      this.view.say(direction === 'undo' ? 'Nothing to undo.' : 'Nothing to redo.');
+      return;
+    }
+    await this.view.refresh();
+    const verb = direction === 'undo' ? 'Undid' : 'Redid';
+    if (done.failures.length === 0) {
+      const text = `${verb} ${done.step.what}.`;
+      this.view.say(text);
+      this.notices.show('info', text);
+      return;
+    }
+    this.view.say(`${verb} ${done.step.what} in part.`);
+    this.notices.show(
+      'error',
+      `Could not ${direction} all of ${done.step.what}: ${done.failures.slice(0, 3).join('; ')}`,
+    );
   }
 
-  private async move(
-    direction: 'undo' | 'redo',
-  ): Promise<{ step: HistoryStep; failures: string[] } | null> {
+  /** Applies the latest step one way and moves it to the other stack. */
+  private async move(direction: 'undo' | 'redo'): Promise<Outcome> {
     const from = direction === 'undo' ? this.undoable : this.redoable;
     const step = from.at(-1);
     if (!step || this.busy) return null;

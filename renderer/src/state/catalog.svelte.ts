@@ -61,9 +61,6 @@ interface Saved {
   after: LocalProduct;
 }
 
-/** How long a notice with Undo stays: long enough to read it and reach the button. */
-const UNDO_NOTICE_MS = 10_000;
-
 /** The events after which the rows on screen may be out of date. */
 function touchesProducts(event: CoreEvent): boolean {
   switch (event.type) {
@@ -128,7 +125,10 @@ export class CatalogState {
   private nextPendingId = -1;
 
   constructor(private readonly shell: Shell) {
-    this.history = new CatalogHistory(shell.api);
+    this.history = new CatalogHistory(shell.api, shell.notices, {
+      refresh: () => this.refresh(),
+      say: (text) => (this.announcement = text),
+    });
   }
 
   get rowCount(): number {
@@ -312,7 +312,7 @@ export class CatalogState {
     ]);
     if (failures.length > 0) this.shell.notices.show('error', `Could not save ${failures[0]}`);
     if (saved.length > 0)
-      this.recordStep(
+      this.history.record(
         stepOf(`the edit of ${product.sku}`, saved),
         `Changed ${column.label.toLowerCase()} of ${product.sku}.`,
       );
@@ -385,7 +385,7 @@ export class CatalogState {
     const summary = pasteSummary(saved, problems.length);
     this.announcement = summary;
     if (saved.length > 0)
-      this.recordStep(stepOf(`the paste of ${plural(table.length, 'row')}`, saved), summary);
+      this.history.record(stepOf(`the paste of ${plural(table.length, 'row')}`, saved), summary);
     if (problems.length > 0) {
       const shown = problems.slice(0, 3).join('; ');
       const more = problems.length > 3 ? ` and ${problems.length - 3} more` : '';
@@ -485,51 +485,6 @@ export class CatalogState {
     }
     for (const change of changes) if (change.before) this.overlay.delete(change.after.id);
     return { failures, saved };
-  }
-
-  // ---- undo and redo ----
-
-  /** Keeps a step for Ctrl+Z and says what it did, with an Undo button. */
-  private recordStep(step: HistoryStep, text: string): void {
-    this.history.record(step);
-    this.shell.notices.show('success', text, UNDO_NOTICE_MS, {
-      label: 'Undo',
-      run: () => {
-        // A later change would be undone instead; the user undoes in order, as in a spreadsheet.
-        if (this.history.isLatest(step)) void this.undo();
-        else this.shell.notices.show('info', 'Undo the later changes first (Ctrl+Z).');
-      },
-    });
-  }
-
-  /** Ctrl+Z: takes back the latest edit, paste or delete through the core. */
-  undo(): Promise<void> {
-    return this.travel('undo');
-  }
-
-  /** Ctrl+Shift+Z: does again what was undone. */
-  redo(): Promise<void> {
-    return this.travel('redo');
-  }
-
-  private async travel(direction: 'undo' | 'redo'): Promise<void> {
-    const done = await (direction === 'undo' ? this.history.undo() : this.history.redo());
-    if (!done) {
-      this.announcement = direction === 'undo' ? 'Nothing to undo.' : 'Nothing to redo.';
-      return;
-    }
-    await this.refresh();
-    const verb = direction === 'undo' ? 'Undid' : 'Redid';
-    if (done.failures.length === 0) {
-      this.announcement = `${verb} ${done.step.what}.`;
-      this.shell.notices.show('info', this.announcement);
-      return;
-    }
-    this.announcement = `${verb} ${done.step.what} in part.`;
-    this.shell.notices.show(
-      'error',
-      `Could not ${direction} all of ${done.step.what}: ${done.failures.slice(0, 3).join('; ')}`,
-    );
   }
 
   private showIssues(change: RowChange, error: { message: string; issues?: Issue[] }): void {
@@ -705,7 +660,7 @@ export class CatalogState {
     const result = await action.call(ids);
     if (result.ok) {
       const text = action.done(result.value, selection.locked);
-      if (action.step) this.recordStep(action.step(selection.products), text);
+      if (action.step) this.history.record(action.step(selection.products), text);
       else this.shell.notices.show('success', text);
       this.clearSelection();
       await this.refresh();
@@ -767,7 +722,7 @@ export class CatalogState {
       );
     }
     const added = result.value;
-    this.recordStep(
+    this.history.record(
       stepOf(`the new product ${added.sku}`, [{ before: null, after: added }]),
       `Added ${added.sku} as a draft.`,
     );
