@@ -29,7 +29,7 @@ afterEach(cleanup);
 describe('the catalog grid', () => {
   it('renders the first window only, with the real size for screen readers', async () => {
     const { grid, transport } = await renderCatalog(5000);
-    expect(grid.getAttribute('aria-rowcount')).toBe('5001');
+    expect(grid.getAttribute('aria-rowcount')).toBe('5002');
     const rows = within(grid).getAllByRole('row');
     // The header row plus what fits (nothing in jsdom) and the overscan: far from 5,000.
     expect(rows.length).toBeGreaterThan(1);
@@ -208,6 +208,24 @@ describe('the catalog grid', () => {
     });
     await within(grid).findByText('Rye "sour"');
     expect(products[1]).toMatchObject({ name: 'Rye "sour"', priceMinor: 410 });
+  });
+
+  it('adds rows pasted below the last row as new drafts, without asking', async () => {
+    const { grid, products } = await renderCatalog(2);
+    await fireEvent.click(cellOf(grid, 'SKU-00002', 'Name'));
+    await fireEvent.keyDown(cellOf(grid, 'SKU-00002', 'Name'), { key: 'ArrowDown' });
+    const below = within(grid).getByRole('gridcell', { name: /add them as new drafts/ });
+    expect(document.activeElement).toBe(below);
+    await fireEvent.paste(below, {
+      clipboardData: { getData: () => 'NEW-1\tRoll\t1,25\t4\nNEW-2\tTart\t3\n' },
+    });
+    await vi.waitFor(() => expect(products.map((p) => p.sku)).toContain('NEW-2'));
+    expect(products[2]).toMatchObject({ sku: 'NEW-1', priceMinor: 125, stock: 4 });
+    expect(products.slice(0, 2).map((p) => p.name)).toEqual(['Product 1', 'Product 2']);
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    await vi.waitFor(() =>
+      expect(screen.getByRole('status').textContent).toContain('Added 2 new drafts.'),
+    );
   });
 
   it('selects rows with the checkboxes and Shift, then queues them', async () => {

@@ -328,14 +328,15 @@ export class CatalogState {
 
   /**
    * Fills cells from the active one with rows copied from a spreadsheet: rows past the end become
-   * new drafts. Overwriting whole products, or rows on locked ones, asks first (replace them, or
+   * new drafts, as do rows pasted below the last one. Overwriting whole products, or rows on locked ones, asks first (replace them, or
    * add every pasted row as a new draft). Everything shows at once; each row the core refuses
    * rolls back with its reason; the rest is one step to undo.
    */
-  async paste(text: string): Promise<void> {
+  async paste(text: string, where: 'active' | 'below' = 'active'): Promise<void> {
     const table = parseClipboardTable(text);
     if (table.length === 0) return;
-    const { row: first, col } = this.active;
+    // Below the last row, whole rows (SKU first) become new drafts, overwriting nothing.
+    const { row: first, col } = where === 'below' ? { row: this.rowCount, col: 0 } : this.active;
     const lastExisting = Math.min(first + table.length, this.total) - 1;
     if (lastExisting >= first) {
       await Promise.all(this.pagesOf(first, lastExisting).map((page) => this.fetch(page)));
