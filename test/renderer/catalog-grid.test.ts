@@ -249,6 +249,25 @@ describe('the catalog grid', () => {
     expect(cellOf(grid, 'SKU-00003', 'Name').getAttribute('aria-readonly')).toBe('true');
   });
 
+  it('scrolls to a product added with the form and highlights it, wherever the sort puts it', async () => {
+    const { grid } = await renderCatalog(250);
+    const form = screen.getByRole('form', { name: 'Add a product' });
+    await fireEvent.input(within(form).getByLabelText('SKU'), { target: { value: 'SKU-00003b' } });
+    await fireEvent.input(within(form).getByLabelText('Name'), { target: { value: 'Rye' } });
+    await fireEvent.input(within(form).getByLabelText('Price'), { target: { value: '3.40' } });
+    await fireEvent.click(within(form).getByRole('button', { name: 'Add product' }));
+    const sku = await within(grid).findByText('SKU-00003b');
+    const row = sku.closest('[role="row"]') as HTMLElement;
+    expect(row.getAttribute('aria-rowindex')).toBe('5');
+    await vi.waitFor(() => expect(row.classList.contains('added')).toBe(true));
+    await vi.waitFor(() => expect(activeCell(grid).closest('[role="row"]')).toBe(row));
+    expect(
+      within(grid)
+        .getAllByRole('row')
+        .filter((r) => r.classList.contains('added')),
+    ).toEqual([row]);
+  });
+
   it('adds a draft with the form, showing the core’s reason by the field it names', async () => {
     const { grid } = await renderCatalog(2);
     const form = screen.getByRole('form', { name: 'Add a product' });
