@@ -16,12 +16,13 @@ const DECIMAL_TAIL = new Map(
 
 /**
  * How a lone separator before three digits (`4.505`) is read: in a file it groups thousands, as
- * spreadsheets write them; typed by a person it is a decimal point, so a slip into a third decimal
- * is refused by a two-decimal currency rather than read as a thousandfold price.
+ * spreadsheets write them; typed by a person it is a decimal point in a 3-decimal currency
+ * (KWD `1.250`) and unclear in the others, so it is refused with the two ways to write it rather
+ * than read as a thousandfold price.
  */
 export type PriceReading = 'file' | 'typed';
 
-const LONE_SEPARATOR = /^\d+[.,]\d+$/;
+const LONE_SEPARATOR = /^(\d+)[.,](\d+)$/;
 
 /**
  * A price such as `19.99`, `19,99`, `$1,299.00`, `1.299,00 €` or `1299`, as minor units of
@@ -40,8 +41,17 @@ export function parsePrice(
   const plain = plainDecimal(trimmed);
   if (plain !== undefined) return minorUnits(plain, currency);
   const bare = trimmed.replace(DECORATION, '');
-  if (reading === 'typed' && LONE_SEPARATOR.test(bare))
-    return minorUnits(bare.replace(',', '.'), currency);
+  const lone = reading === 'typed' ? LONE_SEPARATOR.exec(bare) : null;
+  if (lone) {
+    const digits = minorDigits(currency);
+    if ((lone[2] ?? '').length === 3 && digits < 3) {
+      return {
+        ok: false,
+        reason: `"${text.trim()}" is unclear for ${currency}, which has ${digits} decimals: write ${lone[1]}${lone[2]} without the separator, or at most ${digits} decimals`,
+      };
+    }
+    return minorUnits(`${lone[1]}.${lone[2]}`, currency);
+  }
   if (/^-/.test(bare) || /^\(.*\)$/.test(bare))
     return { ok: false, reason: 'must not be negative' };
   if (!/^\d[\d.,']*$/.test(bare) || /[.,']$/.test(bare)) {

@@ -174,9 +174,14 @@ describe('catalog state: editing', () => {
     catalog.moveTo(0, 2);
     expect(catalog.startEdit()).toBe(true);
     expect(catalog.editing?.text).toBe('10.01');
-    catalog.editing!.text = '10.999';
+    catalog.editing!.text = '10.9999';
     await catalog.commitEdit('down');
     expect(catalog.editing?.error).toBe('Price must have at most 2 fraction digits for USD');
+    catalog.editing!.text = '1,234';
+    await catalog.commitEdit('down');
+    expect(catalog.editing?.error).toBe(
+      'Price "1,234" is unclear for USD, which has 2 decimals: write 1234 without the separator, or at most 2 decimals',
+    );
     expect(transport.callsOf('saveProduct')).toEqual([]);
     catalog.editing!.text = '-3';
     await catalog.commitEdit('down');
