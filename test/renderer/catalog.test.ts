@@ -465,6 +465,19 @@ describe('catalog state: undo and redo', () => {
     expect(products.map((p) => p.sku)).toEqual(['SKU-00001', 'SKU-00003']);
   });
 
+  it('undoes a product added with the form, or a duplicate, by deleting it', async () => {
+    const { catalog, products } = setup(2);
+    await catalog.load();
+    expect(await catalog.add({ sku: 'NEW-1', name: 'Roll', price: '1.20' })).toBeNull();
+    catalog.moveTo(0, 0);
+    await catalog.duplicateActive();
+    expect(products.map((p) => p.sku)).toEqual(['SKU-00001', 'SKU-00002', 'NEW-1', 'NEW-1-copy']);
+    await catalog.history.undo();
+    expect(catalog.announcement).toBe('Undid the copy NEW-1-copy.');
+    await catalog.history.undo();
+    expect(products.map((p) => p.sku)).toEqual(['SKU-00001', 'SKU-00002']);
+  });
+
   it('says what could not be undone when the core refuses', async () => {
     const { catalog, products, shell } = setup(2);
     await catalog.load();

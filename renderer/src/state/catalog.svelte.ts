@@ -703,7 +703,10 @@ export class CatalogState {
       `Could not duplicate ${product.sku}`,
     );
     if (!copy) return;
-    this.shell.notices.show('success', `Duplicated ${product.sku} as ${copy.sku}.`);
+    this.history.record(
+      stepOf(`the copy ${copy.sku}`, [{ before: null, after: copy }]),
+      `Duplicated ${product.sku} as ${copy.sku}.`,
+    );
     await this.refresh();
   }
 
