@@ -27,6 +27,11 @@ export interface HistoryStep {
 
 /** Steps kept; older ones drop off, as in a spreadsheet. */
 const KEPT_STEPS = 100;
+/**
+ * The most products one step may take back, a call each: deleting 100,000 "all matching" drafts
+ * is not kept, rather than undone by 100,000 calls.
+ */
+const MAX_UNDOABLE_PRODUCTS = 1000;
 
 function fieldsOf(product: LocalProduct): Fields {
   const { id: _id, ...fields } = saveInput(product);
@@ -84,6 +89,10 @@ export class CatalogHistory {
    */
   record(step: HistoryStep, text: string): void {
     if (step.touched.length === 0) return;
+    if (step.touched.length > MAX_UNDOABLE_PRODUCTS) {
+      this.notices.show('success', `${text} (Too many products to undo here.)`);
+      return;
+    }
     this.undoable = [...this.undoable, step].slice(-KEPT_STEPS);
     this.redoable = [];
     this.notices.show('success', text, UNDO_NOTICE_MS, {

@@ -328,9 +328,10 @@ export class CatalogState {
 
   /**
    * Fills cells from the active one with rows copied from a spreadsheet: rows past the end become
-   * new drafts, as do rows pasted below the last one. Overwriting whole products, or rows on locked ones, asks first (replace them, or
-   * add every pasted row as a new draft). Everything shows at once; each row the core refuses
-   * rolls back with its reason; the rest is one step to undo.
+   * new drafts, as do rows pasted below the last one. Overwriting whole products, or landing on
+   * locked ones, asks first (replace them, or add every pasted row as a new draft). Everything
+   * shows at once; each row the core refuses rolls back with its reason; the rest is one step to
+   * undo.
    */
   async paste(text: string, where: 'active' | 'below' = 'active'): Promise<void> {
     const table = parseClipboardTable(text);
