@@ -478,6 +478,21 @@ describe('catalog state: undo and redo', () => {
     expect(products.map((p) => p.sku)).toEqual(['SKU-00001', 'SKU-00002']);
   });
 
+  it('keeps no undo for a delete of more than 1,000 products, and says so', async () => {
+    const { catalog, products, shell } = setup(1001);
+    await catalog.load();
+    catalog.selectAllMatching();
+    await catalog.deleteSelected();
+    expect(products).toEqual([]);
+    expect(shell.notices.list.at(-1)).toEqual(
+      expect.objectContaining({
+        text: 'Deleted 1,001 products. (Too many products to undo here.)',
+      }),
+    );
+    expect(shell.notices.list.at(-1)?.action).toBeUndefined();
+    expect(catalog.history.canUndo).toBe(false);
+  });
+
   it('says what could not be undone when the core refuses', async () => {
     const { catalog, products, shell } = setup(2);
     await catalog.load();
