@@ -47,7 +47,8 @@ import { PRIORITY, THEMES } from '../../shared/domain';
 import { campaignMessages, estimateCampaign, parseCampaignReply } from '../../shared/campaign';
 import { describeDuplicate, findDuplicate, outgoingAt } from '../../shared/duplicates';
 import type { DuplicateCandidate } from '../../shared/duplicates';
-import { decimalToMinor, isCurrency } from '../../shared/money';
+import { isCurrency } from '../../shared/money';
+import { parsePrice } from '../../shared/price-text';
 import {
   formatSchedule,
   freeSlotsBetween,
@@ -1019,7 +1020,7 @@ export class Pressroom {
     const issues: Issue[] = [];
     if (!isCurrency(currency))
       issues.push({ field: 'currency', message: 'must be an ISO 4217 code such as EUR' });
-    const price = isCurrency(currency) ? decimalToMinor(request.price, currency) : null;
+    const price = isCurrency(currency) ? parsePrice(request.price, currency, 'typed') : null;
     if (price && !price.ok) issues.push({ field: 'price', message: price.reason });
     const owner = this.store.catalog.skuOwner(request.sku);
     if (owner !== undefined && owner !== request.id)
@@ -1029,7 +1030,7 @@ export class Pressroom {
       sku: request.sku,
       name: request.name,
       description: request.description || null,
-      priceMinor: price.minor,
+      priceMinor: price.value,
       currency,
       stock: request.stock,
       imageUrl: request.imageUrl,

@@ -39,7 +39,8 @@ import {
   positionalMapping,
   SOURCE_LABELS,
 } from './sources';
-import { isHttpUrlCell, normaliseDateTime, parsePrice } from './values';
+import { parsePrice } from '../../shared/price-text';
+import { isHttpUrlCell, normaliseDateTime } from './values';
 import type { DateFormat } from './values';
 
 export { UnusableFile };

@@ -2,78 +2,8 @@
 // exact minor units, and URLs. Used by CSV import; every refusal is a sentence for the row's
 // error.
 import { Temporal } from 'temporal-polyfill';
-import { decimalToMinor, minorDigits } from '../../shared/money';
+import type { ValueResult } from '../../shared/price-text';
 import { isHttpUrl } from '../../shared/url';
-
-export type ValueResult<T> = { ok: true; value: T } | { ok: false; reason: string };
-
-// Currency symbols and codes around a number, and the spaces spreadsheets put in it.
-const DECORATION = /[\s\u00a0\u202f$€£¥₹₩₽₺₪₫₴₦₱฿]|[A-Z]{3}|(?:US|CA|AU|NZ|HK|S)\$/g;
-
-// A decimal separator and its fraction at the end of a price, by the most fraction digits read
-// as one: two, or the currency's own minor digits where it has more (KWD 1.250 is 1,250 fils).
-const DECIMAL_TAIL = new Map(
-  [2, 3, 4].map((digits) => [digits, new RegExp(`^(.*?)([.,])(\\d{1,${digits}})$`)] as const),
-);
-
-/**
- * A price such as `19.99`, `19,99`, `$1,299.00`, `1.299,00 €` or `1299`, as minor units of
- * `currency`. The last separator is the decimal one when one or two digits follow it (up to the
- * currency's minor digits where it has three or four, so `1.250` is 1.250 KWD, as export writes
- * it) and it appears only once; every other separator groups thousands and must stand between
- * groups of three digits.
- */
-export function parsePrice(text: string, currency: string): ValueResult<number> {
-  const trimmed = text.trim();
-  if (trimmed === '') return { ok: false, reason: 'is empty' };
-  const plain = plainDecimal(trimmed);
-  if (plain !== undefined) return minorUnits(plain, currency);
-  const bare = trimmed.replace(DECORATION, '');
-  if (/^-/.test(bare) || /^\(.*\)$/.test(bare))
-    return { ok: false, reason: 'must not be negative' };
-  if (!/^\d[\d.,']*$/.test(bare) || /[.,']$/.test(bare)) {
-    return { ok: false, reason: `"${text}" is not a price such as 19.99 or 1.299,00` };
-  }
-  const tail = DECIMAL_TAIL.get(Math.max(2, minorDigits(currency))) ?? DECIMAL_TAIL.get(2);
-  const match = tail?.exec(bare);
-  // A separator seen twice groups (1.250.000), wherever it stands.
-  const decimal = match && !(match[1] ?? '').includes(match[2] ?? '') ? match : null;
-  const [whole, point, fraction] = decimal
-    ? [decimal[1] ?? '', decimal[2] ?? '', decimal[3] ?? '']
-    : [bare, '', ''];
-  const groups = whole.split(/[.,']/);
-  const wellGrouped =
-    groups.length === 1 ||
-    (/^\d{1,3}$/.test(groups[0] ?? '') && groups.slice(1).every((g) => /^\d{3}$/.test(g)));
-  const separators = new Set(whole.match(/[.,']/g) ?? []);
-  if (!wellGrouped || separators.size > 1 || separators.has(point)) {
-    return { ok: false, reason: `"${text}" has thousands separators in the wrong places` };
-  }
-  return minorUnits(fraction ? `${groups.join('')}.${fraction}` : groups.join(''), currency);
-}
-
-function minorUnits(decimal: string, currency: string): ValueResult<number> {
-  const minor = decimalToMinor(decimal, currency);
-  return minor.ok ? { ok: true, value: minor.minor } : { ok: false, reason: minor.reason };
-}
-
-/**
- * The price as a plain decimal when it is written the common way, digits with at most one
- * separator followed by one or two digits (`1299`, `19.99`, `19,99`), else undefined. The rules
- * above read these the same way; a character loop skips their regular expressions, which an
- * import of a million rows would run millions of times.
- */
-function plainDecimal(text: string): string | undefined {
-  let separator = -1;
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    if (code >= 0x30 && code <= 0x39) continue;
-    const decimalPlace = index > 0 && index >= text.length - 3 && index <= text.length - 2;
-    if ((code !== 0x2e && code !== 0x2c) || separator !== -1 || !decimalPlace) return undefined;
-    separator = index;
-  }
-  return separator === -1 ? text : `${text.slice(0, separator)}.${text.slice(separator + 1)}`;
-}
 
 // The shape nearly every URL in a spreadsheet has: http or https, a host name of plain labels
 // whose last one starts with a letter (so it is not an IP address), no port or user, then any

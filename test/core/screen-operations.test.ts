@@ -55,7 +55,13 @@ describe('catalog operations', () => {
       ok: false,
       error: {
         kind: 'invalid_input',
-        issues: [{ field: 'price', message: 'must have at most 2 fraction digits for EUR' }],
+        issues: [
+          {
+            field: 'price',
+            message:
+              '"4.505" is unclear for EUR, which has 2 decimals: write 4505 without the separator, or at most 2 decimals',
+          },
+        ],
       },
     });
     await value('saveProduct', { sku: 'TEA-2', name: 'Black tea', price: '3', currency: 'EUR' });
@@ -104,6 +110,40 @@ describe('catalog operations', () => {
     expect((await value('listProducts', { search: '%' })).total).toBe(0);
 
     expect(await value('deleteProducts', { ids: [copy.id] })).toEqual({ removed: 1 });
+  });
+
+  it('reads prices as people type them: decimal commas, both separators, 3-decimal currencies', async () => {
+    const { call, value } = await workspace();
+    const price = async (sku: string, text: string, currency: string) =>
+      (await value('saveProduct', { sku, name: sku, price: text, currency })).priceMinor;
+    expect(await price('C-1', '3,80', 'EUR')).toBe(380);
+    expect(await price('C-2', '1.234,50', 'EUR')).toBe(123450);
+    expect(await price('C-3', '1,234.50', 'USD')).toBe(123450);
+    expect(await price('C-4', '1.250', 'KWD')).toBe(1250);
+    expect(await price('C-5', '1.234,567', 'KWD')).toBe(1234567);
+    // One separator before three digits could group or be a decimal: EUR asks which.
+    expect(
+      await call('saveProduct', { sku: 'C-6', name: 'x', price: '4,505', currency: 'EUR' }),
+    ).toMatchObject({
+      ok: false,
+      error: {
+        issues: [
+          {
+            field: 'price',
+            message:
+              '"4,505" is unclear for EUR, which has 2 decimals: write 4505 without the separator, or at most 2 decimals',
+          },
+        ],
+      },
+    });
+    expect(
+      await call('saveProduct', { sku: 'C-7', name: 'x', price: '4,5055', currency: 'EUR' }),
+    ).toMatchObject({
+      ok: false,
+      error: {
+        issues: [{ field: 'price', message: 'must have at most 2 fraction digits for EUR' }],
+      },
+    });
   });
 
   it('refuses to edit a published product and says why', async () => {

@@ -1,6 +1,7 @@
 // The shortcuts in cell reading give the answers of the full rules they skip, on random input.
 import { describe, expect, it } from 'vitest';
-import { isHttpUrlCell, parsePrice } from '../../main/csv/values';
+import { isHttpUrlCell } from '../../main/csv/values';
+import { parsePrice } from '../../shared/price-text';
 import { decimalToMinor, minorDigits } from '../../shared/money';
 import type { MinorResult } from '../../shared/money';
 import { isHttpUrl } from '../../shared/url';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseDateTime, parsePrice } from '../../main/csv/values';
+import { normaliseDateTime } from '../../main/csv/values';
+import { parsePrice } from '../../shared/price-text';
 import { minorDigits, minorToDecimal } from '../../shared/money';
 
 describe('parsePrice', () => {

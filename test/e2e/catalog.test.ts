@@ -1,6 +1,7 @@
 // The catalog grid in Chromium on the demo workspace: a draft added with the form, edited in place
 // with the keyboard as in a spreadsheet, selected and queued, then published to the demo's
-// reference server, after which its row is read-only.
+// reference server, after which its row is read-only; and rows pasted over drafts, asked about
+// first, then undone with Ctrl+Z.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalProduct, Page as ProductPage } from '../../shared/domain';
@@ -68,18 +69,18 @@ describe('the catalog grid in Chromium', () => {
     await expect(grid.getByRole('gridcell', { name: /^SKU: / }).count()).resolves.toBe(1);
 
     // Typing on a cell replaces its text; Enter saves.
-    await cell('Price: 4.50').click();
+    await cell('Price: $4.50').click();
     await page.keyboard.type('5.25');
     await expect(row.getByRole('textbox', { name: `Price of ${SKU}` }).inputValue()).resolves.toBe(
       '5.25',
     );
     await page.keyboard.press('Enter');
-    await cell('Price: 5.25').waitFor();
+    await cell('Price: $5.25').waitFor();
     await expect.poll(async () => (await stored())?.priceMinor).toBe(525);
 
     // F2 edits the text as it is; the arrow keys move between cells.
     await expect(
-      cell('Price: 5.25').evaluate((node) => node === document.activeElement),
+      cell('Price: $5.25').evaluate((node) => node === document.activeElement),
     ).resolves.toBe(true);
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('F2');
@@ -109,11 +110,11 @@ describe('the catalog grid in Chromium', () => {
       origin: 'local',
     });
     expect(published?.remoteId).toMatch(/\S/);
-    await expect(cell('Price: 5.25').getAttribute('aria-readonly')).resolves.toBe('true');
+    await expect(cell('Price: $5.25').getAttribute('aria-readonly')).resolves.toBe('true');
     await page.getByText('No products selected').waitFor();
 
     // A published row cannot be edited: the keys say why instead.
-    await cell('Price: 5.25').click();
+    await cell('Price: $5.25').click();
     await page.keyboard.type('9');
     await page
       .getByRole('status')
@@ -124,6 +125,67 @@ describe('the catalog grid in Chromium', () => {
     await expect(row.getByRole('textbox').count()).resolves.toBe(0);
     expect((await stored())?.priceMinor).toBe(525);
     await screenshot(page, 'catalog-published');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('asks before pasting three rows over drafts, replaces them, and Ctrl+Z undoes it', async () => {
+    const skus = ['E2E-PASTE-1', 'E2E-PASTE-2', 'E2E-PASTE-3'];
+    for (const [index, sku] of skus.entries())
+      await callCore(served, 'saveProduct', { sku, name: `Old ${index + 1}`, price: '1.00' });
+    const products = async () =>
+      (
+        await callCore<ProductPage<LocalProduct>>(served, 'listProducts', {
+          search: 'E2E-PASTE',
+          sort: 'sku',
+        })
+      ).rows.map((product) => [product.sku, product.name, product.priceMinor]);
+
+    const { page, problems } = await openApp(browser, served.url);
+    await page
+      .getByRole('navigation', { name: 'Screens' })
+      .getByRole('link', { name: 'Catalog' })
+      .click();
+    const grid = page.getByRole('grid', { name: 'Products' });
+    await page.getByRole('searchbox', { name: 'Search SKU or name' }).fill('E2E-PASTE');
+    await expect.poll(() => grid.getByRole('gridcell', { name: /^SKU: / }).count()).toBe(3);
+    const first = grid.getByRole('gridcell', { name: 'SKU: E2E-PASTE-1', exact: true });
+    await first.click();
+    // What a spreadsheet puts on the clipboard, with the decimal commas it was typed with.
+    const rows = skus.map((sku, index) => `${sku}\tNew ${index + 1}\t${index + 3},80`).join('\n');
+    await first.evaluate((cell, text) => {
+      const data = new DataTransfer();
+      data.setData('text/plain', text);
+      cell.dispatchEvent(
+        new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+      );
+    }, rows);
+
+    const question = page.getByRole('alertdialog', { name: 'Replace 3 products?' });
+    await question.waitFor();
+    await screenshot(page, 'catalog-paste-question');
+    await expect(products()).resolves.toEqual([
+      ['E2E-PASTE-1', 'Old 1', 100],
+      ['E2E-PASTE-2', 'Old 2', 100],
+      ['E2E-PASTE-3', 'Old 3', 100],
+    ]);
+    await question.getByRole('button', { name: 'Replace', exact: true }).click();
+    await page.getByText('Replaced 3 products.').first().waitFor();
+    await expect.poll(products).toEqual([
+      ['E2E-PASTE-1', 'New 1', 380],
+      ['E2E-PASTE-2', 'New 2', 480],
+      ['E2E-PASTE-3', 'New 3', 580],
+    ]);
+
+    await grid.getByRole('gridcell', { name: 'Name: New 2', exact: true }).click();
+    await page.keyboard.press('Control+z');
+    await expect.poll(products).toEqual([
+      ['E2E-PASTE-1', 'Old 1', 100],
+      ['E2E-PASTE-2', 'Old 2', 100],
+      ['E2E-PASTE-3', 'Old 3', 100],
+    ]);
+    await grid.getByRole('gridcell', { name: 'Name: Old 2', exact: true }).waitFor();
+    await page.getByText('Undid the paste of 3 rows.').first().waitFor();
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -29,7 +29,7 @@ afterEach(cleanup);
 describe('the catalog grid', () => {
   it('renders the first window only, with the real size for screen readers', async () => {
     const { grid, transport } = await renderCatalog(5000);
-    expect(grid.getAttribute('aria-rowcount')).toBe('5001');
+    expect(grid.getAttribute('aria-rowcount')).toBe('5002');
     const rows = within(grid).getAllByRole('row');
     // The header row plus what fits (nothing in jsdom) and the overscan: far from 5,000.
     expect(rows.length).toBeGreaterThan(1);
@@ -131,18 +131,57 @@ describe('the catalog grid', () => {
     );
   });
 
-  it('keeps the editor open on a price that is not decimal text', async () => {
+  it('keeps the editor open on a price that is not a number', async () => {
     const { grid, transport } = await renderCatalog(3);
     const price = cellOf(grid, 'SKU-00002', 'Price');
     await fireEvent.dblClick(price);
     const editor = within(grid).getByRole('textbox', { name: 'Price of SKU-00002' });
-    await fireEvent.input(editor, { target: { value: '1,50' } });
+    await fireEvent.input(editor, { target: { value: 'about 4' } });
     await fireEvent.keyDown(editor, { key: 'Enter' });
     expect(editor.getAttribute('aria-invalid')).toBe('true');
     expect(within(grid).getByRole('alert').textContent).toBe(
-      'Price must be a decimal number such as 19.99',
+      'Price "about 4" is not a price such as 19.99 or 1.299,00',
     );
     expect(transport.callsOf('saveProduct')).toEqual([]);
+  });
+
+  it('reads a decimal comma and shows prices in their currency', async () => {
+    const { grid, transport } = await renderCatalog(3, (id) =>
+      id === 3 ? { currency: 'KWD', priceMinor: 1250 } : {},
+    );
+    expect(cellOf(grid, 'SKU-00001', 'Price').textContent?.trim()).toBe('$10.01');
+    expect(cellOf(grid, 'SKU-00003', 'Price').textContent).toMatch(/KWD\s1\.250/);
+    const price = cellOf(grid, 'SKU-00002', 'Price');
+    await fireEvent.dblClick(price);
+    const editor = within(grid).getByRole('textbox', { name: 'Price of SKU-00002' });
+    expect((editor as HTMLInputElement).value).toBe('10.02');
+    await fireEvent.input(editor, { target: { value: '3,80' } });
+    await fireEvent.keyDown(editor, { key: 'Enter' });
+    await vi.waitFor(() =>
+      expect(transport.callsOf('saveProduct')).toMatchObject([{ price: '3.80' }]),
+    );
+    expect(cellOf(grid, 'SKU-00002', 'Price').textContent?.trim()).toBe('$3.80');
+  });
+
+  it('undoes with Ctrl+Z and redoes with Cmd+Shift+Z, or with the toolbar', async () => {
+    const { grid, products } = await renderCatalog(3);
+    const undo = screen.getByRole('button', { name: 'Undo' });
+    expect((undo as HTMLButtonElement).disabled).toBe(true);
+    const name = cellOf(grid, 'SKU-00001', 'Name');
+    await fireEvent.dblClick(name);
+    const editor = within(grid).getByRole('textbox', { name: 'Name of SKU-00001' });
+    await fireEvent.input(editor, { target: { value: 'Sourdough' } });
+    await fireEvent.keyDown(editor, { key: 'Enter' });
+    await vi.waitFor(() => expect(products[0]?.name).toBe('Sourdough'));
+    await vi.waitFor(() => expect((undo as HTMLButtonElement).disabled).toBe(false));
+    await fireEvent.keyDown(activeCell(grid), { key: 'z', ctrlKey: true });
+    await vi.waitFor(() => expect(products[0]?.name).toBe('Product 1'));
+    await within(grid).findByText('Product 1');
+    await fireEvent.keyDown(activeCell(grid), { key: 'Z', metaKey: true, shiftKey: true });
+    await vi.waitFor(() => expect(products[0]?.name).toBe('Sourdough'));
+    await vi.waitFor(() => expect(screen.getByRole('status').textContent).toContain('Redid'));
+    await fireEvent.click(undo);
+    await vi.waitFor(() => expect(products[0]?.name).toBe('Product 1'));
   });
 
   it('marks published rows read-only with the reason, and says why on Enter', async () => {
@@ -171,6 +210,24 @@ describe('the catalog grid', () => {
     expect(products[1]).toMatchObject({ name: 'Rye "sour"', priceMinor: 410 });
   });
 
+  it('adds rows pasted below the last row as new drafts, without asking', async () => {
+    const { grid, products } = await renderCatalog(2);
+    await fireEvent.click(cellOf(grid, 'SKU-00002', 'Name'));
+    await fireEvent.keyDown(cellOf(grid, 'SKU-00002', 'Name'), { key: 'ArrowDown' });
+    const below = within(grid).getByRole('gridcell', { name: /add them as new drafts/ });
+    expect(document.activeElement).toBe(below);
+    await fireEvent.paste(below, {
+      clipboardData: { getData: () => 'NEW-1\tRoll\t1,25\t4\nNEW-2\tTart\t3\n' },
+    });
+    await vi.waitFor(() => expect(products.map((p) => p.sku)).toContain('NEW-2'));
+    expect(products[2]).toMatchObject({ sku: 'NEW-1', priceMinor: 125, stock: 4 });
+    expect(products.slice(0, 2).map((p) => p.name)).toEqual(['Product 1', 'Product 2']);
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    await vi.waitFor(() =>
+      expect(screen.getByRole('status').textContent).toContain('Added 2 new drafts.'),
+    );
+  });
+
   it('selects rows with the checkboxes and Shift, then queues them', async () => {
     const { grid, transport } = await renderCatalog(10);
     await fireEvent.click(within(grid).getByRole('checkbox', { name: 'Select SKU-00002' }));
@@ -190,6 +247,25 @@ describe('the catalog grid', () => {
       expect(cellOf(grid, 'SKU-00003', 'Status').textContent).toContain('queued'),
     );
     expect(cellOf(grid, 'SKU-00003', 'Name').getAttribute('aria-readonly')).toBe('true');
+  });
+
+  it('scrolls to a product added with the form and highlights it, wherever the sort puts it', async () => {
+    const { grid } = await renderCatalog(250);
+    const form = screen.getByRole('form', { name: 'Add a product' });
+    await fireEvent.input(within(form).getByLabelText('SKU'), { target: { value: 'SKU-00003b' } });
+    await fireEvent.input(within(form).getByLabelText('Name'), { target: { value: 'Rye' } });
+    await fireEvent.input(within(form).getByLabelText('Price'), { target: { value: '3.40' } });
+    await fireEvent.click(within(form).getByRole('button', { name: 'Add product' }));
+    const sku = await within(grid).findByText('SKU-00003b');
+    const row = sku.closest('[role="row"]') as HTMLElement;
+    expect(row.getAttribute('aria-rowindex')).toBe('5');
+    await vi.waitFor(() => expect(row.classList.contains('added')).toBe(true));
+    await vi.waitFor(() => expect(activeCell(grid).closest('[role="row"]')).toBe(row));
+    expect(
+      within(grid)
+        .getAllByRole('row')
+        .filter((r) => r.classList.contains('added')),
+    ).toEqual([row]);
   });
 
   it('adds a draft with the form, showing the core’s reason by the field it names', async () => {

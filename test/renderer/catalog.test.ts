@@ -3,6 +3,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { CallResult } from '../../shared/contract';
 import { parseClipboardTable } from '../../renderer/src/state/catalog-paste';
+import type { PasteChoice, PasteQuestion } from '../../renderer/src/state/catalog-paste';
 import { CatalogState, PAGE_SIZE } from '../../renderer/src/state/catalog.svelte';
 import { fakeCatalog, product } from './catalog-fixtures';
 import { outboxItem } from '../support/outbox';
@@ -15,6 +16,17 @@ const sentItem = outboxItem(90, 'create_product', {
   attempts: 1,
   remoteId: 'prod_1',
 });
+
+/** Waits for the question a paste asks, checks it, and answers it. */
+async function answerPaste(
+  catalog: CatalogState,
+  choice: PasteChoice,
+  expected?: Partial<PasteQuestion>,
+): Promise<void> {
+  await vi.waitFor(() => expect(catalog.pasteQuestion).not.toBeNull());
+  if (expected) expect(catalog.pasteQuestion).toMatchObject(expected);
+  catalog.pasteQuestion!.answer(choice);
+}
 
 function setup(count = 250, patch?: Parameters<typeof fakeCatalog>[1]) {
   const fake = fakeCatalog(count, patch);
@@ -162,13 +174,18 @@ describe('catalog state: editing', () => {
     catalog.moveTo(0, 2);
     expect(catalog.startEdit()).toBe(true);
     expect(catalog.editing?.text).toBe('10.01');
-    catalog.editing!.text = '10.999';
+    catalog.editing!.text = '10.9999';
     await catalog.commitEdit('down');
     expect(catalog.editing?.error).toBe('Price must have at most 2 fraction digits for USD');
+    catalog.editing!.text = '1,234';
+    await catalog.commitEdit('down');
+    expect(catalog.editing?.error).toBe(
+      'Price "1,234" is unclear for USD, which has 2 decimals: write 1234 without the separator, or at most 2 decimals',
+    );
     expect(transport.callsOf('saveProduct')).toEqual([]);
     catalog.editing!.text = '-3';
     await catalog.commitEdit('down');
-    expect(catalog.editing?.error).toBe('Price must be a decimal number such as 19.99');
+    expect(catalog.editing?.error).toBe('Price must not be negative');
   });
 
   it('refuses a stock that is not a whole number of 0 or more', async () => {
@@ -197,7 +214,7 @@ describe('catalog state: editing', () => {
         id: 2,
         sku: 'SKU-00002',
         name: 'Product 2',
-        price: '12.5',
+        price: '12.50',
         currency: 'USD',
         description: null,
         stock: 2,
@@ -258,6 +275,7 @@ describe('catalog state: paste', () => {
     await catalog.load();
     catalog.moveTo(1, 1);
     const pasting = catalog.paste('Loaf\t3.20\nBun\t0.80\t12\nRoll\t1\n');
+    await answerPaste(catalog, 'replace', { replaceable: 2, locked: 0, added: 1 });
     await vi.waitFor(() => expect(catalog.row(1)?.name).toBe('Loaf'));
     expect(catalog.row(2)?.name).toBe('Bun');
     await pasting;
@@ -265,7 +283,7 @@ describe('catalog state: paste', () => {
     expect(products[2]).toMatchObject({ name: 'Bun', priceMinor: 80, stock: 12 });
     // The third line fell past the end and starts at the name column, so it has no SKU of its own.
     expect(transport.callsOf('saveProduct')).toHaveLength(2);
-    expect(catalog.announcement).toBe('Pasted 2 rows; 1 row not saved.');
+    expect(catalog.announcement).toBe('Replaced 2 products; 1 row not saved.');
     expect(shell.notices.list.at(-1)?.text).toBe(
       'Some pasted rows were not saved: row 4: a new product needs SKU',
     );
@@ -277,6 +295,7 @@ describe('catalog state: paste', () => {
     catalog.moveTo(1, 0);
     const release = hold();
     const pasting = catalog.paste('SKU-00002\tSecond\t2\nNEW-1\tRoll\t1.25\t4\nNEW-2\tTart\t3');
+    await answerPaste(catalog, 'replace', { replaceable: 1, added: 2 });
     // Before the core answers, every pasted row shows: the edit in place, the new ones after it.
     await vi.waitFor(() => expect(catalog.rowCount).toBe(4));
     expect(catalog.row(1)?.name).toBe('Second');
@@ -288,6 +307,7 @@ describe('catalog state: paste', () => {
     expect(products[2]).toMatchObject({ name: 'Roll', priceMinor: 125, stock: 4, status: 'draft' });
     expect(catalog.total).toBe(4);
     expect(catalog.pending).toEqual([]);
+    expect(catalog.announcement).toBe('Replaced 1 product; added 2 new drafts.');
     // They land where the sort puts them.
     expect([0, 1, 2, 3].map((i) => catalog.row(i)?.sku)).toEqual([
       'NEW-1',
@@ -303,7 +323,9 @@ describe('catalog state: paste', () => {
     );
     await catalog.load();
     catalog.moveTo(0, 0);
-    await catalog.paste('A-1\nSKU-00004\nC-3\nD-4');
+    const pasting = catalog.paste('A-1\nSKU-00004\nC-3\nD-4');
+    await answerPaste(catalog, 'replace', { replaceable: 3, locked: 1, added: 0 });
+    await pasting;
     expect(products.map((p) => p.sku)).toEqual(['A-1', 'SKU-00002', 'SKU-00003', 'D-4']);
     expect(catalog.row(1)?.sku).toBe('SKU-00002');
     expect(catalog.cellError(catalog.row(1)!, 'sku')).toBe(
@@ -318,9 +340,171 @@ describe('catalog state: paste', () => {
     const { catalog, transport } = setup(2);
     await catalog.load();
     catalog.moveTo(0, 2);
-    await catalog.paste('1,50\t3\n2.00\tmany');
+    const pasting = catalog.paste('1.5.0\t3\n2.00\tmany');
+    await answerPaste(catalog, 'replace');
+    await pasting;
     expect(transport.callsOf('saveProduct')).toEqual([]);
-    expect(catalog.announcement).toBe('Pasted 0 rows; 2 rows not saved.');
+    expect(catalog.announcement).toBe('2 rows not saved.');
+  });
+});
+
+describe('catalog state: paste over products asks first', () => {
+  it('asks before replacing whole products; Cancel pastes nothing', async () => {
+    const { catalog, transport } = setup(5);
+    await catalog.load();
+    catalog.moveTo(0, 0);
+    const pasting = catalog.paste('A-1\tApple\t1\nB-2\tBread\t2\nC-3\tCake\t3');
+    await answerPaste(catalog, 'cancel', { replaceable: 3, locked: 0, added: 0 });
+    await pasting;
+    expect(catalog.pasteQuestion).toBeNull();
+    expect(transport.callsOf('saveProduct')).toEqual([]);
+    expect(catalog.announcement).toBe('Nothing was pasted.');
+  });
+
+  it('pastes as new products: every row a new draft, the products below left as they were', async () => {
+    const { catalog, products, shell } = setup(5);
+    await catalog.load();
+    catalog.moveTo(3, 0);
+    const pasting = catalog.paste('A-1\tApple\t1,50\nB-2\tBread\t2\nC-3\tCake\t3');
+    await answerPaste(catalog, 'new', { replaceable: 2, added: 1 });
+    await pasting;
+    expect(products.map((p) => p.sku)).toEqual([
+      'SKU-00001',
+      'SKU-00002',
+      'SKU-00003',
+      'SKU-00004',
+      'SKU-00005',
+      'A-1',
+      'B-2',
+      'C-3',
+    ]);
+    expect(products[5]).toMatchObject({ name: 'Apple', priceMinor: 150, status: 'draft' });
+    expect(catalog.announcement).toBe('Added 3 new drafts.');
+    expect(shell.notices.list.at(-1)).toMatchObject({
+      text: 'Added 3 new drafts.',
+      action: { label: 'Undo' },
+    });
+  });
+
+  it('offers new products for rows pasted on locked products, instead of saving nothing', async () => {
+    const { catalog, products } = setup(3, () => ({ origin: 'remote', status: 'published' }));
+    await catalog.load();
+    catalog.moveTo(1, 0);
+    const pasting = catalog.paste('A-1\tApple\t1\nB-2\tBread\t2');
+    await answerPaste(catalog, 'new', { replaceable: 0, locked: 2, added: 0 });
+    await pasting;
+    expect(products.slice(3).map((p) => [p.sku, p.status])).toEqual([
+      ['A-1', 'draft'],
+      ['B-2', 'draft'],
+    ]);
+    expect(catalog.announcement).toBe('Added 2 new drafts.');
+  });
+
+  it('pastes into a few cells of one product without asking, as an edit', async () => {
+    const { catalog, products, transport } = setup(2);
+    await catalog.load();
+    catalog.moveTo(1, 1);
+    await catalog.paste('Zebra cake\t4,20');
+    expect(catalog.pasteQuestion).toBeNull();
+    expect(products[1]).toMatchObject({ name: 'Zebra cake', priceMinor: 420 });
+    expect(transport.callsOf('saveProduct')).toHaveLength(1);
+    expect(catalog.announcement).toBe('Replaced 1 product.');
+  });
+});
+
+describe('catalog state: undo and redo', () => {
+  it('undoes and redoes an edit through the core', async () => {
+    const { catalog, products, shell } = setup(3);
+    await catalog.load();
+    catalog.moveTo(0, 2);
+    catalog.startEdit('3,80');
+    await catalog.commitEdit('stay');
+    expect(products[0]?.priceMinor).toBe(380);
+    expect(shell.notices.list.at(-1)).toMatchObject({
+      text: 'Changed price of SKU-00001.',
+      action: { label: 'Undo' },
+    });
+    await catalog.history.undo();
+    expect(products[0]?.priceMinor).toBe(1001);
+    expect(catalog.row(0)?.priceMinor).toBe(1001);
+    expect(catalog.announcement).toBe('Undid the edit of SKU-00001.');
+    await catalog.history.redo();
+    expect(products[0]?.priceMinor).toBe(380);
+    await catalog.history.redo();
+    expect(catalog.announcement).toBe('Nothing to redo.');
+  });
+
+  it('undoes a paste that replaced products and added drafts, from the notice’s Undo', async () => {
+    const { catalog, products, shell } = setup(2);
+    await catalog.load();
+    catalog.moveTo(0, 0);
+    const pasting = catalog.paste('A-1\tApple\t1\nB-2\tBread\t2\nC-3\tCake\t3');
+    await answerPaste(catalog, 'replace');
+    await pasting;
+    expect(products.map((p) => p.sku)).toEqual(['A-1', 'B-2', 'C-3']);
+    shell.notices.act(shell.notices.list.find((notice) => notice.action)!);
+    await vi.waitFor(() => expect(catalog.announcement).toBe('Undid the paste of 3 rows.'));
+    expect(products.map((p) => [p.sku, p.name, p.priceMinor])).toEqual([
+      ['SKU-00001', 'Product 1', 1001],
+      ['SKU-00002', 'Product 2', 1002],
+    ]);
+    await catalog.history.redo();
+    expect(products.map((p) => p.sku)).toEqual(['A-1', 'B-2', 'C-3']);
+  });
+
+  it('undoes a delete by creating the drafts again, and redoes it by deleting those', async () => {
+    const { catalog, products } = setup(3);
+    await catalog.load();
+    await catalog.toggle(1, false);
+    await catalog.deleteSelected();
+    expect(products.map((p) => p.sku)).toEqual(['SKU-00001', 'SKU-00003']);
+    await catalog.history.undo();
+    expect(products.map((p) => p.sku)).toEqual(['SKU-00001', 'SKU-00003', 'SKU-00002']);
+    expect(products[2]).toMatchObject({ name: 'Product 2', priceMinor: 1002, status: 'draft' });
+    await catalog.history.redo();
+    expect(products.map((p) => p.sku)).toEqual(['SKU-00001', 'SKU-00003']);
+  });
+
+  it('undoes a product added with the form, or a duplicate, by deleting it', async () => {
+    const { catalog, products } = setup(2);
+    await catalog.load();
+    expect(await catalog.add({ sku: 'NEW-1', name: 'Roll', price: '1.20' })).toBeNull();
+    catalog.moveTo(0, 0);
+    await catalog.duplicateActive();
+    expect(products.map((p) => p.sku)).toEqual(['SKU-00001', 'SKU-00002', 'NEW-1', 'NEW-1-copy']);
+    await catalog.history.undo();
+    expect(catalog.announcement).toBe('Undid the copy NEW-1-copy.');
+    await catalog.history.undo();
+    expect(products.map((p) => p.sku)).toEqual(['SKU-00001', 'SKU-00002']);
+  });
+
+  it('keeps no undo for a delete of more than 1,000 products, and says so', async () => {
+    const { catalog, products, shell } = setup(1001);
+    await catalog.load();
+    catalog.selectAllMatching();
+    await catalog.deleteSelected();
+    expect(products).toEqual([]);
+    expect(shell.notices.list.at(-1)).toEqual(
+      expect.objectContaining({
+        text: 'Deleted 1,001 products. (Too many products to undo here.)',
+      }),
+    );
+    expect(shell.notices.list.at(-1)?.action).toBeUndefined();
+    expect(catalog.history.canUndo).toBe(false);
+  });
+
+  it('says what could not be undone when the core refuses', async () => {
+    const { catalog, products, shell } = setup(2);
+    await catalog.load();
+    catalog.moveTo(0, 1);
+    catalog.startEdit('Renamed');
+    await catalog.commitEdit('stay');
+    products[0]!.status = 'published';
+    await catalog.history.undo();
+    expect(products[0]?.name).toBe('Renamed');
+    expect(shell.notices.list.at(-1)?.text).toBe(
+      'Could not undo all of the edit of SKU-00001: SKU-00001: It is published',
+    );
   });
 });
 

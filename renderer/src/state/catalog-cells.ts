@@ -3,7 +3,8 @@
 import type { OperationInput } from '../../../shared/contract';
 import type { PRODUCT_SORTS } from '../../../shared/contract';
 import type { LocalProduct } from '../../../shared/domain';
-import { decimalToMinor, minorToDecimal } from '../../../shared/money';
+import { minorDigits, minorToDecimal } from '../../../shared/money';
+import { parsePrice } from '../../../shared/price-text';
 
 export type ColumnKey = 'sku' | 'name' | 'price' | 'stock' | 'status';
 export type EditableKey = Exclude<ColumnKey, 'status'>;
@@ -40,6 +41,34 @@ export function cellText(product: LocalProduct, key: ColumnKey): string {
     default:
       return product[key];
   }
+}
+
+// One formatter per currency: building one costs more than formatting with it.
+const priceFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * A price as the grid shows it, with its currency ("€3.80", "KWD 1.250"), in ISO 4217's minor
+ * digits rather than Intl's own (see shared/money.ts). The editor starts from `cellText` instead,
+ * the plain decimal a person types.
+ */
+function priceDisplay(product: LocalProduct): string {
+  let format = priceFormats.get(product.currency);
+  if (!format) {
+    const digits = minorDigits(product.currency);
+    format = new Intl.NumberFormat(undefined, {
+      style: 'currency',
+      currency: product.currency,
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+    });
+    priceFormats.set(product.currency, format);
+  }
+  return format.format(product.priceMinor / 10 ** minorDigits(product.currency));
+}
+
+/** The text a cell shows: `cellText`, with prices in their currency. */
+export function cellDisplay(product: LocalProduct, key: ColumnKey): string {
+  return key === 'price' ? priceDisplay(product) : cellText(product, key);
 }
 
 /** Only drafts made here, or those that failed to publish, can still be changed (as the core says). */
@@ -88,7 +117,7 @@ export type CellChange =
 
 /**
  * `product` with one cell set from text, and the save that writes it. Refuses what the core would
- * refuse anyway (a price that is not decimal text, a stock that is not a whole number ≥ 0, an
+ * refuse anyway (a price that is not a number, a stock that is not a whole number ≥ 0, an
  * empty SKU or name), so the user sees it before anything is sent; SKU uniqueness is the core's.
  */
 export function changeCell(
@@ -105,12 +134,12 @@ export function changeCell(
       return { ok: true, product: { ...product, [key]: text }, input: { ...input, [key]: text } };
     }
     case 'price': {
-      const minor = decimalToMinor(text, product.currency);
+      const minor = parsePrice(text, product.currency, 'typed');
       if (!minor.ok) return { ok: false, field: key, message: minor.reason };
       return {
         ok: true,
-        product: { ...product, priceMinor: minor.minor },
-        input: { ...input, price: text },
+        product: { ...product, priceMinor: minor.value },
+        input: { ...input, price: minorToDecimal(minor.value, product.currency) },
       };
     }
     case 'stock': {

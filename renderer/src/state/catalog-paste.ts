@@ -1,4 +1,5 @@
-// Reads what a spreadsheet puts on the clipboard (browser, pure): rows of tab-separated cells.
+// Pasting rows into the catalog (browser, pure): reading what a spreadsheet puts on the
+// clipboard, whether a paste must ask before it overwrites products, and what it says it did.
 // Spreadsheets quote a cell that holds a tab, a newline or a quote, and double its quotes, so
 // a cell is not simply a piece between tabs.
 
@@ -60,4 +61,44 @@ export function parseClipboardTable(text: string): string[][] {
   }
   if (!rowClosed && (cell !== '' || row.length > 0)) endRow();
   return rows;
+}
+
+/** What a paste at the active row would do, for the question asked before it. */
+export interface PasteQuestion {
+  /** Editable products (drafts, failed ones) the pasted rows would overwrite. */
+  replaceable: number;
+  /** Products the rows land on that cannot be changed (from the platform, published, queued). */
+  locked: number;
+  /** Rows past the last one, which become new drafts either way. */
+  added: number;
+}
+
+export type PasteChoice = 'replace' | 'new' | 'cancel';
+
+/**
+ * Whether to ask first: rows landing on locked products (which would save nothing), or rows
+ * replacing whole products, SKU included, or more than one. Pasting into a few cells of one row
+ * is an edit like typing, and is undone the same way.
+ */
+export function needsQuestion(question: PasteQuestion, rows: number, firstCol: number): boolean {
+  if (question.locked > 0) return true;
+  return question.replaceable > 0 && (rows > 1 || firstCol === 0);
+}
+
+/** "Replaced 3 products", "Added 3 new drafts", or both, and how many rows were not saved. */
+export function pasteSummary(saved: { before: unknown }[], notSaved: number): string {
+  const replaced = saved.filter((change) => change.before !== null).length;
+  const added = saved.length - replaced;
+  const parts = [
+    replaced > 0 ? `replaced ${plural(replaced, 'product')}` : '',
+    added > 0 ? `added ${plural(added, 'new draft')}` : '',
+    notSaved > 0 ? `${plural(notSaved, 'row')} not saved` : '',
+  ].filter(Boolean);
+  const text = parts.length > 0 ? parts.join('; ') : 'nothing pasted';
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+}
+
+/** "1 row", "1,234 rows". */
+export function plural(count: number, word: string): string {
+  return `${count.toLocaleString()} ${word}${count === 1 ? '' : 's'}`;
 }

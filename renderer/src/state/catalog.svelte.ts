@@ -16,7 +16,10 @@ import {
   saveInput,
 } from './catalog-cells';
 import type { Column, EditableKey, SaveInput } from './catalog-cells';
-import { parseClipboardTable } from './catalog-paste';
+import { CatalogHistory, stepOf } from './catalog-history.svelte';
+import type { HistoryStep } from './catalog-history.svelte';
+import { needsQuestion, parseClipboardTable, pasteSummary, plural } from './catalog-paste';
+import type { PasteChoice, PasteQuestion } from './catalog-paste';
 import type { Shell } from './shell.svelte';
 
 export type ProductSort = (typeof PRODUCT_SORTS)[number];
@@ -52,6 +55,12 @@ interface RowChange {
   label: string;
 }
 
+/** A change saved by the core: the product before (null: created) and as the core keeps it now. */
+interface Saved {
+  before: LocalProduct | null;
+  after: LocalProduct;
+}
+
 /** The events after which the rows on screen may be out of date. */
 function touchesProducts(event: CoreEvent): boolean {
   switch (event.type) {
@@ -68,10 +77,6 @@ function touchesProducts(event: CoreEvent): boolean {
 }
 
 const cellKey = (id: number, key: EditableKey): string => `${id}:${key}`;
-
-function plural(count: number, word: string): string {
-  return `${count.toLocaleString()} ${word}${count === 1 ? '' : 's'}`;
-}
 
 export class CatalogState {
   readonly columns = COLUMNS;
@@ -102,6 +107,11 @@ export class CatalogState {
   readonly busy = new SvelteSet<number>();
   /** A line for the status region: why a cell cannot be edited, what a paste did. */
   announcement = $state('');
+  /** A paste that would overwrite products (or meets locked ones) waits for this answer. */
+  pasteQuestion = $state<(PasteQuestion & { answer: (choice: PasteChoice) => void }) | null>(null);
+  /** A product just added with the form, scrolled to and highlighted until the next one. */
+  highlighted = $state<number | null>(null);
+  readonly history: CatalogHistory;
 
   /** Windows of rows by page number, for the current generation. */
   private readonly pages = new SvelteMap<number, LocalProduct[]>();
@@ -114,7 +124,12 @@ export class CatalogState {
   private anchor: number | null = null;
   private nextPendingId = -1;
 
-  constructor(private readonly shell: Shell) {}
+  constructor(private readonly shell: Shell) {
+    this.history = new CatalogHistory(shell.api, shell.notices, {
+      refresh: () => this.refresh(),
+      say: (text) => (this.announcement = text),
+    });
+  }
 
   get rowCount(): number {
     return this.total + this.pending.length;
@@ -286,7 +301,7 @@ export class CatalogState {
     this.editing = null;
     this.go(move);
     if (!change) return;
-    const failures = await this.saveAll([
+    const { failures, saved } = await this.saveAll([
       {
         before: product,
         after: change.product,
@@ -296,6 +311,11 @@ export class CatalogState {
       },
     ]);
     if (failures.length > 0) this.shell.notices.show('error', `Could not save ${failures[0]}`);
+    if (saved.length > 0)
+      this.history.record(
+        stepOf(`the edit of ${product.sku}`, saved),
+        `Changed ${column.label.toLowerCase()} of ${product.sku}.`,
+      );
   }
 
   private go(move: Move): void {
@@ -308,22 +328,47 @@ export class CatalogState {
 
   /**
    * Fills cells from the active one with rows copied from a spreadsheet: rows past the end become
-   * new drafts. Everything shows at once; each row the core refuses rolls back with its reason.
+   * new drafts, as do rows pasted below the last one. Overwriting whole products, or landing on
+   * locked ones, asks first (replace them, or add every pasted row as a new draft). Everything
+   * shows at once; each row the core refuses rolls back with its reason; the rest is one step to
+   * undo.
    */
-  async paste(text: string): Promise<void> {
+  async paste(text: string, where: 'active' | 'below' = 'active'): Promise<void> {
     const table = parseClipboardTable(text);
     if (table.length === 0) return;
-    const { row: first, col } = this.active;
+    // Below the last row, whole rows (SKU first) become new drafts, overwriting nothing.
+    const { row: first, col } = where === 'below' ? { row: this.rowCount, col: 0 } : this.active;
     const lastExisting = Math.min(first + table.length, this.total) - 1;
     if (lastExisting >= first) {
       await Promise.all(this.pagesOf(first, lastExisting).map((page) => this.fetch(page)));
     }
+    const covered = table
+      .slice(0, Math.max(0, lastExisting - first + 1))
+      .map((_, offset) => this.row(first + offset));
+    const question: PasteQuestion = {
+      replaceable: covered.filter((product) => product && !lockReason(product)).length,
+      locked: covered.filter((product) => product && lockReason(product)).length,
+      added: table.length - covered.length,
+    };
+    let choice: PasteChoice = 'replace';
+    if (needsQuestion(question, table.length, col)) {
+      choice = await new Promise<PasteChoice>((resolve) => {
+        this.pasteQuestion = { ...question, answer: resolve };
+      });
+      this.pasteQuestion = null;
+      if (choice === 'cancel') {
+        this.announcement = 'Nothing was pasted.';
+        return;
+      }
+    }
+    const asNew = choice === 'new';
     const changes: RowChange[] = [];
     const refused: string[] = [];
     table.forEach((cells, offset) => {
       const index = first + offset;
-      const existing = index < this.total ? this.row(index) : undefined;
-      if (index < this.total && !existing) {
+      const over = !asNew && index < this.total;
+      const existing = over ? this.row(index) : undefined;
+      if (over && !existing) {
         refused.push(`row ${index + 1}: it could not be read`);
         return;
       }
@@ -336,10 +381,13 @@ export class CatalogState {
       if (typeof change === 'string') refused.push(change);
       else changes.push(change);
     });
-    const failures = changes.length > 0 ? await this.saveAll(changes) : [];
+    const { failures, saved } =
+      changes.length > 0 ? await this.saveAll(changes) : { failures: [], saved: [] };
     const problems = [...refused, ...failures];
-    const saved = changes.length - failures.length;
-    this.announcement = `Pasted ${plural(saved, 'row')}${problems.length ? `; ${plural(problems.length, 'row')} not saved` : ''}.`;
+    const summary = pasteSummary(saved, problems.length);
+    this.announcement = summary;
+    if (saved.length > 0)
+      this.history.record(stepOf(`the paste of ${plural(table.length, 'row')}`, saved), summary);
     if (problems.length > 0) {
       const shown = problems.slice(0, 3).join('; ');
       const more = problems.length > 3 ? ` and ${problems.length - 3} more` : '';
@@ -405,9 +453,9 @@ export class CatalogState {
 
   /**
    * Shows every change at once (one update), saves each, and rolls back those the core refuses
-   * with its reason on the cell. Answers the refusals, one line each.
+   * with its reason on the cell. Answers the refusals, one line each, and what was saved.
    */
-  private async saveAll(changes: RowChange[]): Promise<string[]> {
+  private async saveAll(changes: RowChange[]): Promise<{ failures: string[]; saved: Saved[] }> {
     const created = changes.filter((change) => !change.before).map((change) => change.after);
     for (const change of changes) {
       if (!change.before) continue;
@@ -422,9 +470,11 @@ export class CatalogState {
       })),
     );
     const failures: string[] = [];
+    const saved: Saved[] = [];
     for (const { change, result } of results) {
       if (result.ok) {
         if (change.before) this.replace(result.value);
+        saved.push({ before: change.before, after: result.value });
         continue;
       }
       failures.push(`${change.label}: ${reasonOf(result.error)}`);
@@ -436,7 +486,7 @@ export class CatalogState {
       this.pending = this.pending.filter((product) => !created.includes(product));
     }
     for (const change of changes) if (change.before) this.overlay.delete(change.after.id);
-    return failures;
+    return { failures, saved };
   }
 
   private showIssues(change: RowChange, error: { message: string; issues?: Issue[] }): void {
@@ -522,16 +572,19 @@ export class CatalogState {
    * The selected products that can still be queued or deleted (drafts and failed ones), and how
    * many selected ones cannot. "All matching" asks the core for every editable match.
    */
-  private async editableSelection(): Promise<{ ids: number[]; locked: number } | null> {
+  private async editableSelection(): Promise<{
+    products: LocalProduct[];
+    locked: number;
+  } | null> {
     if (!this.allMatching) {
-      const products = [...this.selected.values()];
-      const ids = products.filter(isEditable).map((product) => product.id);
-      return { ids, locked: products.length - ids.length };
+      const selected = [...this.selected.values()];
+      const products = selected.filter(isEditable);
+      return { products, locked: selected.length - products.length };
     }
     const statuses = (['draft', 'failed'] as const).filter(
       (status) => this.status === null || this.status === status,
     );
-    const ids: number[] = [];
+    const products: LocalProduct[] = [];
     for (const status of statuses) {
       for (let offset = 0; ; offset += BULK_LIMIT) {
         const result = await this.shell.api.listProducts({
@@ -543,11 +596,11 @@ export class CatalogState {
           return null;
         }
         for (const product of result.value.rows)
-          if (isEditable(product) && !this.excluded.has(product.id)) ids.push(product.id);
+          if (isEditable(product) && !this.excluded.has(product.id)) products.push(product);
         if (offset + BULK_LIMIT >= result.value.total) break;
       }
     }
-    return { ids, locked: this.selectedCount - ids.length };
+    return { products, locked: this.selectedCount - products.length };
   }
 
   /** Queues the selected drafts for publishing; they show queued at once. */
@@ -574,6 +627,11 @@ export class CatalogState {
         return result.ok ? { ok: true, value: result.value.removed } : result;
       },
       done: (count) => `Deleted ${plural(count, 'product')}.`,
+      step: (products) =>
+        stepOf(
+          `the delete of ${plural(products.length, 'product')}`,
+          products.map((product) => ({ before: product, after: null })),
+        ),
     });
   }
 
@@ -584,29 +642,34 @@ export class CatalogState {
     status: ProductStatus | null;
     call: (ids: number[]) => Promise<CallResult<number>>;
     done: (count: number, locked: number) => string;
+    /** How to take it back, for the actions that can be. */
+    step?: (products: LocalProduct[]) => HistoryStep;
   }): Promise<void> {
     // "All matching" may be 100,000 products; say something while they are read.
     this.announcement = `Preparing to ${action.verb} the selected products…`;
     const selection = await this.editableSelection();
     this.announcement = '';
     if (!selection) return;
-    if (selection.ids.length === 0) {
+    const ids = selection.products.map((product) => product.id);
+    if (ids.length === 0) {
       this.shell.notices.show(
         'info',
         `None of the selected products can be ${action.verb}d: only drafts and failed ones can.`,
       );
       return;
     }
-    const shown = this.markBusy(selection.ids, action.status);
-    const result = await action.call(selection.ids);
+    const shown = this.markBusy(ids, action.status);
+    const result = await action.call(ids);
     if (result.ok) {
-      this.shell.notices.show('success', action.done(result.value, selection.locked));
+      const text = action.done(result.value, selection.locked);
+      if (action.step) this.history.record(action.step(selection.products), text);
+      else this.shell.notices.show('success', text);
       this.clearSelection();
       await this.refresh();
     } else {
       this.shell.notices.error(result.error.message, `Could not ${action.verb} the products`);
     }
-    this.unmarkBusy(selection.ids, shown);
+    this.unmarkBusy(ids, shown);
   }
 
   /** Marks rows as waiting (and, when queueing, shows them queued); answers the ids shown so. */
@@ -641,7 +704,10 @@ export class CatalogState {
       `Could not duplicate ${product.sku}`,
     );
     if (!copy) return;
-    this.shell.notices.show('success', `Duplicated ${product.sku} as ${copy.sku}.`);
+    this.history.record(
+      stepOf(`the copy ${copy.sku}`, [{ before: null, after: copy }]),
+      `Duplicated ${product.sku} as ${copy.sku}.`,
+    );
     await this.refresh();
   }
 
@@ -660,9 +726,31 @@ export class CatalogState {
         ),
       );
     }
-    this.shell.notices.show('success', `Added ${result.value.sku} as a draft.`);
+    const added = result.value;
+    this.history.record(
+      stepOf(`the new product ${added.sku}`, [{ before: null, after: added }]),
+      `Added ${added.sku} as a draft.`,
+    );
     await this.refresh();
+    await this.reveal(added.id);
     return null;
+  }
+
+  /** Scrolls to a product (the grid follows the active cell) and highlights it. */
+  private async reveal(id: number): Promise<void> {
+    this.highlighted = id;
+    const generation = this.generation;
+    // Its place depends on the sort: read the view in the largest windows until it turns up.
+    for (let offset = 0; offset < this.total; offset += BULK_LIMIT) {
+      const result = await this.shell.api.listProducts(this.query(offset, BULK_LIMIT));
+      if (!result.ok || generation !== this.generation) return;
+      const at = result.value.rows.findIndex((product) => product.id === id);
+      if (at >= 0) {
+        this.moveTo(offset + at, 0);
+        return;
+      }
+      if (result.value.rows.length < BULK_LIMIT) return;
+    }
   }
 
   // ---- fetching ----
