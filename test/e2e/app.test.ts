@@ -1,29 +1,19 @@
 // The app in Chromium on the demo workspace: it starts under the strict CSP with no console
 // errors, every screen opens, an axe-core scan finds no serious accessibility problems, a small
 // window keeps the calendar's chips readable, and the keyboard reaches everything.
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SCREENS } from '../../renderer/src/state/shell.svelte';
 import { seriousViolations } from './axe';
-import { launchChromium, openApp, screenshot, serve } from './harness';
-import type { Served } from './harness';
+import { openApp, screenshot } from './harness';
+import { useServedApp } from './served-app';
 
 describe('the app in Chromium', () => {
-  let served: Served;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [served, browser] = await Promise.all([serve(), launchChromium()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await served?.stop();
-  });
+  const app = useServedApp();
 
   it('opens the labelled demo workspace under the CSP, with no console errors', async () => {
-    const response = await fetch(served.origin);
+    const response = await fetch(app.served.origin);
     expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
-    const { page, problems } = await openApp(browser, served.url);
+    const { page, problems } = await openApp(app.browser, app.served.url);
     await expect(page.getByText('Demo workspace').isVisible()).resolves.toBe(true);
     // The session token leaves the address bar once read.
     expect(page.url()).not.toContain('token=');
@@ -33,7 +23,7 @@ describe('the app in Chromium', () => {
   });
 
   it('opens every screen, and axe finds no serious or critical violation on any', async () => {
-    const { page, problems } = await openApp(browser, served.url);
+    const { page, problems } = await openApp(app.browser, app.served.url);
     const findings: string[] = [];
     for (const screen of SCREENS) {
       await page
@@ -64,7 +54,7 @@ describe('the app in Chromium', () => {
   });
 
   it('keeps every chip readable in a 1024×700 window, the drafts under the calendar', async () => {
-    const { page, problems } = await openApp(browser, served.url, {
+    const { page, problems } = await openApp(app.browser, app.served.url, {
       viewport: { width: 1024, height: 700 },
     });
     const views = page.getByRole('group', { name: 'Calendar view' });
@@ -97,7 +87,7 @@ describe('the app in Chromium', () => {
   });
 
   it('skips to the screen, writes a new post with c from any screen, and focuses each new screen', async () => {
-    const { page, problems } = await openApp(browser, served.url);
+    const { page, problems } = await openApp(app.browser, app.served.url);
     await page.keyboard.press('Tab');
     const skip = page.getByRole('link', { name: 'Skip to the screen' });
     await expect(skip.evaluate((link) => link === document.activeElement)).resolves.toBe(true);

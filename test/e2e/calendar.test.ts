@@ -3,15 +3,15 @@
 // demo workspace's own posts dragged on first try; a scheduled post deleted and brought back
 // with Undo; AI assist filling the editor; the editor opened with `c` at the next whole hour, an
 // error that clears as the text is typed, and one main action beside a keyboard-driven More menu.
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { OperationResults } from '../../shared/contract';
 import type { LocalPost } from '../../shared/domain';
 import { wallTime } from '../../renderer/src/components/common/format';
 import { nextWholeHour } from '../../renderer/src/state/post-editor.svelte';
 import { seriousViolations } from './axe';
-import { callCore, chooseFromMore, launchChromium, openApp, screenshot, serve } from './harness';
-import type { Served } from './harness';
+import { callCore, chooseFromMore, openApp, screenshot } from './harness';
+import { useServedApp } from './served-app';
 
 /** The month-view cell of a day of the shown month. */
 function dayCell(page: Page, day: number) {
@@ -33,19 +33,10 @@ async function dayUnder(page: Page, event: Locator): Promise<number> {
 }
 
 describe('the calendar in Chromium', () => {
-  let served: Served;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [served, browser] = await Promise.all([serve(), launchChromium()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await served?.stop();
-  });
+  const app = useServedApp();
 
   it('creates a post on an empty day, schedules it, and drags it to another day', async () => {
-    const { page, problems } = await openApp(browser, served.url);
+    const { page, problems } = await openApp(app.browser, app.served.url);
     // Two months ahead the demo's own posts have not begun, so the days are empty.
     const next = page.getByRole('button', { name: 'Next', exact: true });
     await next.click();
@@ -62,7 +53,7 @@ describe('the calendar in Chromium', () => {
     await event.waitFor();
     expect(await dayUnder(page, event)).toBe(10);
 
-    const before = (await callCore<LocalPost[]>(served, 'listPosts', {})).find(
+    const before = (await callCore<LocalPost[]>(app.served, 'listPosts', {})).find(
       (post) => post.text === 'Stollen season starts',
     );
     expect(before?.status).toBe('scheduled');
@@ -71,7 +62,7 @@ describe('the calendar in Chromium', () => {
     let after: LocalPost | undefined;
     await expect
       .poll(async () => {
-        after = (await callCore<LocalPost[]>(served, 'listPosts', {})).find(
+        after = (await callCore<LocalPost[]>(app.served, 'listPosts', {})).find(
           (post) => post.id === before?.id,
         );
         return after?.scheduledAt;
@@ -86,7 +77,7 @@ describe('the calendar in Chromium', () => {
     await expect.poll(() => dayUnder(page, event)).toBe(16);
     await expect
       .poll(async () => {
-        const moved = (await callCore<LocalPost[]>(served, 'listPosts', {})).find(
+        const moved = (await callCore<LocalPost[]>(app.served, 'listPosts', {})).find(
           (post) => post.id === before?.id,
         );
         return moved?.scheduledAt;
@@ -101,9 +92,9 @@ describe('the calendar in Chromium', () => {
   });
 
   it("drags one of a fresh demo workspace's own posts to another day", async () => {
-    const { page, problems } = await openApp(browser, served.url);
-    const { timezone } = await callCore<OperationResults['getSettings']>(served, 'getSettings');
-    const post = (await callCore<LocalPost[]>(served, 'listPosts', {})).find((candidate) =>
+    const { page, problems } = await openApp(app.browser, app.served.url);
+    const { timezone } = await callCore<OperationResults['getSettings']>(app.served, 'getSettings');
+    const post = (await callCore<LocalPost[]>(app.served, 'listPosts', {})).find((candidate) =>
       candidate.text.startsWith('Fresh rye is out of the oven'),
     );
     expect(post?.status).toBe('scheduled');
@@ -120,7 +111,7 @@ describe('the calendar in Chromium', () => {
     await expect.poll(() => dayUnder(page, event)).toBe(target);
     await expect
       .poll(async () => {
-        const moved = (await callCore<LocalPost[]>(served, 'listPosts', {})).find(
+        const moved = (await callCore<LocalPost[]>(app.served, 'listPosts', {})).find(
           (candidate) => candidate.id === post!.id,
         );
         return moved?.scheduledAt;
@@ -131,10 +122,10 @@ describe('the calendar in Chromium', () => {
   });
 
   it('deletes a scheduled post from its editor, and Undo brings it back', async () => {
-    const { page, problems } = await openApp(browser, served.url);
-    const { timezone } = await callCore<OperationResults['getSettings']>(served, 'getSettings');
+    const { page, problems } = await openApp(app.browser, app.served.url);
+    const { timezone } = await callCore<OperationResults['getSettings']>(app.served, 'getSettings');
     const find = async () =>
-      (await callCore<LocalPost[]>(served, 'listPosts', {})).find((candidate) =>
+      (await callCore<LocalPost[]>(app.served, 'listPosts', {})).find((candidate) =>
         candidate.text.startsWith('Lunch special'),
       );
     const post = await find();
@@ -161,8 +152,12 @@ describe('the calendar in Chromium', () => {
   });
 
   it('opens a new post from c at the next whole hour, with one main action and a More menu', async () => {
-    const { page, problems } = await openApp(browser, served.url);
-    const { timezone } = await callCore<OperationResults['getSettings']>(served, 'getSettings', {});
+    const { page, problems } = await openApp(app.browser, app.served.url);
+    const { timezone } = await callCore<OperationResults['getSettings']>(
+      app.served,
+      'getSettings',
+      {},
+    );
     const expected = nextWholeHour(timezone);
     await page.keyboard.press('c');
     const dialog = page.getByRole('dialog', { name: 'New post' });
@@ -205,7 +200,7 @@ describe('the calendar in Chromium', () => {
   });
 
   it('fills the editor with AI assist and says which provider answered', async () => {
-    const { page, problems } = await openApp(browser, served.url);
+    const { page, problems } = await openApp(app.browser, app.served.url);
     await page.getByRole('button', { name: 'New post' }).click();
     const dialog = page.getByRole('dialog', { name: 'New post' });
     const text = dialog.getByLabel('Text');

@@ -2,36 +2,26 @@
 // with the keyboard as in a spreadsheet, selected and queued, then published to the demo's
 // reference server, after which its row is read-only; and rows pasted over drafts, asked about
 // first, then undone with Ctrl+Z.
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LocalProduct, Page as ProductPage } from '../../shared/domain';
-import { callCore, launchChromium, openApp, screenshot, serve } from './harness';
-import type { Served } from './harness';
+import { callCore, openApp, screenshot } from './harness';
+import { useServedApp } from './served-app';
 
 const SKU = 'E2E-RYE-1';
 
 describe('the catalog grid in Chromium', () => {
-  let served: Served;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [served, browser] = await Promise.all([serve(), launchChromium()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await served?.stop();
-  });
+  const app = useServedApp();
 
   /** The product with our SKU, as the core holds it. */
   async function stored(): Promise<LocalProduct | undefined> {
-    const page = await callCore<ProductPage<LocalProduct>>(served, 'listProducts', {
+    const page = await callCore<ProductPage<LocalProduct>>(app.served, 'listProducts', {
       search: SKU,
     });
     return page.rows.find((product) => product.sku === SKU);
   }
 
   it('adds a draft, edits it in the grid, queues it and sees it published', async () => {
-    const { page, problems } = await openApp(browser, served.url);
+    const { page, problems } = await openApp(app.browser, app.served.url);
     await page
       .getByRole('navigation', { name: 'Screens' })
       .getByRole('link', { name: 'Catalog' })
@@ -132,16 +122,16 @@ describe('the catalog grid in Chromium', () => {
   it('asks before pasting three rows over drafts, replaces them, and Ctrl+Z undoes it', async () => {
     const skus = ['E2E-PASTE-1', 'E2E-PASTE-2', 'E2E-PASTE-3'];
     for (const [index, sku] of skus.entries())
-      await callCore(served, 'saveProduct', { sku, name: `Old ${index + 1}`, price: '1.00' });
+      await callCore(app.served, 'saveProduct', { sku, name: `Old ${index + 1}`, price: '1.00' });
     const products = async () =>
       (
-        await callCore<ProductPage<LocalProduct>>(served, 'listProducts', {
+        await callCore<ProductPage<LocalProduct>>(app.served, 'listProducts', {
           search: 'E2E-PASTE',
           sort: 'sku',
         })
       ).rows.map((product) => [product.sku, product.name, product.priceMinor]);
 
-    const { page, problems } = await openApp(browser, served.url);
+    const { page, problems } = await openApp(app.browser, app.served.url);
     await page
       .getByRole('navigation', { name: 'Screens' })
       .getByRole('link', { name: 'Catalog' })

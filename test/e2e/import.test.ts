@@ -4,13 +4,13 @@
 // the store, exported as a download, and the import is undone. A Hootsuite bulk file, which has
 // no header row, is read by position and imported with the bot chosen in the wizard.
 import { readFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { Temporal } from 'temporal-polyfill';
 import type { BotSummary, LocalPost } from '../../shared/domain';
 import { seriousViolations } from './axe';
-import { callCore, launchChromium, openApp, screenshot, serve } from './harness';
-import type { Served } from './harness';
+import { callCore, openApp, screenshot } from './harness';
+import { useServedApp } from './served-app';
 
 const HEADER = 'text,scheduled_at,timezone,media_urls';
 /** Rows 2 to 6 as a spreadsheet numbers them; rows 3 to 6 each have one bad cell. */
@@ -67,19 +67,10 @@ async function shownCounts(page: Page): Promise<Record<string, number>> {
 }
 
 describe('the import wizard in Chromium', () => {
-  let served: Served;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [served, browser] = await Promise.all([serve(), launchChromium()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await served?.stop();
-  });
+  const app = useServedApp();
 
   it('refuses a file with bad rows, then imports the fixed file and undoes it', async () => {
-    const { page, problems } = await openApp(browser, served.url);
+    const { page, problems } = await openApp(app.browser, app.served.url);
     await page
       .getByRole('navigation', { name: 'Screens' })
       .getByRole('link', { name: 'Import' })
@@ -95,7 +86,7 @@ describe('the import wizard in Chromium', () => {
         .getByRole('checkbox', { name: 'Schedule posts that have a time (else they stay drafts)' })
         .isChecked(),
     ).resolves.toBe(true);
-    const [bot] = await callCore<BotSummary[]>(served, 'listBots', {});
+    const [bot] = await callCore<BotSummary[]>(app.served, 'listBots', {});
     await page.getByLabel('Bot for rows without one').selectOption(bot?.id ?? '');
     await page.getByRole('heading', { name: '4 rows have errors' }).waitFor();
     await expect(listedErrors(page)).resolves.toEqual(EXPECTED_ERRORS);
@@ -122,7 +113,7 @@ describe('the import wizard in Chromium', () => {
     });
     await expect(listedErrors(page)).resolves.toEqual(EXPECTED_ERRORS);
     await expect(result.getByRole('button', { name: 'Undo import' }).count()).resolves.toBe(0);
-    const afterRefusal = await callCore<LocalPost[]>(served, 'listPosts', {});
+    const afterRefusal = await callCore<LocalPost[]>(app.served, 'listPosts', {});
     expect(afterRefusal.filter((post) => post.batchId !== null || ours(post))).toEqual([]);
 
     // The bad rows, as a file to fix: their cells as read and why each is bad.
@@ -170,7 +161,7 @@ describe('the import wizard in Chromium', () => {
       Invalid: 0,
     });
     await page.getByText('Imported 5 new and 0 updated posts').waitFor();
-    const imported = (await callCore<LocalPost[]>(served, 'listPosts', {})).filter(ours);
+    const imported = (await callCore<LocalPost[]>(app.served, 'listPosts', {})).filter(ours);
     expect(imported.map((post) => post.text).sort()).toEqual([...TEXTS].sort());
     const batch = imported[0]?.batchId;
     expect(batch).toMatch(/\S/);
@@ -209,14 +200,14 @@ describe('the import wizard in Chromium', () => {
       .getByRole('status')
       .filter({ hasText: 'Import undone: 5 posts removed.' })
       .waitFor();
-    const afterUndo = await callCore<LocalPost[]>(served, 'listPosts', {});
+    const afterUndo = await callCore<LocalPost[]>(app.served, 'listPosts', {});
     expect(afterUndo.filter((post) => post.batchId !== null || ours(post))).toEqual([]);
     await screenshot(page, 'import-undone');
     expect(problems).toEqual([]);
     await page.close();
   });
   it('imports a Hootsuite file without a header row, with the bot chosen for its rows', async () => {
-    const { page, problems } = await openApp(browser, served.url);
+    const { page, problems } = await openApp(app.browser, app.served.url);
     await page
       .getByRole('navigation', { name: 'Screens' })
       .getByRole('link', { name: 'Import' })
@@ -234,7 +225,7 @@ describe('the import wizard in Chromium', () => {
         .isChecked(),
     ).resolves.toBe(true);
     await page.getByLabel('Date format').selectOption('MM/DD/YYYY');
-    const [bot] = await callCore<BotSummary[]>(served, 'listBots', {});
+    const [bot] = await callCore<BotSummary[]>(app.served, 'listBots', {});
     await page.getByLabel('Bot for rows without one').selectOption(bot?.id ?? '');
     await page.getByRole('status').filter({ hasText: 'Every row is valid.' }).waitFor();
     await page.getByRole('button', { name: 'Import', exact: true }).click();
@@ -246,7 +237,7 @@ describe('the import wizard in Chromium', () => {
       Unchanged: 0,
       Invalid: 0,
     });
-    const posts = (await callCore<LocalPost[]>(served, 'listPosts', {})).filter(
+    const posts = (await callCore<LocalPost[]>(app.served, 'listPosts', {})).filter(
       (post) => post.batchId !== null && post.origin === 'local',
     );
     const wall = (post: LocalPost) =>
@@ -277,11 +268,11 @@ describe('the import wizard in Chromium', () => {
   });
 
   it('shows the import on the calendar, and undoes it from the history after leaving the screen', async () => {
-    const { page, problems } = await openApp(browser, served.url);
+    const { page, problems } = await openApp(app.browser, app.served.url);
     const nav = page.getByRole('navigation', { name: 'Screens' });
     await nav.getByRole('link', { name: 'Import' }).click();
     await page.getByRole('heading', { name: 'Import', level: 1 }).waitFor();
-    const [bot] = await callCore<BotSummary[]>(served, 'listBots', {});
+    const [bot] = await callCore<BotSummary[]>(app.served, 'listBots', {});
     await page.getByLabel('CSV file').setInputFiles(csvFile('week.csv', FIXED_CSV));
     await page.getByLabel('Bot for rows without one').selectOption(bot?.id ?? '');
     await page.getByRole('status').filter({ hasText: 'Every row is valid.' }).waitFor();
@@ -306,7 +297,7 @@ describe('the import wizard in Chromium', () => {
     await entry.getByRole('button', { name: 'Yes, undo it' }).click();
     await entry.getByText(/^Undone /).waitFor();
     await page.getByText('Import undone: 5 posts removed').first().waitFor();
-    const left = await callCore<LocalPost[]>(served, 'listPosts', {});
+    const left = await callCore<LocalPost[]>(app.served, 'listPosts', {});
     expect(left.filter(ours)).toEqual([]);
     expect(problems).toEqual([]);
     await page.close();

@@ -2,14 +2,14 @@
 // the Bots screen, three posts added to the queue from the post editor landing in its next three
 // free slots (on the calendar and in the core), and a repeated text asking before it goes out.
 // Axe scans the schedule editor, the calendar's free slots and the duplicate question.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { OperationResults } from '../../shared/contract';
 import type { BotSchedule, BotSummary, LocalPost } from '../../shared/domain';
 import { wallTime } from '../../renderer/src/components/common/format';
 import { seriousViolations } from './axe';
-import { callCore, chooseFromMore, launchChromium, openApp, screenshot, serve } from './harness';
-import type { Served } from './harness';
+import { callCore, chooseFromMore, openApp, screenshot } from './harness';
+import { useServedApp } from './served-app';
 
 const BOT = 'Corner Bakery';
 const TEXTS = [1, 2, 3].map((n) => `Queue test ${n}: rye of the day`);
@@ -29,21 +29,12 @@ async function writePost(page: Page, text: string, action: string): Promise<void
 }
 
 describe('posting schedules in Chromium', () => {
-  let served: Served;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [served, browser] = await Promise.all([serve(), launchChromium()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await served?.stop();
-  });
+  const app = useServedApp();
 
   it('queues three posts into the next free slots of a new schedule, and asks before a repeat', async () => {
-    const { page, problems } = await openApp(browser, served.url);
+    const { page, problems } = await openApp(app.browser, app.served.url);
     const { timezone: zone } = await callCore<OperationResults['getSettings']>(
-      served,
+      app.served,
       'getSettings',
     );
     const nav = page.getByRole('navigation', { name: 'Screens' });
@@ -76,8 +67,8 @@ describe('posting schedules in Chromium', () => {
       .getByRole('cell', { name: 'mon-sun 06:00,12:00,18:00', exact: true })
       .waitFor();
 
-    const bot = (await callCore<BotSummary[]>(served, 'listBots')).find((b) => b.name === BOT);
-    const schedule = await callCore<BotSchedule>(served, 'getSchedule', { botId: bot?.id });
+    const bot = (await callCore<BotSummary[]>(app.served, 'listBots')).find((b) => b.name === BOT);
+    const schedule = await callCore<BotSchedule>(app.served, 'getSchedule', { botId: bot?.id });
     expect(schedule.text).toBe('mon-sun 06:00,12:00,18:00');
     expect(schedule.nextFree).toHaveLength(3);
 
@@ -93,7 +84,7 @@ describe('posting schedules in Chromium', () => {
         .waitFor();
     }
     const queued = async () =>
-      (await callCore<LocalPost[]>(served, 'listPosts', {})).filter((post) =>
+      (await callCore<LocalPost[]>(app.served, 'listPosts', {})).filter((post) =>
         /^queue test /i.test(post.text),
       );
     const posts = await queued();

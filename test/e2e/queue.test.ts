@@ -1,38 +1,28 @@
 // The Queue in Chromium on a fresh demo workspace: a schedule of posts whose first row is the next
 // post to go (ours or one the platform publishes itself), with its date in the user's zone and its
 // bot; a row's detail holds the outbox item, and axe finds nothing serious with it open.
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { OperationResults } from '../../shared/contract';
 import { seriousViolations } from './axe';
-import { callCore, launchChromium, openApp, screenshot, serve } from './harness';
-import type { Served } from './harness';
+import { callCore, openApp, screenshot } from './harness';
+import { useServedApp } from './served-app';
 
 describe('the queue in Chromium', () => {
-  let served: Served;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [served, browser] = await Promise.all([serve(), launchChromium()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await served?.stop();
-  });
+  const app = useServedApp();
 
   it('shows the next post to go first, with its date and bot, and its item in a detail', async () => {
     const now = Date.now();
     const [posts, bots, settings] = await Promise.all([
-      callCore<OperationResults['listPosts']>(served, 'listPosts', { status: 'scheduled' }),
-      callCore<OperationResults['listBots']>(served, 'listBots'),
-      callCore<OperationResults['getSettings']>(served, 'getSettings'),
+      callCore<OperationResults['listPosts']>(app.served, 'listPosts', { status: 'scheduled' }),
+      callCore<OperationResults['listBots']>(app.served, 'listBots'),
+      callCore<OperationResults['getSettings']>(app.served, 'getSettings'),
     ]);
     const next = posts
       .filter((post) => (post.scheduledAt ?? 0) > now)
       .sort((a, b) => a.scheduledAt! - b.scheduledAt!)[0]!;
     const bot = bots.find((candidate) => candidate.id === next.botId)!;
 
-    const { page, problems } = await openApp(browser, served.url);
+    const { page, problems } = await openApp(app.browser, app.served.url);
     await page
       .getByRole('navigation', { name: 'Screens' })
       .getByRole('link', { name: 'Queue' })
