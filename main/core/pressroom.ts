@@ -399,8 +399,7 @@ export class Pressroom {
   }
 
   private editablePost(id: number): LocalPost {
-    const post = this.store.posts.get(id);
-    if (!post) throw new InvalidInput([{ field: 'id', message: `no post ${id}` }]);
+    const post = this.requirePost(id);
     const locked = this.lockedReason(post);
     if (locked) throw new NotAllowed(`Post ${id} cannot be changed. ${locked}.`);
     return post;
