@@ -1,21 +1,12 @@
 // Files in encodings beyond Western Europe, written here with iconv-lite as Excel and older tools
 // save them, imported through the core: found by the detector, or named by the user.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import iconv from 'iconv-lite';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { detectEncoding } from '../../main/csv/decode';
 import { Pressroom } from '../../main/core/pressroom';
+import { csvFiles } from '../support/csv-files';
 
-const folder = mkdtempSync(join(tmpdir(), 'pressroom-encodings-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
-let files = 0;
-const fixture = (bytes: Buffer) => {
-  const path = join(folder, `f${files++}.csv`);
-  writeFileSync(path, bytes);
-  return path;
-};
+const { fixture } = csvFiles('encodings');
 const workspace = () =>
   new Pressroom({ dbFile: ':memory:', now: () => Date.UTC(2026, 10, 22, 12) });
 

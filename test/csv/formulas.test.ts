@@ -1,19 +1,13 @@
 // CSV formula injection (OWASP "CSV Injection"): every CSV Pressroom writes leaves a cell that a
 // spreadsheet would run as a formula inert, and import reads it back as the text it was.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { Pressroom } from '../../main/core/pressroom';
+import { csvFiles } from '../support/csv-files';
 
-const folder = mkdtempSync(join(tmpdir(), 'pressroom-formulas-'));
-let files = 0;
-const fixture = (content: string) => {
-  const path = join(folder, `f${files++}.csv`);
-  writeFileSync(path, content);
-  return path;
-};
+const { folder, fixture } = csvFiles('formulas');
 const workspace = () =>
   new Pressroom({ dbFile: ':memory:', now: () => Date.UTC(2026, 10, 22, 12) });
 

@@ -1,20 +1,15 @@
 // CSV import end to end through the core: encodings, delimiters, row errors, abort and skip,
 // re-import, queueing, undo.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PRIORITY } from '../../shared/domain';
 import { Pressroom } from '../../main/core/pressroom';
 import { UnusableFile } from '../../main/csv/import';
+import { csvFiles } from '../support/csv-files';
 
-const folder = mkdtempSync(join(tmpdir(), 'pressroom-import-'));
-let files = 0;
-const fixture = (content: string | Buffer) => {
-  const path = join(folder, `f${files++}.csv`);
-  writeFileSync(path, content);
-  return path;
-};
+const { folder, fixture } = csvFiles('import');
 const workspace = () =>
   new Pressroom({ dbFile: ':memory:', now: () => Date.UTC(2026, 10, 22, 12) });
 

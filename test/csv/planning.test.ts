@@ -1,22 +1,13 @@
 // Post import with fillSlots and the duplicate guard, through the core: undated rows take their
 // bots' next free slots (and the wizard's preview shows which), and rows repeating a post, or an
 // earlier row, are left out with a warning unless allowed.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Temporal } from 'temporal-polyfill';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { toInstant } from '../../shared/time';
 import { Pressroom } from '../../main/core/pressroom';
+import { csvFiles } from '../support/csv-files';
 
-const folder = mkdtempSync(join(tmpdir(), 'pressroom-planning-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
-let files = 0;
-const fixture = (content: string) => {
-  const path = join(folder, `f${files++}.csv`);
-  writeFileSync(path, content);
-  return path;
-};
+const { fixture } = csvFiles('planning');
 const BERLIN = 'Europe/Berlin';
 
 function local(text: string): number {

@@ -1,21 +1,12 @@
 // The CSV reader against papaparse, the parser it replaced on the import path: the same records
 // from random files full of quotes, delimiters and line endings, whole or cut into chunks.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Papa from 'papaparse';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openCsv, parseRecords } from '../../main/csv/read';
 import type { CsvRow, Newline } from '../../main/csv/read';
+import { csvFiles } from '../support/csv-files';
 
-const folder = mkdtempSync(join(tmpdir(), 'pressroom-read-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
-let files = 0;
-const fixture = (content: string | Buffer) => {
-  const path = join(folder, `f${files++}.csv`);
-  writeFileSync(path, content);
-  return path;
-};
+const { fixture } = csvFiles('read');
 
 /** A small deterministic generator (mulberry32), so a failure can be replayed. */
 function random(seed: number): () => number {

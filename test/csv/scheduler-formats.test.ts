@@ -2,21 +2,12 @@
 // header row), and the bulk templates of Metricool, Buffer, Later, Publer and Sprout Social, each
 // written here from the columns their help pages describe; plus --bot and a queued import with
 // no bot.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { toInstant } from '../../shared/time';
 import { Pressroom } from '../../main/core/pressroom';
+import { csvFiles } from '../support/csv-files';
 
-const folder = mkdtempSync(join(tmpdir(), 'pressroom-schedulers-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
-let files = 0;
-const fixture = (content: string) => {
-  const path = join(folder, `f${files++}.csv`);
-  writeFileSync(path, content);
-  return path;
-};
+const { fixture } = csvFiles('schedulers');
 const BERLIN = 'Europe/Berlin';
 const at = (text: string) => {
   const instant = toInstant(text, BERLIN);

@@ -1,21 +1,15 @@
 // Product files as other shops' tools write them, through the core. Each file here is written
 // from the tool's documented columns (Shopify's product CSV, WooCommerce's product exporter,
 // Etsy's listings export), with our own rows; docs/import-formats.md says what is read.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Papa from 'papaparse';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Pressroom } from '../../main/core/pressroom';
+import { csvFiles } from '../support/csv-files';
 
-const folder = mkdtempSync(join(tmpdir(), 'pressroom-shops-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
-let files = 0;
+const { fixture: writeCsv } = csvFiles('shops');
 const fixture = (rows: Partial<Record<string, string>>[], header: string[]) => {
-  const path = join(folder, `f${files++}.csv`);
   const table = [header, ...rows.map((row) => header.map((column) => row[column] ?? ''))];
-  writeFileSync(path, Papa.unparse(table, { newline: '\r\n' }));
-  return path;
+  return writeCsv(Papa.unparse(table, { newline: '\r\n' }));
 };
 const workspace = () =>
   new Pressroom({ dbFile: ':memory:', now: () => Date.UTC(2026, 10, 22, 12) });

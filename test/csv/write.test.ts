@@ -1,20 +1,11 @@
 // How a product import writes: many rows per statement in file order, SKUs already in the catalog
 // turned back by the insert and handled as re-imports, queued products each with its outbox item,
 // and a file too big to keep in memory written as it is read with the same outcome.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Pressroom } from '../../main/core/pressroom';
+import { csvFiles } from '../support/csv-files';
 
-const folder = mkdtempSync(join(tmpdir(), 'pressroom-write-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
-let files = 0;
-const fixture = (content: string) => {
-  const path = join(folder, `f${files++}.csv`);
-  writeFileSync(path, content);
-  return path;
-};
+const { fixture } = csvFiles('write');
 const now = Date.UTC(2026, 10, 22, 12);
 const workspace = () => new Pressroom({ dbFile: ':memory:', now: () => now });
 
