@@ -1,29 +1,15 @@
 // `import` with other tools' files as a user runs it: a Hootsuite file without a header row,
 // --bot for its rows, --queue refusing rows without a bot, and --encoding naming a file's
 // encoding.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli';
-
-function environment() {
-  const folder = mkdtempSync(join(tmpdir(), 'pressroom-cli-formats-'));
-  return {
-    folder,
-    env: {
-      PRESSROOM_DB: join(folder, 'workspace.sqlite'),
-      PRESSROOM_API_BASE: '',
-      PRESSROOM_API_TOKEN: '',
-      TZ: 'Europe/Berlin',
-    },
-  };
-}
+import { offlineWorkspace, runCli } from '../support/cli';
 
 describe('cli import of other tools’ files', () => {
   it('reads a Hootsuite file by position; --queue wants a bot, --bot gives one', async () => {
-    const { folder, env } = environment();
+    const { folder, env } = offlineWorkspace('formats');
     const file = join(folder, 'hootsuite.csv');
     writeFileSync(file, '12/01/2099 09:00,Fresh rye,https://bakery.example.com/rye\n');
     const args = ['import', 'posts', file, '--date-format', 'MM/DD/YYYY', '--queue'];
@@ -45,7 +31,7 @@ describe('cli import of other tools’ files', () => {
   });
 
   it('reads a file in the encoding --encoding names', async () => {
-    const { folder, env } = environment();
+    const { folder, env } = offlineWorkspace('formats');
     const file = join(folder, 'short.csv');
     writeFileSync(file, iconv.encode('sku,name,price\nA,Пирог,3\n', 'windows-1251'));
     const run = await runCli(

@@ -1,31 +1,16 @@
 // The planning commands as a user runs them: `schedule show|set`, `posts add --queue-next`, the
 // duplicate guard's refusal, and `import posts --fill-slots --allow-duplicates`.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { BotSchedule, LocalPost } from '../../shared/domain';
-import { runCli } from '../support/cli';
-
-function environment() {
-  const folder = mkdtempSync(join(tmpdir(), 'pressroom-cli-planning-'));
-  return {
-    folder,
-    env: {
-      PRESSROOM_DB: join(folder, 'workspace.sqlite'),
-      PRESSROOM_API_BASE: '',
-      PRESSROOM_API_TOKEN: '',
-      // The workspace's zone defaults to this computer's.
-      TZ: 'Europe/Berlin',
-    },
-  };
-}
+import { offlineWorkspace, runCli } from '../support/cli';
 
 const json = <T>(stdout: string) => JSON.parse(stdout) as T;
 
 describe('cli schedule and posts add --queue-next', () => {
   it('sets and shows a schedule, refusing bad input with one line and exit code 2', async () => {
-    const { env } = environment();
+    const { env } = offlineWorkspace('planning');
     const set = await runCli(
       ['schedule', 'set', 'bot_1', 'mon-fri 09:00,12:30,17:00; sat 10:00', '--json'],
       env,
@@ -67,7 +52,7 @@ describe('cli schedule and posts add --queue-next', () => {
   });
 
   it('queues posts into the next three slots, and refuses a repeat unless allowed', async () => {
-    const { env } = environment();
+    const { env } = offlineWorkspace('planning');
     const set = await runCli(['schedule', 'set', 'bot_1', 'mon-sun 09:00,17:00', '--json'], env);
     const { nextFree } = json<BotSchedule>(set.stdout);
     const queued: LocalPost[] = [];
@@ -102,7 +87,7 @@ describe('cli schedule and posts add --queue-next', () => {
 
 describe('cli import posts --fill-slots', () => {
   it('fills the next free slots, leaves a repeat out with a warning, and takes it with --allow-duplicates', async () => {
-    const { env, folder } = environment();
+    const { env, folder } = offlineWorkspace('planning');
     await runCli(['schedule', 'set', 'bot_1', 'mon-sun 09:00,17:00'], env);
     const shown = json<BotSchedule>(
       (await runCli(['schedule', 'show', 'bot_1', '--json'], env)).stdout,

@@ -1,5 +1,8 @@
 // Runs the CLI as a user would (as `npm run cli` does), in a child process.
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
@@ -51,4 +54,21 @@ export interface PlatformCli {
 export async function startPlatformCli(args: string[]): Promise<PlatformCli> {
   const { child, firstLine } = await startCli(['platform', '--json', '--port', '0', ...args]);
   return { child, ...(JSON.parse(firstLine) as Omit<PlatformCli, 'child'>) };
+}
+
+/**
+ * A new offline workspace for CLI runs: its folder, and the environment that points the CLI at
+ * it with no account, in Berlin's zone (a workspace's zone defaults to the computer's).
+ */
+export function offlineWorkspace(name: string): { folder: string; env: NodeJS.ProcessEnv } {
+  const folder = mkdtempSync(join(tmpdir(), `pressroom-cli-${name}-`));
+  return {
+    folder,
+    env: {
+      PRESSROOM_DB: join(folder, 'workspace.sqlite'),
+      PRESSROOM_API_BASE: '',
+      PRESSROOM_API_TOKEN: '',
+      TZ: 'Europe/Berlin',
+    },
+  };
 }
