@@ -54,7 +54,9 @@ function migrate(db: Database.Database, file: string, options: MigratedDbOptions
   }
   if (version === migrations.length) return;
   db.transaction(() => {
-    for (const sql of migrations.slice(version)) db.exec(sql);
+    // Read again under the write lock: another process opening the file may have migrated it.
+    const current = db.pragma('user_version', { simple: true }) as number;
+    for (const sql of migrations.slice(current)) db.exec(sql);
     const broken = db.pragma('foreign_key_check') as { table: string; parent: string }[];
     if (broken.length > 0) {
       const [first] = broken;
@@ -64,5 +66,5 @@ function migrate(db: Database.Database, file: string, options: MigratedDbOptions
     }
     db.pragma(`user_version = ${migrations.length}`);
     db.pragma(`application_id = ${applicationId}`);
-  })();
+  }).immediate();
 }

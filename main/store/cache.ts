@@ -75,63 +75,69 @@ export class CacheStore {
 
   replaceBots(bots: readonly RemoteBot[], prune: boolean): void {
     const syncedAt = this.now();
-    this.db.transaction(() => {
-      const upsert = statement(
-        this.db,
-        `INSERT INTO bots (id, name, raw, synced_at) VALUES (?, ?, ?, ?)
+    this.db
+      .transaction(() => {
+        const upsert = statement(
+          this.db,
+          `INSERT INTO bots (id, name, raw, synced_at) VALUES (?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET name = excluded.name, raw = excluded.raw, synced_at = excluded.synced_at`,
-      );
-      for (const bot of bots) upsert.run(bot.id, bot.name, JSON.stringify(bot.raw), syncedAt);
-      if (prune) statement(this.db, 'DELETE FROM bots WHERE synced_at < ?').run(syncedAt);
-    })();
+        );
+        for (const bot of bots) upsert.run(bot.id, bot.name, JSON.stringify(bot.raw), syncedAt);
+        if (prune) statement(this.db, 'DELETE FROM bots WHERE synced_at < ?').run(syncedAt);
+      })
+      .immediate();
   }
 
   replaceSubscribers(subscribers: readonly RemoteSubscriber[], prune: boolean): void {
     const syncedAt = this.now();
-    this.db.transaction(() => {
-      const upsert = statement(
-        this.db,
-        `INSERT INTO subscribers (id, bot_id, name, tags, status, raw, synced_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+    this.db
+      .transaction(() => {
+        const upsert = statement(
+          this.db,
+          `INSERT INTO subscribers (id, bot_id, name, tags, status, raw, synced_at) VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET bot_id = excluded.bot_id, name = excluded.name, tags = excluded.tags,
            status = excluded.status, raw = excluded.raw, synced_at = excluded.synced_at`,
-      );
-      for (const s of subscribers) {
-        upsert.run(
-          s.id,
-          s.botId,
-          s.name,
-          JSON.stringify(s.tags),
-          s.status,
-          JSON.stringify(s.raw),
-          syncedAt,
         );
-      }
-      if (prune) statement(this.db, 'DELETE FROM subscribers WHERE synced_at < ?').run(syncedAt);
-    })();
+        for (const s of subscribers) {
+          upsert.run(
+            s.id,
+            s.botId,
+            s.name,
+            JSON.stringify(s.tags),
+            s.status,
+            JSON.stringify(s.raw),
+            syncedAt,
+          );
+        }
+        if (prune) statement(this.db, 'DELETE FROM subscribers WHERE synced_at < ?').run(syncedAt);
+      })
+      .immediate();
   }
 
   replaceOrders(orders: readonly RemoteOrder[], prune: boolean): void {
     const syncedAt = this.now();
-    this.db.transaction(() => {
-      const upsert = statement(
-        this.db,
-        `INSERT INTO orders (id, status, currency, total_minor, created_at, raw, synced_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+    this.db
+      .transaction(() => {
+        const upsert = statement(
+          this.db,
+          `INSERT INTO orders (id, status, currency, total_minor, created_at, raw, synced_at) VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET status = excluded.status, currency = excluded.currency,
            total_minor = excluded.total_minor, created_at = excluded.created_at, raw = excluded.raw,
            synced_at = excluded.synced_at`,
-      );
-      for (const o of orders)
-        upsert.run(
-          o.id,
-          o.status,
-          o.currency,
-          o.totalMinor,
-          o.createdAt,
-          JSON.stringify(o.raw),
-          syncedAt,
         );
-      if (prune) statement(this.db, 'DELETE FROM orders WHERE synced_at < ?').run(syncedAt);
-    })();
+        for (const o of orders)
+          upsert.run(
+            o.id,
+            o.status,
+            o.currency,
+            o.totalMinor,
+            o.createdAt,
+            JSON.stringify(o.raw),
+            syncedAt,
+          );
+        if (prune) statement(this.db, 'DELETE FROM orders WHERE synced_at < ?').run(syncedAt);
+      })
+      .immediate();
   }
 
   /**
@@ -141,101 +147,105 @@ export class CacheStore {
   mergePosts(posts: readonly RemotePost[]): { linked: number; remote: number } {
     const now = this.now();
     let linked = 0;
-    this.db.transaction(() => {
-      const byReference = statement(
-        this.db,
-        "SELECT post_id FROM outbox WHERE idempotency_key = ? AND kind = 'create_post' AND post_id IS NOT NULL",
-      );
-      const published = statement(
-        this.db,
-        `UPDATE posts SET status = 'published', remote_id = ?, published_at = COALESCE(?, published_at), updated_at = ?
+    this.db
+      .transaction(() => {
+        const byReference = statement(
+          this.db,
+          "SELECT post_id FROM outbox WHERE idempotency_key = ? AND kind = 'create_post' AND post_id IS NOT NULL",
+        );
+        const published = statement(
+          this.db,
+          `UPDATE posts SET status = 'published', remote_id = ?, published_at = COALESCE(?, published_at), updated_at = ?
          WHERE id = ? AND origin = 'local'
            AND status IN ('scheduled', 'sending', 'handed_off', 'published', 'failed', 'missed')`,
-      );
-      // The platform has the post: its item is done, so nothing ever sends it again.
-      const settleItem = statement(
-        this.db,
-        `UPDATE outbox SET state = 'done', remote_id = ?, outcome_unknown = 0, last_error = NULL, updated_at = ?
+        );
+        // The platform has the post: its item is done, so nothing ever sends it again.
+        const settleItem = statement(
+          this.db,
+          `UPDATE outbox SET state = 'done', remote_id = ?, outcome_unknown = 0, last_error = NULL, updated_at = ?
          WHERE post_id = ? AND kind = 'create_post' AND state IN ('queued', 'retrying', 'failed')`,
-      );
-      const linkOnly = statement(
-        this.db,
-        "UPDATE posts SET remote_id = ?, updated_at = ? WHERE id = ? AND origin = 'local' AND remote_id IS NULL",
-      );
-      const upsertRemote = statement(
-        this.db,
-        `INSERT INTO posts (remote_id, bot_id, text, media_urls, scheduled_at, zone, status, origin, published_at,
+        );
+        const linkOnly = statement(
+          this.db,
+          "UPDATE posts SET remote_id = ?, updated_at = ? WHERE id = ? AND origin = 'local' AND remote_id IS NULL",
+        );
+        const upsertRemote = statement(
+          this.db,
+          `INSERT INTO posts (remote_id, bot_id, text, media_urls, scheduled_at, zone, status, origin, published_at,
            created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'UTC', ?, 'remote', ?, ?, ?)
          ON CONFLICT (remote_id) DO UPDATE SET status = excluded.status, published_at = excluded.published_at,
            updated_at = excluded.updated_at WHERE posts.origin = 'remote'`,
-      );
-      const localByRemote = statement(
-        this.db,
-        "SELECT id FROM posts WHERE remote_id = ? AND origin = 'local'",
-      );
-      for (const post of posts) {
-        const local =
-          (localByRemote.get(post.id) as { id: number } | undefined)?.id ??
-          (post.clientReference
-            ? (byReference.get(post.clientReference) as { post_id: number } | undefined)?.post_id
-            : undefined);
-        if (local !== undefined) {
-          linked++;
-          settleItem.run(post.id, now, local);
-          if (post.status === 'published') published.run(post.id, post.publishedAt, now, local);
-          else linkOnly.run(post.id, now, local);
-          continue;
-        }
-        upsertRemote.run(
-          post.id,
-          post.botId,
-          post.text,
-          JSON.stringify(post.mediaUrls),
-          post.scheduledAt ?? post.publishedAt,
-          post.status,
-          post.publishedAt,
-          now,
-          now,
         );
-      }
-    })();
+        const localByRemote = statement(
+          this.db,
+          "SELECT id FROM posts WHERE remote_id = ? AND origin = 'local'",
+        );
+        for (const post of posts) {
+          const local =
+            (localByRemote.get(post.id) as { id: number } | undefined)?.id ??
+            (post.clientReference
+              ? (byReference.get(post.clientReference) as { post_id: number } | undefined)?.post_id
+              : undefined);
+          if (local !== undefined) {
+            linked++;
+            settleItem.run(post.id, now, local);
+            if (post.status === 'published') published.run(post.id, post.publishedAt, now, local);
+            else linkOnly.run(post.id, now, local);
+            continue;
+          }
+          upsertRemote.run(
+            post.id,
+            post.botId,
+            post.text,
+            JSON.stringify(post.mediaUrls),
+            post.scheduledAt ?? post.publishedAt,
+            post.status,
+            post.publishedAt,
+            now,
+            now,
+          );
+        }
+      })
+      .immediate();
     return { linked, remote: posts.length - linked };
   }
 
   /** Products the platform has: ours are linked and marked published, the rest kept read-only. */
   mergeProducts(products: readonly RemoteProduct[]): void {
     const now = this.now();
-    this.db.transaction(() => {
-      const ours = statement(
-        this.db,
-        `UPDATE products SET remote_id = ?, status = 'published', error = NULL, updated_at = ?
+    this.db
+      .transaction(() => {
+        const ours = statement(
+          this.db,
+          `UPDATE products SET remote_id = ?, status = 'published', error = NULL, updated_at = ?
          WHERE (remote_id = ? OR sku = ?) AND origin = 'local' AND status IN ('sending', 'published', 'failed', 'queued')`,
-      );
-      const remote = statement(
-        this.db,
-        `INSERT INTO products (remote_id, sku, name, description, price_minor, currency, stock, image_url, status, origin,
+        );
+        const remote = statement(
+          this.db,
+          `INSERT INTO products (remote_id, sku, name, description, price_minor, currency, stock, image_url, status, origin,
            created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'published', 'remote', ?, ?)
          ON CONFLICT (sku) DO UPDATE SET name = excluded.name, description = excluded.description,
            price_minor = excluded.price_minor, currency = excluded.currency, stock = excluded.stock,
            image_url = excluded.image_url, remote_id = excluded.remote_id, updated_at = excluded.updated_at
          WHERE products.origin = 'remote'`,
-      );
-      for (const p of products) {
-        if (ours.run(p.id, now, p.id, p.sku).changes > 0) continue;
-        remote.run(
-          p.id,
-          p.sku,
-          p.name,
-          p.description,
-          p.priceMinor,
-          p.currency,
-          p.stock,
-          p.imageUrl,
-          now,
-          now,
         );
-      }
-    })();
+        for (const p of products) {
+          if (ours.run(p.id, now, p.id, p.sku).changes > 0) continue;
+          remote.run(
+            p.id,
+            p.sku,
+            p.name,
+            p.description,
+            p.priceMinor,
+            p.currency,
+            p.stock,
+            p.imageUrl,
+            now,
+            now,
+          );
+        }
+      })
+      .immediate();
   }
 
   /** A bot by its id or, ignoring letter case, its name. */

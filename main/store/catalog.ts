@@ -87,7 +87,9 @@ export class CatalogStore {
   /** Deletes the editable ones among `ids` (their queue items go with them); returns how many. */
   remove(ids: readonly number[]): number {
     const remove = statement(this.db, `DELETE FROM products WHERE id = ? AND ${EDITABLE}`);
-    return this.db.transaction(() => ids.reduce((n, id) => n + remove.run(id).changes, 0))();
+    return this.db
+      .transaction(() => ids.reduce((n, id) => n + remove.run(id).changes, 0))
+      .immediate();
   }
 
   /** A SKU not yet taken, made from `sku`: BK-001-copy, BK-001-copy-2, ... */

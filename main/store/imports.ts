@@ -92,23 +92,25 @@ export class ImportsStore {
    * finished, with them as its summary. Returns how many stayed.
    */
   abandonBatch(id: string): number {
-    return this.db.transaction(() => {
-      const batch = this.batch(id);
-      if (!batch) return 0;
-      const gone = this.goneOut(id, batch.kind);
-      this.takeBack(id, batch.kind);
-      if (gone === 0) statement(this.db, 'DELETE FROM import_batches WHERE id = ?').run(id);
-      else
-        this.finishBatch(id, {
-          rows: gone,
-          inserted: gone,
-          updated: 0,
-          unchanged: 0,
-          invalid: 0,
-          leftOut: 0,
-        });
-      return gone;
-    })();
+    return this.db
+      .transaction(() => {
+        const batch = this.batch(id);
+        if (!batch) return 0;
+        const gone = this.goneOut(id, batch.kind);
+        this.takeBack(id, batch.kind);
+        if (gone === 0) statement(this.db, 'DELETE FROM import_batches WHERE id = ?').run(id);
+        else
+          this.finishBatch(id, {
+            rows: gone,
+            inserted: gone,
+            updated: 0,
+            unchanged: 0,
+            invalid: 0,
+            leftOut: 0,
+          });
+        return gone;
+      })
+      .immediate();
   }
 
   /**
@@ -261,24 +263,26 @@ export class ImportsStore {
   ):
     | { ok: true; kind: 'posts' | 'products'; removed: number; restored: number }
     | { ok: false; reason: string } {
-    return this.db.transaction(() => {
-      const batch = this.batch(id);
-      if (!batch) return { ok: false as const, reason: `no import batch ${id}` };
-      if (batch.undoneAt !== null)
-        return { ok: false as const, reason: `import batch ${id} was undone already` };
-      const gone = this.goneOut(id, batch.kind);
-      if (gone > 0)
-        return {
-          ok: false as const,
-          reason: `${gone} item(s) of batch ${id} have gone to the platform already; undo refused`,
-        };
-      const undone = this.takeBack(id, batch.kind);
-      statement(this.db, 'UPDATE import_batches SET undone_at = ? WHERE id = ?').run(
-        this.now(),
-        id,
-      );
-      return { ok: true as const, kind: batch.kind, ...undone };
-    })();
+    return this.db
+      .transaction(() => {
+        const batch = this.batch(id);
+        if (!batch) return { ok: false as const, reason: `no import batch ${id}` };
+        if (batch.undoneAt !== null)
+          return { ok: false as const, reason: `import batch ${id} was undone already` };
+        const gone = this.goneOut(id, batch.kind);
+        if (gone > 0)
+          return {
+            ok: false as const,
+            reason: `${gone} item(s) of batch ${id} have gone to the platform already; undo refused`,
+          };
+        const undone = this.takeBack(id, batch.kind);
+        statement(this.db, 'UPDATE import_batches SET undone_at = ? WHERE id = ?').run(
+          this.now(),
+          id,
+        );
+        return { ok: true as const, kind: batch.kind, ...undone };
+      })
+      .immediate();
   }
 
   /** How many of the batch's items are being sent or have gone to the platform. */

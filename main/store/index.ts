@@ -45,8 +45,13 @@ export class WorkspaceStore {
     return new WorkspaceStore(openWorkspaceDb(file), now);
   }
 
+  /**
+   * Takes the write lock at the start: a deferred transaction that read first fails at once with
+   * "database is locked" when another process (the app beside `publish --watch`) wrote meanwhile,
+   * while one begun immediately waits its turn (busy_timeout).
+   */
   transaction<T>(work: () => T): T {
-    return this.db.transaction(work)();
+    return this.db.transaction(work).immediate();
   }
 
   close(): void {

@@ -225,18 +225,20 @@ export class OutboxStore {
    */
   claim(id: number): OutboxItem | undefined {
     const now = this.now();
-    return this.db.transaction(() => {
-      const changed = statement(
-        this.db,
-        `UPDATE outbox SET state = 'sending', attempts = attempts + 1, updated_at = ?,
+    return this.db
+      .transaction(() => {
+        const changed = statement(
+          this.db,
+          `UPDATE outbox SET state = 'sending', attempts = attempts + 1, updated_at = ?,
              first_attempt_at = COALESCE(first_attempt_at, ?)
            WHERE id = ? AND state IN ('queued', 'retrying') AND ready_at <= ?`,
-      ).run(now, now, id, now).changes;
-      if (changed === 0) return undefined;
-      const item = this.require(id);
-      this.moveSubject(item, 'sending');
-      return item;
-    })();
+        ).run(now, now, id, now).changes;
+        if (changed === 0) return undefined;
+        const item = this.require(id);
+        this.moveSubject(item, 'sending');
+        return item;
+      })
+      .immediate();
   }
 
   markDone(id: number, remoteId: string | null, publishedAt: number | null = null): void {
@@ -368,15 +370,17 @@ export class OutboxStore {
     columns: Record<string, string | number | null>,
     subject: SubjectChange = {},
   ): void {
-    this.db.transaction(() => {
-      const names = Object.keys(columns);
-      const sets = names.map((name) => `${name} = ?`).join(', ');
-      statement(
-        this.db,
-        `UPDATE outbox SET state = ?, ${sets}${sets ? ', ' : ''}updated_at = ? WHERE id = ?`,
-      ).run(state, ...names.map((name) => columns[name]), this.now(), id);
-      this.moveSubject(this.require(id), state, subject);
-    })();
+    this.db
+      .transaction(() => {
+        const names = Object.keys(columns);
+        const sets = names.map((name) => `${name} = ?`).join(', ');
+        statement(
+          this.db,
+          `UPDATE outbox SET state = ?, ${sets}${sets ? ', ' : ''}updated_at = ? WHERE id = ?`,
+        ).run(state, ...names.map((name) => columns[name]), this.now(), id);
+        this.moveSubject(this.require(id), state, subject);
+      })
+      .immediate();
   }
 
   private moveSubject(item: OutboxItem, state: OutboxState, subject: SubjectChange = {}): void {
