@@ -36,6 +36,8 @@ import type {
 } from './domain';
 import { isTimeZone } from './time';
 import { isCurrency } from './money';
+import { localMediaName } from './media';
+import { isHttpUrl } from './url';
 import { apiBaseUrl, httpUrl, text } from './validation';
 import type { ConnectionReport } from './connection';
 import { LIMITS } from './limits';
@@ -97,8 +99,15 @@ export const POST_MODES = ['draft', 'schedule', 'publish_now', 'hand_off'] as co
  * true goes ahead.
  */
 const allowDuplicate = z.boolean().default(false);
+/** A post's picture: on the web, or uploaded into Pressroom (shared/media.ts) until it is published. */
+const mediaUrl = z
+  .string()
+  .max(2048, { error: 'must be at most 2048 characters' })
+  .refine((url) => isHttpUrl(url) || localMediaName(url) !== null, {
+    error: 'must be an absolute http or https URL, or a picture uploaded into Pressroom',
+  });
 const mediaUrls = z
-  .array(httpUrl)
+  .array(mediaUrl)
   .max(LIMITS.postMediaUrls, { error: `must have at most ${LIMITS.postMediaUrls} URLs` });
 const botId = z.string().min(1);
 

@@ -35,6 +35,11 @@ export interface PublisherOptions {
   onEvent?: (event: PublisherEvent) => void;
   /** Asked before each pass: null when this process may publish, else why it does not. */
   mayPublish?: () => string | null;
+  /**
+   * The web addresses to send for a post's pictures (uploaded ones are put on the media host
+   * first); by default the post's own. Throwing fails the item with that reason, unsent.
+   */
+  publicMediaUrls?: (urls: string[]) => Promise<string[]>;
 }
 
 export interface DrainReport {
@@ -262,11 +267,14 @@ export class Publisher {
             serverMessage: 'Choose a bot for this post',
           });
         const handOff = item.payload.handOff === true && post.scheduledAt !== null;
+        const mediaUrls = this.options.publicMediaUrls
+          ? await this.options.publicMediaUrls(post.mediaUrls)
+          : post.mediaUrls;
         const created = await client.createPost(
           {
             bot_id: post.botId,
             text: post.text,
-            media_urls: post.mediaUrls,
+            media_urls: mediaUrls,
             ...(handOff ? { scheduled_at: new Date(post.scheduledAt ?? 0).toISOString() } : {}),
             client_reference: item.idempotencyKey,
           },

@@ -5,6 +5,7 @@ import { CatalogStore } from './catalog';
 import { openWorkspaceDb } from './db';
 import { ImportsStore } from './imports';
 import { LeaseStore } from './lease';
+import { MediaStore } from './media';
 import type { WorkspaceDb } from './db';
 import { OutboxStore } from './outbox';
 import { PostsStore } from './posts';
@@ -24,6 +25,7 @@ export class WorkspaceStore {
   readonly webhooks: WebhooksStore;
   readonly schedules: SchedulesStore;
   readonly lease: LeaseStore;
+  readonly media: MediaStore;
 
   constructor(
     readonly db: WorkspaceDb,
@@ -39,6 +41,7 @@ export class WorkspaceStore {
     this.webhooks = new WebhooksStore(db, now);
     this.schedules = new SchedulesStore(db, now);
     this.lease = new LeaseStore(db, now);
+    this.media = new MediaStore(db, now);
   }
 
   static open(file?: string, now?: () => number): WorkspaceStore {

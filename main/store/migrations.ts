@@ -251,4 +251,21 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 10,
+    name: 'media: pictures uploaded into the workspace',
+    // Kept in the database, not beside it, so a backup of the workspace file holds its pictures.
+    sql: `
+      CREATE TABLE media (
+        name TEXT PRIMARY KEY,
+        original_name TEXT NOT NULL,
+        type TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        bytes BLOB NOT NULL,
+        thumbnail BLOB,
+        thumbnail_type TEXT,
+        created_at INTEGER NOT NULL
+      );
+    `,
+  },
 ];

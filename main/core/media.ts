@@ -1,0 +1,193 @@
+// Uploaded pictures (Node, main process): takes a file the page or the command line read, keeps it
+// in the workspace, gives lists and the calendar its thumbnail, and puts it on the user's media
+// host when a post carrying it is published (docs/platform-api.md, "Media").
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { MediaType } from '../../shared/media';
+import {
+  MEDIA_MAX_BYTES,
+  MEDIA_TYPES,
+  THUMBNAIL_MAX_BYTES,
+  isLocalMedia,
+  localMediaName,
+  localMediaRef,
+  sniffMediaType,
+} from '../../shared/media';
+import { httpUrl } from '../../shared/validation';
+import type { WorkspaceStore } from '../store';
+import { InvalidInput } from './errors';
+
+/** Where published pictures go: a folder the user's web space serves at `publicBaseUrl`. */
+export const mediaHostSchema = z.strictObject({
+  folder: z.string().min(1),
+  publicBaseUrl: httpUrl,
+});
+export type MediaHost = z.infer<typeof mediaHostSchema>;
+
+export interface AddedMedia {
+  /** What a post's mediaUrls keeps: `pressroom-media:<sha256>.<ext>`. */
+  url: string;
+  fileName: string;
+  type: MediaType;
+  size: number;
+  thumbnailUrl: string | null;
+}
+
+const MEDIA_HOST_KEY = 'media_host';
+const typeNames = Object.values(MEDIA_TYPES)
+  .map((type) => type.extension.toUpperCase())
+  .join(', ');
+
+function dataUrl(type: MediaType, bytes: Uint8Array): string {
+  return `data:${type};base64,${Buffer.from(bytes).toString('base64')}`;
+}
+
+export class MediaService {
+  constructor(private readonly store: WorkspaceStore) {}
+
+  /** Keeps a picture; `thumbnail`, when the page made one, is what lists and the calendar show. */
+  add(fileName: string, bytes: Uint8Array, thumbnail: Uint8Array | null = null): AddedMedia {
+    const type = sniffMediaType(bytes);
+    if (!type)
+      throw new InvalidInput([
+        {
+          field: 'contentBase64',
+          message: `${fileName} is not a picture Pressroom can post (${typeNames})`,
+        },
+      ]);
+    if (bytes.byteLength > MEDIA_MAX_BYTES)
+      throw new InvalidInput([
+        {
+          field: 'contentBase64',
+          message: `${fileName} is ${(bytes.byteLength / 1024 / 1024).toFixed(1)} MiB; the largest a post may carry is ${MEDIA_MAX_BYTES / 1024 / 1024} MiB`,
+        },
+      ]);
+    const thumbnailType = thumbnail && sniffMediaType(thumbnail);
+    if (thumbnail && (!thumbnailType || thumbnail.byteLength > THUMBNAIL_MAX_BYTES))
+      throw new InvalidInput([
+        {
+          field: 'thumbnailBase64',
+          message: `must be a ${typeNames} picture of at most ${THUMBNAIL_MAX_BYTES / 1024} KiB`,
+        },
+      ]);
+    const hash = createHash('sha256').update(bytes).digest('hex');
+    const url = localMediaRef(hash, type);
+    const stored = this.store.media.put({
+      name: localMediaName(url) ?? '',
+      originalName: fileName,
+      type,
+      bytes,
+      thumbnail: thumbnail && thumbnailType ? { type: thumbnailType, bytes: thumbnail } : null,
+    });
+    return {
+      url,
+      fileName,
+      type,
+      size: stored.size,
+      thumbnailUrl: this.thumbnailUrls([url]).get(url) ?? null,
+    };
+  }
+
+  /**
+   * What a page can show for each of `urls`: an https picture as it is, an uploaded one as its
+   * thumbnail, or the picture itself when it is as small as a thumbnail. Others are left out.
+   */
+  thumbnailUrls(urls: readonly string[]): Map<string, string> {
+    const shown = new Map<string, string>();
+    const local = new Map<string, string>();
+    for (const url of urls) {
+      const name = localMediaName(url);
+      if (name) local.set(name, url);
+      else if (url.startsWith('https://')) shown.set(url, url);
+    }
+    const thumbnails = this.store.media.thumbnails([...local.keys()]);
+    for (const [name, url] of local) {
+      const thumbnail = thumbnails.get(name);
+      if (thumbnail) {
+        shown.set(url, dataUrl(thumbnail.type, thumbnail.bytes));
+        continue;
+      }
+      const media = this.store.media.get(name);
+      const bytes = media && media.size <= THUMBNAIL_MAX_BYTES && this.store.media.bytes(name);
+      if (media && bytes) shown.set(url, dataUrl(media.type, bytes));
+    }
+    return shown;
+  }
+
+  /** The first of a post's pictures a page can show, for its chip or row. */
+  thumbnailUrl(urls: readonly string[]): string | null {
+    const shown = this.thumbnailUrls(urls);
+    return urls.map((url) => shown.get(url)).find((url) => url !== undefined) ?? null;
+  }
+
+  host(): MediaHost | null {
+    return this.store.settings.get(MEDIA_HOST_KEY, mediaHostSchema.nullable(), null);
+  }
+
+  setHost(host: MediaHost | null): void {
+    this.store.settings.set(MEDIA_HOST_KEY, host);
+  }
+
+  /**
+   * Why a post with these pictures cannot be published yet (as a field issue), or null: an
+   * uploaded picture needs a media host, and must still be in the workspace.
+   */
+  publishProblem(urls: readonly string[]): { field: string; message: string } | null {
+    const local = urls.filter(isLocalMedia);
+    if (local.length === 0) return null;
+    const missing = local.find((url) => {
+      const name = localMediaName(url);
+      return !name || !this.store.media.get(name);
+    });
+    if (missing)
+      return {
+        field: 'mediaUrls',
+        message: `${missing} is not among this workspace's uploaded pictures; remove it and upload the picture again`,
+      };
+    if (!this.host())
+      return {
+        field: 'mediaUrls',
+        message: `has ${local.length === 1 ? 'an uploaded picture' : `${local.length} uploaded pictures`}, and the platform takes pictures only by web address: set a media host first (pressroom media host --folder DIR --url URL)`,
+      };
+    return null;
+  }
+
+  /**
+   * The addresses to send for a post's pictures: each uploaded one is copied into the host's
+   * folder (once; its name is its content's hash) and sent by its public address.
+   */
+  async publicUrls(urls: readonly string[]): Promise<string[]> {
+    const problem = this.publishProblem(urls);
+    if (problem) throw new Error(`The post's picture list ${problem.message}`);
+    const host = this.host();
+    if (!host) return [...urls];
+    return Promise.all(
+      urls.map(async (url) => {
+        const name = localMediaName(url);
+        if (!name) return url;
+        await this.copyToHost(host, name);
+        return new URL(encodeURIComponent(name), host.publicBaseUrl.replace(/\/?$/, '/')).href;
+      }),
+    );
+  }
+
+  private async copyToHost(host: MediaHost, name: string): Promise<void> {
+    const target = join(host.folder, name);
+    if (
+      await stat(target).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
+    const bytes = this.store.media.bytes(name);
+    if (!bytes) throw new Error(`The uploaded picture ${name} is no longer in the workspace`);
+    await mkdir(host.folder, { recursive: true });
+    // Written aside and renamed, so a web server never serves half a picture.
+    const partial = join(host.folder, `.${name}.${randomUUID()}.part`);
+    await writeFile(partial, bytes);
+    await rename(partial, target);
+  }
+}

@@ -1,0 +1,112 @@
+// Uploaded pictures: told apart by their bytes, kept once, shown by their thumbnail, and put on
+// the media host's folder under their hash when a post carrying them is published.
+import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { MediaService } from '../../main/core/media';
+import { WorkspaceStore } from '../../main/store';
+import { MEDIA_MAX_BYTES, sniffMediaType } from '../../shared/media';
+
+/** A 1×1 PNG, byte for byte. */
+export const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
+  'base64',
+);
+const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46]);
+const WEBP = Buffer.from('RIFF\x24\x00\x00\x00WEBPVP8 ', 'latin1');
+const WAVE = Buffer.from('RIFF\x24\x00\x00\x00WAVEfmt ', 'latin1');
+
+function media() {
+  const store = WorkspaceStore.open();
+  return { store, service: new MediaService(store) };
+}
+
+describe('uploaded pictures', () => {
+  it('are told apart by their first bytes, not their name', () => {
+    expect(sniffMediaType(PNG)).toBe('image/png');
+    expect(sniffMediaType(JPEG)).toBe('image/jpeg');
+    expect(sniffMediaType(Buffer.from('GIF89a'))).toBe('image/gif');
+    expect(sniffMediaType(WEBP)).toBe('image/webp');
+    expect(sniffMediaType(WAVE)).toBeNull(); // RIFF, but sound
+    expect(sniffMediaType(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'))).toBeNull();
+  });
+
+  it('are kept once per content, named by its hash, and shown as themselves when small', () => {
+    const { store, service } = media();
+    const added = service.add('Shop front.png', PNG);
+    expect(added).toMatchObject({
+      fileName: 'Shop front.png',
+      type: 'image/png',
+      size: PNG.length,
+    });
+    expect(added.url).toMatch(/^pressroom-media:[0-9a-f]{64}\.png$/);
+    expect(added.thumbnailUrl).toBe(`data:image/png;base64,${PNG.toString('base64')}`);
+    expect(service.add('copy.png', PNG).url).toBe(added.url);
+    expect(store.db.prepare('SELECT COUNT(*) AS n FROM media').get()).toEqual({ n: 1 });
+    store.close();
+  });
+
+  it('show the thumbnail the page made, and leave out what a page cannot show', () => {
+    const { store, service } = media();
+    const big = Buffer.concat([JPEG, Buffer.alloc(200 * 1024)]);
+    const withoutThumbnail = service.add('big.jpg', big);
+    expect(withoutThumbnail.thumbnailUrl).toBeNull();
+    const withThumbnail = service.add('big.jpg', big, PNG);
+    expect(withThumbnail.thumbnailUrl).toMatch(/^data:image\/png;base64,/);
+    expect(
+      service.thumbnailUrl([
+        'http://example.com/a.png',
+        withThumbnail.url,
+        'https://cdn.example/b.jpg',
+      ]),
+    ).toBe(withThumbnail.thumbnailUrl);
+    expect(service.thumbnailUrl(['https://cdn.example/b.jpg'])).toBe('https://cdn.example/b.jpg');
+    expect(service.thumbnailUrl(['http://example.com/a.png'])).toBeNull();
+    store.close();
+  });
+
+  it('refuse what is not a picture, what is too big, and a thumbnail that is not small', () => {
+    const { store, service } = media();
+    expect(() => service.add('notes.png', Buffer.from('just text'))).toThrow(
+      /notes\.png is not a picture Pressroom can post \(PNG, JPG, GIF, WEBP\)/,
+    );
+    const huge = Buffer.concat([PNG, Buffer.alloc(MEDIA_MAX_BYTES)]);
+    expect(() => service.add('huge.png', huge)).toThrow(
+      /huge\.png is 10\.0 MiB; the largest a post may carry is 10 MiB/,
+    );
+    expect(() => service.add('a.png', PNG, Buffer.concat([PNG, Buffer.alloc(65 * 1024)]))).toThrow(
+      /thumbnailBase64: must be a PNG, JPG, GIF, WEBP picture of at most 64 KiB/,
+    );
+    expect(store.db.prepare('SELECT COUNT(*) AS n FROM media').get()).toEqual({ n: 0 });
+    store.close();
+  });
+
+  it('need a media host to be published, and go there once under their hash', async () => {
+    const { store, service } = media();
+    const { url } = service.add('Shop front.png', PNG);
+    const urls = [url, 'https://cdn.example/b.jpg'];
+    expect(service.publishProblem(urls)?.message).toMatch(
+      /has an uploaded picture, and the platform takes pictures only by web address: set a media host first/,
+    );
+    await expect(service.publicUrls(urls)).rejects.toThrow(/set a media host first/);
+    expect(service.publishProblem(['pressroom-media:' + '0'.repeat(64) + '.png'])?.message).toMatch(
+      /is not among this workspace's uploaded pictures/,
+    );
+
+    const folder = join(mkdtempSync(join(tmpdir(), 'pressroom-host-')), 'public', 'media');
+    service.setHost({ folder, publicBaseUrl: 'https://shop.example/media' });
+    expect(service.publishProblem(urls)).toBeNull();
+    const name = url.slice('pressroom-media:'.length);
+    expect(await service.publicUrls(urls)).toEqual([
+      `https://shop.example/media/${name}`,
+      'https://cdn.example/b.jpg',
+    ]);
+    expect(readdirSync(folder)).toEqual([name]); // nothing half-written left beside it
+    expect(readFileSync(join(folder, name))).toEqual(PNG);
+    const written = statSync(join(folder, name)).mtimeMs;
+    await service.publicUrls(urls);
+    expect(statSync(join(folder, name)).mtimeMs).toBe(written);
+    store.close();
+  });
+});
