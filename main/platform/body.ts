@@ -1,6 +1,8 @@
 // Reading an answer's body (Node, main process): within a size cap, giving up only when the
-// bytes stop coming (a big page on a slow line still arrives), decoded by its declared charset.
+// bytes stop coming (a big page on a slow line still arrives), decoded by its declared charset,
+// and read as JSON with ids past 2^53 kept exact.
 import iconv from 'iconv-lite';
+import { isInteger, isSafeNumber, parse as parseLossless } from 'lossless-json';
 
 /** An abort signal that fires after `ms` without progress; `restart` begins the wait again. */
 export interface IdleTimeout {
@@ -83,4 +85,18 @@ export async function readBodyText(
     }
   }
   return iconv.decode(Buffer.concat(chunks), charsetOf(response.headers.get('content-type')));
+}
+
+/** Sixteen digits in a row somewhere: the only texts that may hold an integer past 2^53. */
+const LONG_DIGITS = /\d{16}/;
+
+/**
+ * JSON.parse, except that an integer too big for a double (an id past 2^53) is kept as its exact
+ * digits in a string instead of being rounded. Texts without a long digit run take the fast path.
+ */
+export function parseJsonExact(text: string): unknown {
+  if (!LONG_DIGITS.test(text)) return JSON.parse(text) as unknown;
+  return parseLossless(text, undefined, (digits) =>
+    isInteger(digits) && !isSafeNumber(digits) ? digits : Number(digits),
+  );
 }

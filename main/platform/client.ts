@@ -3,7 +3,7 @@
 // answer. It decides nothing about when to send: the engine's governor does.
 import type { z } from 'zod';
 import { describeIssues, summarizeIssues } from '../../shared/validation';
-import { BodyTooLarge, idleTimeout, readBodyText } from './body';
+import { BodyTooLarge, idleTimeout, parseJsonExact, readBodyText } from './body';
 import {
   PlatformError,
   describeHtmlPage,
@@ -11,35 +11,19 @@ import {
   kindOfStatus,
   writeWasSent,
 } from './errors';
-import {
-  aiChatSchema,
-  aiUsageSchema,
-  botSchema,
-  messageSchema,
-  nextFromLinkHeader,
-  orderSchema,
-  parseJsonExact,
-  postSchema,
-  productSchema,
-  readErrorBody,
-  readList,
-  subscriberSchema,
-  unwrapOne,
-  webhookSchema,
-} from './normalize';
-import type {
-  AiChat,
-  AiUsageReport,
-  Bot,
-  Message,
-  NextMarker,
-  Order,
-  PageRequest,
-  Post,
-  Product,
-  Subscriber,
-  WebhookSubscriptionInfo,
-} from './normalize';
+import { botSchema, webhookSchema } from './normalize/account';
+import type { Bot, WebhookSubscriptionInfo } from './normalize/account';
+import { aiChatSchema, aiUsageSchema } from './normalize/ai';
+import type { AiChat, AiUsageReport } from './normalize/ai';
+import { readErrorBody } from './normalize/errors';
+import { nextFromLinkHeader, readList, unwrapOne } from './normalize/lists';
+import type { NextMarker, PageRequest } from './normalize/lists';
+import { messageSchema, orderSchema, subscriberSchema } from './normalize/people';
+import type { Message, Order, Subscriber } from './normalize/people';
+import { postSchema } from './normalize/posts';
+import type { Post } from './normalize/posts';
+import { productSchema } from './normalize/products';
+import type { Product } from './normalize/products';
 import { parseRateLimit, parseRetryAfter } from './rate-limit';
 import type { RateLimitState } from './rate-limit';
 import type {

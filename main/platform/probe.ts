@@ -2,7 +2,7 @@
 // the token, the rate-limit headers, the server's clock, lists, ids and error bodies. For
 // `pressroom check` and Settings' connection test; nothing here decides how Pressroom reads.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { readErrorBody } from './normalize';
+import { readErrorBody } from './normalize/errors';
 import { parseRateLimit, rateLimitFamily } from './rate-limit';
 import type { ConnectionReport, ErrorShape, PaginationStyle } from '../../shared/connection';
 import { ServerClock } from './server-clock';
