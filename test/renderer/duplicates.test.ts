@@ -195,7 +195,7 @@ describe('the duplicate question in the post editor', () => {
       await insisting(new PostEditor(shell, { post: queued }).submit('schedule')),
     ).toBeDefined();
     const editor = new PostEditor(shell, { post: draft });
-    await vi.waitFor(() => expect(editor.queueBlocked).toBeNull());
+    await vi.waitFor(() => expect(editor.fields.queueBlocked).toBeNull());
     expect(await insisting(editor.submit('schedule'))).toBeDefined();
     expect(await insisting(editor.queue('add'))).toBeDefined();
     expect(await insisting(editor.queue('next'))).toBeDefined();

@@ -12,14 +12,9 @@ import { WallClock } from '../../../shared/time';
 import { coalesce } from '../components/common/coalesce';
 import { wallTime } from '../components/common/format';
 import type { Shell } from './shell.svelte';
-import {
-  NOT_GONE_OUT,
-  STATUS_MARKS,
-  lockReason,
-  nextWholeHour,
-  readWhen,
-  type EditorStart,
-} from './post-editor.svelte';
+import type { EditorStart } from './post-fields.svelte';
+import { NOT_GONE_OUT, STATUS_MARKS, lockReason } from './post-status';
+import { nextWholeHour, readWhen } from './post-when';
 
 export const CALENDAR_VIEWS = [
   { id: 'dayGridMonth', label: 'Month', key: 'm' },
