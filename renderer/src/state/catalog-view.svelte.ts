@@ -15,7 +15,7 @@ export class CatalogView {
     return this.search.trim() !== '' || this.status !== null;
   }
 
-  /** A click on a column's header: a second click on the same column reverses it, as in a spreadsheet. */
+  /** A click on a column's header; a second click on it reverses the order, as in a spreadsheet. */
   sortBy(sort: ProductSort): void {
     this.descending = sort === this.sort ? !this.descending : false;
     this.sort = sort;
