@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { OperationResults } from '../../shared/contract';
 import type { LocalPost } from '../../shared/domain';
 import { wallTime } from '../../renderer/src/components/common/format';
-import { nextWholeHour } from '../../renderer/src/state/post-editor.svelte';
+import { nextWholeHour } from '../../renderer/src/state/post-when';
 import { seriousViolations } from './axe';
 import { callCore, chooseFromMore, openApp, screenshot } from './harness';
 import { useServedApp } from './served-app';

@@ -8,14 +8,8 @@ import type { CallResult, OperationInput } from '../../shared/contract';
 import { POST_STATUSES, type FreeSlot, type LocalPost } from '../../shared/domain';
 import CalendarScreen from '../../renderer/src/screens/CalendarScreen.svelte';
 import { shellContext } from '../../renderer/src/lib/context';
-import {
-  CalendarState,
-  LOCK_ICON,
-  NO_BOT,
-  botColour,
-  moreOf,
-  postOf,
-} from '../../renderer/src/state/calendar.svelte';
+import { CalendarState, NO_BOT } from '../../renderer/src/state/calendar.svelte';
+import { LOCK_ICON, botColour, moreOf, postOf } from '../../renderer/src/state/calendar-events';
 import { wallTime } from '../../renderer/src/components/common/format';
 import { ok, type Answer } from './fake-transport';
 import { post, refused, settings, shellWith, stubJsdom, ZONE } from './post-editor-fixtures';
@@ -222,7 +216,7 @@ describe('calendar state', () => {
     const { transport, calendar } = await setup([post({ id: 1 })]);
     let answer: (value: CallResult) => void = () => undefined;
     transport.answer('updatePost', () => new Promise((resolve) => (answer = resolve)));
-    const moved = calendar.move(1, { years: 0, months: 0, days: 2, seconds: 5400 });
+    const moved = calendar.moves.move(1, { years: 0, months: 0, days: 2, seconds: 5400 });
     expect(calendar.events[0]?.start).toBe('2026-11-25T10:30:00');
     answer(ok(post({ id: 1, scheduledAt: Date.UTC(2026, 10, 25, 9, 30) })));
     expect(await moved).toBeNull();
@@ -234,13 +228,13 @@ describe('calendar state', () => {
 
   it('moves a post dropped on another day, or moved by days, at the same wall time', async () => {
     const { transport, calendar } = await setup([post({ id: 1 })]);
-    expect(await calendar.moveToDay(1, '2026-11-26')).toBeNull();
+    expect(await calendar.moves.moveToDay(1, '2026-11-26')).toBeNull();
     expect(calendar.events[0]?.start).toBe('2026-11-26T09:00:00');
     // Back across the change to winter time (25 October), still at nine on the wall clock.
-    expect(await calendar.moveDays(1, -40)).toBeNull();
+    expect(await calendar.moves.moveDays(1, -40)).toBeNull();
     expect(calendar.events[0]?.start).toBe('2026-10-17T09:00:00');
     // Dropped on its own day: nothing to do.
-    expect(await calendar.moveToDay(1, '2026-10-17')).toBeNull();
+    expect(await calendar.moves.moveToDay(1, '2026-10-17')).toBeNull();
     expect(transport.callsOf('updatePost')).toEqual([
       { id: 1, at: '2026-11-26T09:00+01:00', zone: ZONE },
       { id: 1, at: '2026-10-17T09:00+02:00', zone: ZONE },
@@ -250,7 +244,7 @@ describe('calendar state', () => {
   it('puts a post back and shows the server’s message when the move is refused', async () => {
     const { shell, transport, calendar } = await setup([post({ id: 1 })]);
     transport.answer('updatePost', () => refused('Post 1 cannot be changed. It is being sent.'));
-    const reason = await calendar.reschedule(1, '2026-11-26T12:00');
+    const reason = await calendar.moves.reschedule(1, '2026-11-26T12:00');
     expect(reason).toBe('Post 1 cannot be changed. It is being sent.');
     expect(calendar.events[0]?.start).toBe('2026-11-23T09:00:00');
     expect(shell.notices.list.at(-1)?.text).toBe(
@@ -263,10 +257,10 @@ describe('calendar state', () => {
       post({ id: 1, status: 'published' }),
       post({ id: 2, status: 'handed_off' }),
     ]);
-    expect(await calendar.move(1, { years: 0, months: 0, days: 1, seconds: 0 })).toContain(
+    expect(await calendar.moves.move(1, { years: 0, months: 0, days: 1, seconds: 0 })).toContain(
       'published',
     );
-    expect(await calendar.reschedule(2, '2026-11-26T12:00')).toContain('handed off');
+    expect(await calendar.moves.reschedule(2, '2026-11-26T12:00')).toContain('handed off');
     expect(shell.notices.list.map((notice) => notice.text)).toEqual([
       'Could not move the post: It is published; API v1 has no way to change a published post',
       'Could not move the post: It was handed off: the platform publishes it, and API v1 cannot change it',
@@ -280,8 +274,8 @@ describe('calendar state', () => {
 
   it('refuses a drop on a wall time the clocks skip or repeat, instead of guessing', async () => {
     const { transport, calendar } = await setup([post({ id: 1 })]);
-    expect(await calendar.reschedule(1, '2027-03-28T02:30')).toContain('does not exist');
-    expect(await calendar.reschedule(1, '2027-10-31T02:30')).toContain('happens twice');
+    expect(await calendar.moves.reschedule(1, '2027-03-28T02:30')).toContain('does not exist');
+    expect(await calendar.moves.reschedule(1, '2027-10-31T02:30')).toContain('happens twice');
     expect(transport.callsOf('updatePost')).toEqual([]);
   });
 
@@ -289,7 +283,9 @@ describe('calendar state', () => {
     const missed = post({ id: 1, status: 'missed' });
     const { transport, calendar } = await setup([missed]);
     transport.answer('queuePost', () => ok({ ...missed, status: 'scheduled' }));
-    expect(await calendar.reschedule(1, '2026-11-26T12:00', Date.UTC(2026, 10, 23))).toBeNull();
+    expect(
+      await calendar.moves.reschedule(1, '2026-11-26T12:00', Date.UTC(2026, 10, 23)),
+    ).toBeNull();
     expect(transport.callsOf('queuePost')).toEqual([{ id: 1, mode: 'schedule' }]);
     expect(calendar.posts[0]?.status).toBe('scheduled');
   });

@@ -4,7 +4,8 @@ import { describe, expect, it, vi } from 'vitest';
 import type { CallResult } from '../../shared/contract';
 import { parseClipboardTable } from '../../renderer/src/state/catalog-paste';
 import type { PasteChoice, PasteQuestion } from '../../renderer/src/state/catalog-paste';
-import { CatalogState, PAGE_SIZE } from '../../renderer/src/state/catalog.svelte';
+import { CatalogState } from '../../renderer/src/state/catalog.svelte';
+import { PAGE_SIZE } from '../../renderer/src/state/catalog-rows.svelte';
 import { fakeCatalog, product } from './catalog-fixtures';
 import { outboxItem } from '../support/outbox';
 import { ok } from './fake-transport';
@@ -23,9 +24,9 @@ async function answerPaste(
   choice: PasteChoice,
   expected?: Partial<PasteQuestion>,
 ): Promise<void> {
-  await vi.waitFor(() => expect(catalog.pasteQuestion).not.toBeNull());
-  if (expected) expect(catalog.pasteQuestion).toMatchObject(expected);
-  catalog.pasteQuestion!.answer(choice);
+  await vi.waitFor(() => expect(catalog.clipboard.pasteQuestion).not.toBeNull());
+  if (expected) expect(catalog.clipboard.pasteQuestion).toMatchObject(expected);
+  catalog.clipboard.pasteQuestion!.answer(choice);
 }
 
 function setup(count = 250, patch?: Parameters<typeof fakeCatalog>[1]) {
@@ -63,13 +64,13 @@ describe('catalog state: windows', () => {
     expect(transport.callsOf('listProducts')).toEqual([
       { offset: 0, limit: PAGE_SIZE, sort: 'sku', descending: false },
     ]);
-    expect(catalog.total).toBe(1000);
-    expect(catalog.row(0)?.sku).toBe('SKU-00001');
-    expect(catalog.row(PAGE_SIZE)).toBeUndefined();
+    expect(catalog.rows.total).toBe(1000);
+    expect(catalog.rows.row(0)?.sku).toBe('SKU-00001');
+    expect(catalog.rows.row(PAGE_SIZE)).toBeUndefined();
 
     // Two scroll steps over the same pages while they are on their way ask for them once.
-    await Promise.all([catalog.showRange(450, 520), catalog.showRange(455, 525)]);
-    expect(catalog.row(520)?.id).toBe(521);
+    await Promise.all([catalog.rows.showRange(450, 520), catalog.rows.showRange(455, 525)]);
+    expect(catalog.rows.row(520)?.id).toBe(521);
     const offsets = transport
       .callsOf('listProducts')
       .map((input) => (input as { offset: number }).offset);
@@ -80,13 +81,13 @@ describe('catalog state: windows', () => {
     const { catalog, transport } = setup(10_000);
     await catalog.load();
     for (let page = 1; page <= 45; page++) {
-      await catalog.showRange(page * PAGE_SIZE, page * PAGE_SIZE + 30);
+      await catalog.rows.showRange(page * PAGE_SIZE, page * PAGE_SIZE + 30);
     }
-    expect(catalog.row(0)).toBeUndefined();
-    expect(catalog.row(4000)?.id).toBe(4001);
+    expect(catalog.rows.row(0)).toBeUndefined();
+    expect(catalog.rows.row(4000)?.id).toBe(4001);
     // Scrolling back fetches what was forgotten.
-    await catalog.showRange(0, 30);
-    expect(catalog.row(0)?.id).toBe(1);
+    await catalog.rows.showRange(0, 30);
+    expect(catalog.rows.row(0)?.id).toBe(1);
     expect(transport.callsOf('listProducts')).toHaveLength(47);
   });
 
@@ -100,24 +101,24 @@ describe('catalog state: windows', () => {
       },
     }));
     await catalog.load();
-    expect(catalog.error).toBe('Pressroom is not answering; is the server still running?');
-    expect(catalog.loaded).toBe(false);
+    expect(catalog.rows.error).toBe('Pressroom is not answering; is the server still running?');
+    expect(catalog.rows.loaded).toBe(false);
     transport.answer('listProducts', () => ok({ total: 20, rows: [product(1), product(2)] }));
-    await catalog.refresh();
-    expect(catalog.error).toBeNull();
-    expect(catalog.loaded).toBe(true);
-    expect(catalog.row(1)?.id).toBe(2);
+    await catalog.rows.refresh();
+    expect(catalog.rows.error).toBeNull();
+    expect(catalog.rows.loaded).toBe(true);
+    expect(catalog.rows.row(1)?.id).toBe(2);
   });
 
   it('starts again from the top on a new sort, search or filter, and reverses on a second click', async () => {
     const { catalog, transport } = setup(250, (id) => ({ status: id % 2 ? 'draft' : 'published' }));
     await catalog.load();
-    catalog.moveTo(120, 2);
+    catalog.editor.moveTo(120, 2);
     await catalog.setSort('price');
-    expect(catalog.active).toEqual({ row: 0, col: 2 });
+    expect(catalog.editor.active).toEqual({ row: 0, col: 2 });
     await catalog.setSort('price');
-    expect(catalog.descending).toBe(true);
-    expect(catalog.row(0)?.id).toBe(250);
+    expect(catalog.view.descending).toBe(true);
+    expect(catalog.rows.row(0)?.id).toBe(250);
     await catalog.setSearch('SKU-0001');
     await catalog.setStatus('published');
     expect(transport.callsOf('listProducts').at(-1)).toEqual({
@@ -128,8 +129,8 @@ describe('catalog state: windows', () => {
       search: 'SKU-0001',
       status: 'published',
     });
-    expect(catalog.total).toBe(5);
-    expect(catalog.row(0)?.sku).toBe('SKU-00018');
+    expect(catalog.rows.total).toBe(5);
+    expect(catalog.rows.row(0)?.sku).toBe('SKU-00018');
   });
 
   it('drops an answer for a search the user has already typed past', async () => {
@@ -142,8 +143,8 @@ describe('catalog state: windows', () => {
     await catalog.setSearch('SKU-00009');
     settle(ok({ total: 50, rows: [product(1)] }));
     await slow;
-    expect(catalog.total).toBe(1);
-    expect(catalog.row(0)?.id).toBe(9);
+    expect(catalog.rows.total).toBe(1);
+    expect(catalog.rows.row(0)?.id).toBe(9);
   });
 
   it('refreshes the rows on screen when the core says products changed or one was sent', async () => {
@@ -157,7 +158,7 @@ describe('catalog state: windows', () => {
       item: sentItem,
       remoteId: 'prod_1',
     });
-    await vi.waitFor(() => expect(catalog.row(0)?.status).toBe('published'));
+    await vi.waitFor(() => expect(catalog.rows.row(0)?.status).toBe('published'));
     const before = transport.callsOf('listProducts').length;
     transport.emit({ type: 'changed', what: 'settings' });
     await Promise.resolve();
@@ -171,42 +172,42 @@ describe('catalog state: editing', () => {
   it('keeps the editor open with the reason for a price the core would refuse, sending nothing', async () => {
     const { catalog, transport } = setup(5);
     await catalog.load();
-    catalog.moveTo(0, 2);
-    expect(catalog.startEdit()).toBe(true);
-    expect(catalog.editing?.text).toBe('10.01');
-    catalog.editing!.text = '10.9999';
-    await catalog.commitEdit('down');
-    expect(catalog.editing?.error).toBe('Price must have at most 2 fraction digits for USD');
-    catalog.editing!.text = '1,234';
-    await catalog.commitEdit('down');
-    expect(catalog.editing?.error).toBe(
+    catalog.editor.moveTo(0, 2);
+    expect(catalog.editor.startEdit()).toBe(true);
+    expect(catalog.editor.editing?.text).toBe('10.01');
+    catalog.editor.editing!.text = '10.9999';
+    await catalog.editor.commitEdit('down');
+    expect(catalog.editor.editing?.error).toBe('Price must have at most 2 fraction digits for USD');
+    catalog.editor.editing!.text = '1,234';
+    await catalog.editor.commitEdit('down');
+    expect(catalog.editor.editing?.error).toBe(
       'Price "1,234" is unclear for USD, which has 2 decimals: write 1234 without the separator, or at most 2 decimals',
     );
     expect(transport.callsOf('saveProduct')).toEqual([]);
-    catalog.editing!.text = '-3';
-    await catalog.commitEdit('down');
-    expect(catalog.editing?.error).toBe('Price must not be negative');
+    catalog.editor.editing!.text = '-3';
+    await catalog.editor.commitEdit('down');
+    expect(catalog.editor.editing?.error).toBe('Price must not be negative');
   });
 
   it('refuses a stock that is not a whole number of 0 or more', async () => {
     const { catalog } = setup(5);
     await catalog.load();
-    catalog.moveTo(0, 3);
-    catalog.startEdit('2.5');
-    await catalog.commitEdit('down');
-    expect(catalog.editing?.error).toBe('Stock must be a whole number, 0 or more');
+    catalog.editor.moveTo(0, 3);
+    catalog.editor.startEdit('2.5');
+    await catalog.editor.commitEdit('down');
+    expect(catalog.editor.editing?.error).toBe('Stock must be a whole number, 0 or more');
   });
 
   it('shows an edit at once, saves it and moves down', async () => {
     const { catalog, transport } = setup(5);
     await catalog.load();
-    catalog.moveTo(1, 2);
-    catalog.startEdit('12.5');
+    catalog.editor.moveTo(1, 2);
+    catalog.editor.startEdit('12.5');
     let settle: (result: CallResult) => void = () => undefined;
     transport.answer('saveProduct', () => new Promise((resolve) => (settle = resolve)));
-    const saving = catalog.commitEdit('down');
-    expect(catalog.row(1)?.priceMinor).toBe(1250);
-    expect(catalog.active).toEqual({ row: 2, col: 2 });
+    const saving = catalog.editor.commitEdit('down');
+    expect(catalog.rows.row(1)?.priceMinor).toBe(1250);
+    expect(catalog.editor.active).toEqual({ row: 2, col: 2 });
     settle(ok(product(2, { priceMinor: 1250, updatedAt: 5 })));
     await saving;
     expect(transport.callsOf('saveProduct')).toEqual([
@@ -221,28 +222,30 @@ describe('catalog state: editing', () => {
         imageUrl: null,
       },
     ]);
-    expect(catalog.row(1)).toMatchObject({ priceMinor: 1250, updatedAt: 5 });
+    expect(catalog.rows.row(1)).toMatchObject({ priceMinor: 1250, updatedAt: 5 });
   });
 
   it('rolls an edit back when the core refuses it and shows its reason on the cell', async () => {
     const { catalog, shell, hold } = setup(5);
     await catalog.load();
-    catalog.startEdit('SKU-00003');
+    catalog.editor.startEdit('SKU-00003');
     const release = hold();
-    const saving = catalog.commitEdit('down');
-    expect(catalog.row(0)?.sku).toBe('SKU-00003');
+    const saving = catalog.editor.commitEdit('down');
+    expect(catalog.rows.row(0)?.sku).toBe('SKU-00003');
     release();
     await saving;
-    const first = catalog.row(0)!;
+    const first = catalog.rows.row(0)!;
     expect(first.sku).toBe('SKU-00001');
-    expect(catalog.cellError(first, 'sku')).toBe('SKU is taken by another product (SKU-00003)');
+    expect(catalog.editor.cellError(first, 'sku')).toBe(
+      'SKU is taken by another product (SKU-00003)',
+    );
     expect(shell.notices.list.at(-1)?.text).toContain('is taken by another product');
     // A later save of that cell clears the mark.
-    catalog.moveTo(0, 0);
-    catalog.startEdit('FRESH-1');
-    await catalog.commitEdit('stay');
-    expect(catalog.cellError(catalog.row(0)!, 'sku')).toBeNull();
-    expect(catalog.row(0)?.sku).toBe('FRESH-1');
+    catalog.editor.moveTo(0, 0);
+    catalog.editor.startEdit('FRESH-1');
+    await catalog.editor.commitEdit('stay');
+    expect(catalog.editor.cellError(catalog.rows.row(0)!, 'sku')).toBeNull();
+    expect(catalog.rows.row(0)?.sku).toBe('FRESH-1');
   });
 
   it('keeps published and platform products read-only and says why', async () => {
@@ -254,16 +257,16 @@ describe('catalog state: editing', () => {
           : {},
     );
     await catalog.load();
-    expect(catalog.startEdit()).toBe(false);
-    expect(catalog.editing).toBeNull();
+    expect(catalog.editor.startEdit()).toBe(false);
+    expect(catalog.editor.editing).toBeNull();
     expect(catalog.announcement).toBe(
       'SKU of SKU-00001 cannot be edited. Published: API v1 has no way to change a published product.',
     );
-    catalog.moveTo(1, 1);
-    expect(catalog.startEdit('x')).toBe(false);
+    catalog.editor.moveTo(1, 1);
+    expect(catalog.editor.startEdit('x')).toBe(false);
     expect(catalog.announcement).toContain('Made on the platform');
-    catalog.moveTo(2, 4);
-    expect(catalog.startEdit()).toBe(false);
+    catalog.editor.moveTo(2, 4);
+    expect(catalog.editor.startEdit()).toBe(false);
     expect(catalog.announcement).toContain('The status changes when you queue the product');
     expect(transport.callsOf('saveProduct')).toEqual([]);
   });
@@ -273,11 +276,11 @@ describe('catalog state: paste', () => {
   it('fills cells from the active one and makes new drafts past the end, in one update', async () => {
     const { catalog, transport, products, shell } = setup(3);
     await catalog.load();
-    catalog.moveTo(1, 1);
-    const pasting = catalog.paste('Loaf\t3.20\nBun\t0.80\t12\nRoll\t1\n');
+    catalog.editor.moveTo(1, 1);
+    const pasting = catalog.clipboard.paste('Loaf\t3.20\nBun\t0.80\t12\nRoll\t1\n');
     await answerPaste(catalog, 'replace', { replaceable: 2, locked: 0, added: 1 });
-    await vi.waitFor(() => expect(catalog.row(1)?.name).toBe('Loaf'));
-    expect(catalog.row(2)?.name).toBe('Bun');
+    await vi.waitFor(() => expect(catalog.rows.row(1)?.name).toBe('Loaf'));
+    expect(catalog.rows.row(2)?.name).toBe('Bun');
     await pasting;
     expect(products[1]).toMatchObject({ name: 'Loaf', priceMinor: 320 });
     expect(products[2]).toMatchObject({ name: 'Bun', priceMinor: 80, stock: 12 });
@@ -292,24 +295,26 @@ describe('catalog state: paste', () => {
   it('creates new rows from full lines pasted past the end', async () => {
     const { catalog, products, hold } = setup(2);
     await catalog.load();
-    catalog.moveTo(1, 0);
+    catalog.editor.moveTo(1, 0);
     const release = hold();
-    const pasting = catalog.paste('SKU-00002\tSecond\t2\nNEW-1\tRoll\t1.25\t4\nNEW-2\tTart\t3');
+    const pasting = catalog.clipboard.paste(
+      'SKU-00002\tSecond\t2\nNEW-1\tRoll\t1.25\t4\nNEW-2\tTart\t3',
+    );
     await answerPaste(catalog, 'replace', { replaceable: 1, added: 2 });
     // Before the core answers, every pasted row shows: the edit in place, the new ones after it.
-    await vi.waitFor(() => expect(catalog.rowCount).toBe(4));
-    expect(catalog.row(1)?.name).toBe('Second');
-    expect(catalog.row(2)).toMatchObject({ sku: 'NEW-1', priceMinor: 125, stock: 4 });
-    expect(catalog.row(3)?.sku).toBe('NEW-2');
+    await vi.waitFor(() => expect(catalog.rows.rowCount).toBe(4));
+    expect(catalog.rows.row(1)?.name).toBe('Second');
+    expect(catalog.rows.row(2)).toMatchObject({ sku: 'NEW-1', priceMinor: 125, stock: 4 });
+    expect(catalog.rows.row(3)?.sku).toBe('NEW-2');
     release();
     await pasting;
     expect(products.map((p) => p.sku)).toEqual(['SKU-00001', 'SKU-00002', 'NEW-1', 'NEW-2']);
     expect(products[2]).toMatchObject({ name: 'Roll', priceMinor: 125, stock: 4, status: 'draft' });
-    expect(catalog.total).toBe(4);
-    expect(catalog.pending).toEqual([]);
+    expect(catalog.rows.total).toBe(4);
+    expect(catalog.rows.pending).toEqual([]);
     expect(catalog.announcement).toBe('Replaced 1 product; added 2 new drafts.');
     // They land where the sort puts them.
-    expect([0, 1, 2, 3].map((i) => catalog.row(i)?.sku)).toEqual([
+    expect([0, 1, 2, 3].map((i) => catalog.rows.row(i)?.sku)).toEqual([
       'NEW-1',
       'NEW-2',
       'SKU-00001',
@@ -322,13 +327,13 @@ describe('catalog state: paste', () => {
       id === 3 ? { status: 'published' } : {},
     );
     await catalog.load();
-    catalog.moveTo(0, 0);
-    const pasting = catalog.paste('A-1\nSKU-00004\nC-3\nD-4');
+    catalog.editor.moveTo(0, 0);
+    const pasting = catalog.clipboard.paste('A-1\nSKU-00004\nC-3\nD-4');
     await answerPaste(catalog, 'replace', { replaceable: 3, locked: 1, added: 0 });
     await pasting;
     expect(products.map((p) => p.sku)).toEqual(['A-1', 'SKU-00002', 'SKU-00003', 'D-4']);
-    expect(catalog.row(1)?.sku).toBe('SKU-00002');
-    expect(catalog.cellError(catalog.row(1)!, 'sku')).toBe(
+    expect(catalog.rows.row(1)?.sku).toBe('SKU-00002');
+    expect(catalog.editor.cellError(catalog.rows.row(1)!, 'sku')).toBe(
       'SKU is taken by another product (SKU-00004)',
     );
     expect(shell.notices.list.at(-1)?.text).toBe(
@@ -339,8 +344,8 @@ describe('catalog state: paste', () => {
   it('refuses a pasted cell the core would refuse, leaving that row as it was', async () => {
     const { catalog, transport } = setup(2);
     await catalog.load();
-    catalog.moveTo(0, 2);
-    const pasting = catalog.paste('1.5.0\t3\n2.00\tmany');
+    catalog.editor.moveTo(0, 2);
+    const pasting = catalog.clipboard.paste('1.5.0\t3\n2.00\tmany');
     await answerPaste(catalog, 'replace');
     await pasting;
     expect(transport.callsOf('saveProduct')).toEqual([]);
@@ -352,11 +357,11 @@ describe('catalog state: paste over products asks first', () => {
   it('asks before replacing whole products; Cancel pastes nothing', async () => {
     const { catalog, transport } = setup(5);
     await catalog.load();
-    catalog.moveTo(0, 0);
-    const pasting = catalog.paste('A-1\tApple\t1\nB-2\tBread\t2\nC-3\tCake\t3');
+    catalog.editor.moveTo(0, 0);
+    const pasting = catalog.clipboard.paste('A-1\tApple\t1\nB-2\tBread\t2\nC-3\tCake\t3');
     await answerPaste(catalog, 'cancel', { replaceable: 3, locked: 0, added: 0 });
     await pasting;
-    expect(catalog.pasteQuestion).toBeNull();
+    expect(catalog.clipboard.pasteQuestion).toBeNull();
     expect(transport.callsOf('saveProduct')).toEqual([]);
     expect(catalog.announcement).toBe('Nothing was pasted.');
   });
@@ -364,8 +369,8 @@ describe('catalog state: paste over products asks first', () => {
   it('pastes as new products: every row a new draft, the products below left as they were', async () => {
     const { catalog, products, shell } = setup(5);
     await catalog.load();
-    catalog.moveTo(3, 0);
-    const pasting = catalog.paste('A-1\tApple\t1,50\nB-2\tBread\t2\nC-3\tCake\t3');
+    catalog.editor.moveTo(3, 0);
+    const pasting = catalog.clipboard.paste('A-1\tApple\t1,50\nB-2\tBread\t2\nC-3\tCake\t3');
     await answerPaste(catalog, 'new', { replaceable: 2, added: 1 });
     await pasting;
     expect(products.map((p) => p.sku)).toEqual([
@@ -389,8 +394,8 @@ describe('catalog state: paste over products asks first', () => {
   it('offers new products for rows pasted on locked products, instead of saving nothing', async () => {
     const { catalog, products } = setup(3, () => ({ origin: 'remote', status: 'published' }));
     await catalog.load();
-    catalog.moveTo(1, 0);
-    const pasting = catalog.paste('A-1\tApple\t1\nB-2\tBread\t2');
+    catalog.editor.moveTo(1, 0);
+    const pasting = catalog.clipboard.paste('A-1\tApple\t1\nB-2\tBread\t2');
     await answerPaste(catalog, 'new', { replaceable: 0, locked: 2, added: 0 });
     await pasting;
     expect(products.slice(3).map((p) => [p.sku, p.status])).toEqual([
@@ -403,9 +408,9 @@ describe('catalog state: paste over products asks first', () => {
   it('pastes into a few cells of one product without asking, as an edit', async () => {
     const { catalog, products, transport } = setup(2);
     await catalog.load();
-    catalog.moveTo(1, 1);
-    await catalog.paste('Zebra cake\t4,20');
-    expect(catalog.pasteQuestion).toBeNull();
+    catalog.editor.moveTo(1, 1);
+    await catalog.clipboard.paste('Zebra cake\t4,20');
+    expect(catalog.clipboard.pasteQuestion).toBeNull();
     expect(products[1]).toMatchObject({ name: 'Zebra cake', priceMinor: 420 });
     expect(transport.callsOf('saveProduct')).toHaveLength(1);
     expect(catalog.announcement).toBe('Replaced 1 product.');
@@ -416,9 +421,9 @@ describe('catalog state: undo and redo', () => {
   it('undoes and redoes an edit through the core', async () => {
     const { catalog, products, shell } = setup(3);
     await catalog.load();
-    catalog.moveTo(0, 2);
-    catalog.startEdit('3,80');
-    await catalog.commitEdit('stay');
+    catalog.editor.moveTo(0, 2);
+    catalog.editor.startEdit('3,80');
+    await catalog.editor.commitEdit('stay');
     expect(products[0]?.priceMinor).toBe(380);
     expect(shell.notices.list.at(-1)).toMatchObject({
       text: 'Changed price of SKU-00001.',
@@ -426,7 +431,7 @@ describe('catalog state: undo and redo', () => {
     });
     await catalog.history.undo();
     expect(products[0]?.priceMinor).toBe(1001);
-    expect(catalog.row(0)?.priceMinor).toBe(1001);
+    expect(catalog.rows.row(0)?.priceMinor).toBe(1001);
     expect(catalog.announcement).toBe('Undid the edit of SKU-00001.');
     await catalog.history.redo();
     expect(products[0]?.priceMinor).toBe(380);
@@ -437,8 +442,8 @@ describe('catalog state: undo and redo', () => {
   it('undoes a paste that replaced products and added drafts, from the notice’s Undo', async () => {
     const { catalog, products, shell } = setup(2);
     await catalog.load();
-    catalog.moveTo(0, 0);
-    const pasting = catalog.paste('A-1\tApple\t1\nB-2\tBread\t2\nC-3\tCake\t3');
+    catalog.editor.moveTo(0, 0);
+    const pasting = catalog.clipboard.paste('A-1\tApple\t1\nB-2\tBread\t2\nC-3\tCake\t3');
     await answerPaste(catalog, 'replace');
     await pasting;
     expect(products.map((p) => p.sku)).toEqual(['A-1', 'B-2', 'C-3']);
@@ -455,8 +460,8 @@ describe('catalog state: undo and redo', () => {
   it('undoes a delete by creating the drafts again, and redoes it by deleting those', async () => {
     const { catalog, products } = setup(3);
     await catalog.load();
-    await catalog.toggle(1, false);
-    await catalog.deleteSelected();
+    await catalog.selection.toggle(1, false);
+    await catalog.selection.deleteSelected();
     expect(products.map((p) => p.sku)).toEqual(['SKU-00001', 'SKU-00003']);
     await catalog.history.undo();
     expect(products.map((p) => p.sku)).toEqual(['SKU-00001', 'SKU-00003', 'SKU-00002']);
@@ -469,7 +474,7 @@ describe('catalog state: undo and redo', () => {
     const { catalog, products } = setup(2);
     await catalog.load();
     expect(await catalog.add({ sku: 'NEW-1', name: 'Roll', price: '1.20' })).toBeNull();
-    catalog.moveTo(0, 0);
+    catalog.editor.moveTo(0, 0);
     await catalog.duplicateActive();
     expect(products.map((p) => p.sku)).toEqual(['SKU-00001', 'SKU-00002', 'NEW-1', 'NEW-1-copy']);
     await catalog.history.undo();
@@ -481,8 +486,8 @@ describe('catalog state: undo and redo', () => {
   it('keeps no undo for a delete of more than 1,000 products, and says so', async () => {
     const { catalog, products, shell } = setup(1001);
     await catalog.load();
-    catalog.selectAllMatching();
-    await catalog.deleteSelected();
+    catalog.selection.selectAllMatching();
+    await catalog.selection.deleteSelected();
     expect(products).toEqual([]);
     expect(shell.notices.list.at(-1)).toEqual(
       expect.objectContaining({
@@ -496,9 +501,9 @@ describe('catalog state: undo and redo', () => {
   it('says what could not be undone when the core refuses', async () => {
     const { catalog, products, shell } = setup(2);
     await catalog.load();
-    catalog.moveTo(0, 1);
-    catalog.startEdit('Renamed');
-    await catalog.commitEdit('stay');
+    catalog.editor.moveTo(0, 1);
+    catalog.editor.startEdit('Renamed');
+    await catalog.editor.commitEdit('stay');
     products[0]!.status = 'published';
     await catalog.history.undo();
     expect(products[0]?.name).toBe('Renamed');
@@ -514,33 +519,33 @@ describe('catalog state: selection and actions', () => {
       id === 4 ? { status: 'published' } : {},
     );
     await catalog.load();
-    await catalog.toggle(1, false);
-    await catalog.toggle(5, true);
-    expect(catalog.selectedCount).toBe(5);
-    await catalog.toggle(2, false);
-    expect(catalog.selectedCount).toBe(4);
-    expect(catalog.isSelected(catalog.row(2)!)).toBe(false);
-    await catalog.queueSelected();
+    await catalog.selection.toggle(1, false);
+    await catalog.selection.toggle(5, true);
+    expect(catalog.selection.selectedCount).toBe(5);
+    await catalog.selection.toggle(2, false);
+    expect(catalog.selection.selectedCount).toBe(4);
+    expect(catalog.selection.isSelected(catalog.rows.row(2)!)).toBe(false);
+    await catalog.selection.queueSelected();
     expect(transport.callsOf('queueProducts')).toEqual([{ ids: [2, 5, 6] }]);
     expect(shell.notices.list.at(-1)?.text).toBe(
       'Queued 3 products for publishing; 1 already published or queued were left as they are.',
     );
-    expect(catalog.selectedCount).toBe(0);
-    expect(catalog.row(1)?.status).toBe('queued');
+    expect(catalog.selection.selectedCount).toBe(0);
+    expect(catalog.rows.row(1)?.status).toBe('queued');
   });
 
   it('shows queued at once and rolls back when the core refuses', async () => {
     const { catalog, transport, shell } = setup(3);
     await catalog.load();
-    await catalog.toggle(0, false);
+    await catalog.selection.toggle(0, false);
     let settle: (result: CallResult) => void = () => undefined;
     transport.answer('queueProducts', () => new Promise((resolve) => (settle = resolve)));
-    const queueing = catalog.queueSelected();
-    await vi.waitFor(() => expect(catalog.row(0)?.status).toBe('queued'));
+    const queueing = catalog.selection.queueSelected();
+    await vi.waitFor(() => expect(catalog.rows.row(0)?.status).toBe('queued'));
     settle({ ok: false, error: { kind: 'not_allowed', message: 'the queue is paused' } });
     await queueing;
-    expect(catalog.row(0)?.status).toBe('draft');
-    expect(catalog.selectedCount).toBe(1);
+    expect(catalog.rows.row(0)?.status).toBe('draft');
+    expect(catalog.selection.selectedCount).toBe(1);
     expect(shell.notices.list.at(-1)?.text).toBe(
       'Could not queue the products: the queue is paused',
     );
@@ -551,11 +556,11 @@ describe('catalog state: selection and actions', () => {
       id % 1000 === 0 ? { status: 'published' } : {},
     );
     await catalog.load();
-    catalog.selectAllMatching();
-    expect(catalog.selectedCount).toBe(2500);
-    await catalog.toggle(0, false);
-    expect(catalog.selectedCount).toBe(2499);
-    await catalog.queueSelected();
+    catalog.selection.selectAllMatching();
+    expect(catalog.selection.selectedCount).toBe(2500);
+    await catalog.selection.toggle(0, false);
+    expect(catalog.selection.selectedCount).toBe(2499);
+    await catalog.selection.queueSelected();
     const [queued] = transport.callsOf('queueProducts') as { ids: number[] }[];
     expect(queued!.ids).toHaveLength(2497);
     expect(queued!.ids).not.toContain(1);
@@ -574,8 +579,8 @@ describe('catalog state: selection and actions', () => {
   it('says so when none of the selected products can be queued, and sends nothing', async () => {
     const { catalog, transport, shell } = setup(2, () => ({ status: 'published' }));
     await catalog.load();
-    await catalog.toggle(0, false);
-    await catalog.queueSelected();
+    await catalog.selection.toggle(0, false);
+    await catalog.selection.queueSelected();
     expect(transport.callsOf('queueProducts')).toEqual([]);
     expect(shell.notices.list.at(-1)?.text).toBe(
       'None of the selected products can be queued: only drafts and failed ones can.',
@@ -585,15 +590,15 @@ describe('catalog state: selection and actions', () => {
   it('keeps the rows when the core refuses a delete, and says why', async () => {
     const { catalog, transport, shell } = setup(2);
     await catalog.load();
-    await catalog.toggle(1, false);
+    await catalog.selection.toggle(1, false);
     transport.answer('deleteProducts', () => ({
       ok: false,
       error: { kind: 'not_allowed', message: 'None of these products can be deleted' },
     }));
-    await catalog.deleteSelected();
-    expect(catalog.busy.size).toBe(0);
-    expect(catalog.selectedCount).toBe(1);
-    expect(catalog.row(1)?.id).toBe(2);
+    await catalog.selection.deleteSelected();
+    expect(catalog.rows.busy.size).toBe(0);
+    expect(catalog.selection.selectedCount).toBe(1);
+    expect(catalog.rows.row(1)?.id).toBe(2);
     expect(shell.notices.list.at(-1)?.text).toBe(
       'Could not delete the products: None of these products can be deleted',
     );
@@ -602,10 +607,10 @@ describe('catalog state: selection and actions', () => {
   it('deletes the selected drafts', async () => {
     const { catalog, transport } = setup(3);
     await catalog.load();
-    await catalog.toggle(2, false);
-    await catalog.deleteSelected();
+    await catalog.selection.toggle(2, false);
+    await catalog.selection.deleteSelected();
     expect(transport.callsOf('deleteProducts')).toEqual([{ ids: [3] }]);
-    expect(catalog.total).toBe(2);
+    expect(catalog.rows.total).toBe(2);
   });
 
   it('duplicates the active row and adds a product, answering the core’s field errors', async () => {
@@ -617,6 +622,6 @@ describe('catalog state: selection and actions', () => {
       sku: 'is taken by another product (SKU-00002)',
     });
     expect(await catalog.add({ sku: 'NEW', name: 'New', price: '1' })).toBeNull();
-    expect(catalog.total).toBe(4);
+    expect(catalog.rows.total).toBe(4);
   });
 });

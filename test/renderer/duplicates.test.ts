@@ -195,7 +195,7 @@ describe('the duplicate question in the post editor', () => {
       await insisting(new PostEditor(shell, { post: queued }).submit('schedule')),
     ).toBeDefined();
     const editor = new PostEditor(shell, { post: draft });
-    await vi.waitFor(() => expect(editor.queueBlocked).toBeNull());
+    await vi.waitFor(() => expect(editor.fields.queueBlocked).toBeNull());
     expect(await insisting(editor.submit('schedule'))).toBeDefined();
     expect(await insisting(editor.queue('add'))).toBeDefined();
     expect(await insisting(editor.queue('next'))).toBeDefined();
@@ -229,7 +229,7 @@ describe('the duplicate question on a calendar drag', () => {
 
   it('moves the post once the user confirms', async () => {
     const { shell, transport, calendar } = await dragSetup();
-    const moving = calendar.reschedule(1, '2099-11-25T09:00');
+    const moving = calendar.moves.reschedule(1, '2099-11-25T09:00');
     await vi.waitFor(() => expect(shell.duplicates.question).not.toBeNull());
     // Shown at the new time while the user decides.
     expect(calendar.events[0]?.start).toBe('2099-11-25T09:00:00');
@@ -244,7 +244,7 @@ describe('the duplicate question on a calendar drag', () => {
 
   it('puts the post back without an error when the user cancels', async () => {
     const { shell, transport, calendar } = await dragSetup();
-    const moving = calendar.reschedule(1, '2099-11-25T09:00');
+    const moving = calendar.moves.reschedule(1, '2099-11-25T09:00');
     await vi.waitFor(() => expect(shell.duplicates.question).not.toBeNull());
     shell.duplicates.answer(shell.duplicates.question!.id, false);
     // A reason, so the calendar reverts the drop; the user chose it, so no notice says it failed.

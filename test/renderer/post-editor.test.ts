@@ -5,12 +5,9 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/sve
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CallResult } from '../../shared/contract';
 import PostEditorDialog from '../../renderer/src/components/post-editor/PostEditorDialog.svelte';
-import {
-  PostEditor,
-  queuedMessage,
-  readWhen,
-  TEXT_LIMIT,
-} from '../../renderer/src/state/post-editor.svelte';
+import { PostEditor, queuedMessage } from '../../renderer/src/state/post-editor.svelte';
+import { TEXT_LIMIT } from '../../renderer/src/state/post-fields.svelte';
+import { readWhen } from '../../renderer/src/state/post-when';
 import { ok } from './fake-transport';
 import {
   aiReply,
@@ -36,12 +33,12 @@ async function newEditor(start: { date?: string; time?: string } = {}) {
 describe('post editor state', () => {
   it('counts what the platform counts and refuses text over the limit', async () => {
     const { editor, transport } = await newEditor();
-    editor.text = '  Fresh rye today  ';
-    expect(editor.length).toBe(15);
-    editor.text = 'x'.repeat(TEXT_LIMIT + 1);
-    expect(editor.tooLong).toBe(true);
+    editor.fields.text = '  Fresh rye today  ';
+    expect(editor.fields.length).toBe(15);
+    editor.fields.text = 'x'.repeat(TEXT_LIMIT + 1);
+    expect(editor.fields.tooLong).toBe(true);
     expect(await editor.submit('draft')).toBeUndefined();
-    expect(editor.issueFor('text')).toBe(
+    expect(editor.fields.issueFor('text')).toBe(
       `The text is 1 characters too long; the platform takes at most ${TEXT_LIMIT}`,
     );
     expect(transport.callsOf('addPost')).toEqual([]);
@@ -49,70 +46,72 @@ describe('post editor state', () => {
 
   it('checks text, media lines and time before any call', async () => {
     const { editor, transport } = await newEditor();
-    editor.mediaText = 'https://example.com/a.jpg\nnot a url';
+    editor.media.text = 'https://example.com/a.jpg\nnot a url';
     await editor.submit('schedule');
-    expect(editor.issueFor('text')).toBe('Write the post’s text');
-    expect(editor.issueFor('mediaUrls')).toBe('Media line 2 is not an http(s) URL');
-    expect(editor.issueFor('at')).toBe('Pick a date and time to schedule the post');
-    editor.text = 'Hello';
-    editor.mediaText = '';
-    editor.date = '2027-01-10';
+    expect(editor.fields.issueFor('text')).toBe('Write the post’s text');
+    expect(editor.fields.issueFor('mediaUrls')).toBe('Media line 2 is not an http(s) URL');
+    expect(editor.fields.issueFor('at')).toBe('Pick a date and time to schedule the post');
+    editor.fields.text = 'Hello';
+    editor.media.text = '';
+    editor.fields.date = '2027-01-10';
     await editor.submit('draft');
-    expect(editor.issueFor('at')).toBe('Give both a date and a time, or neither');
-    editor.time = '09:00';
-    editor.date = '2020-01-10';
+    expect(editor.fields.issueFor('at')).toBe('Give both a date and a time, or neither');
+    editor.fields.time = '09:00';
+    editor.fields.date = '2020-01-10';
     await editor.submit('hand_off');
-    expect(editor.issueFor('at')).toBe(
+    expect(editor.fields.issueFor('at')).toBe(
       'The date and time are in the past; publish now instead, or pick a later time',
     );
-    editor.date = '';
-    editor.time = '';
-    expect(editor.issueFor('at')).toBe('Pick a date and time for the platform to publish the post');
+    editor.fields.date = '';
+    editor.fields.time = '';
+    expect(editor.fields.issueFor('at')).toBe(
+      'Pick a date and time for the platform to publish the post',
+    );
     expect(transport.callsOf('addPost')).toEqual([]);
   });
 
   it('re-checks flagged fields as the user types, so an error clears once it is fixed', async () => {
     const { editor, transport } = await newEditor();
     // Nothing is red before the user tries a button.
-    expect(editor.issues).toEqual([]);
+    expect(editor.fields.issues).toEqual([]);
     await editor.submit('schedule');
-    expect(editor.issueFor('text')).toBe('Write the post’s text');
-    editor.text = 'Fresh rye';
-    expect(editor.issueFor('text')).toBeUndefined();
-    expect(editor.issueFor('at')).toBe('Pick a date and time to schedule the post');
-    editor.date = '2027-01-10';
-    expect(editor.issueFor('at')).toBe('Give both a date and a time, or neither');
-    editor.time = '09:00';
-    expect(editor.issues).toEqual([]);
+    expect(editor.fields.issueFor('text')).toBe('Write the post’s text');
+    editor.fields.text = 'Fresh rye';
+    expect(editor.fields.issueFor('text')).toBeUndefined();
+    expect(editor.fields.issueFor('at')).toBe('Pick a date and time to schedule the post');
+    editor.fields.date = '2027-01-10';
+    expect(editor.fields.issueFor('at')).toBe('Give both a date and a time, or neither');
+    editor.fields.time = '09:00';
+    expect(editor.fields.issues).toEqual([]);
     expect(transport.callsOf('addPost')).toEqual([]);
   });
 
   it('names the field of a core refusal and clears it once that field changes', async () => {
     const { editor, transport } = await newEditor({ date: '2027-01-10', time: '09:00' });
-    editor.text = 'Hi';
+    editor.fields.text = 'Hi';
     transport.answer('addPost', () =>
       refused('bad input', [
         { field: 'botId', message: 'no bot bot_9' },
         { field: 'mediaUrls[1]', message: 'is not reachable' },
       ]),
     );
-    editor.mediaText = 'https://example.com/a.jpg\nhttps://example.com/b.jpg';
+    editor.media.text = 'https://example.com/a.jpg\nhttps://example.com/b.jpg';
     await editor.submit('schedule');
-    expect(editor.issueFor('botId')).toBe('The bot: no bot bot_9');
-    expect(editor.issueFor('mediaUrls')).toBe('Media line 2: is not reachable');
-    editor.text = 'Hi there';
-    expect(editor.issueFor('botId')).toBe('The bot: no bot bot_9');
-    editor.botId = 'bot_2';
-    expect(editor.issueFor('botId')).toBeUndefined();
-    editor.mediaText = 'https://example.com/a.jpg';
-    expect(editor.issues).toEqual([]);
+    expect(editor.fields.issueFor('botId')).toBe('The bot: no bot bot_9');
+    expect(editor.fields.issueFor('mediaUrls')).toBe('Media line 2: is not reachable');
+    editor.fields.text = 'Hi there';
+    expect(editor.fields.issueFor('botId')).toBe('The bot: no bot bot_9');
+    editor.fields.botId = 'bot_2';
+    expect(editor.fields.issueFor('botId')).toBeUndefined();
+    editor.media.text = 'https://example.com/a.jpg';
+    expect(editor.fields.issues).toEqual([]);
   });
 
   it('adds a new post in each mode, dropping the time when it publishes now', async () => {
     const { editor, transport, shell } = await newEditor({ date: '2027-01-10', time: '09:00' });
-    editor.text = '  Fresh rye today ';
-    editor.mediaText = 'https://example.com/a.jpg\n';
-    editor.botId = 'bot_2';
+    editor.fields.text = '  Fresh rye today ';
+    editor.media.text = 'https://example.com/a.jpg\n';
+    editor.fields.botId = 'bot_2';
     expect((await editor.submit('schedule'))?.id).toBe(40);
     await editor.submit('hand_off');
     await editor.submit('draft');
@@ -139,9 +138,9 @@ describe('post editor state', () => {
       queuePost: () => ok({ ...draft, status: 'scheduled' }),
     });
     const editor = new PostEditor(shell, { post: draft });
-    expect(editor.title).toBe('Edit post');
-    expect(editor.modes).toEqual(['draft', 'schedule', 'publish_now', 'hand_off']);
-    editor.text = 'New';
+    expect(editor.fields.title).toBe('Edit post');
+    expect(editor.fields.modes).toEqual(['draft', 'schedule', 'publish_now', 'hand_off']);
+    editor.fields.text = 'New';
     await editor.submit('draft');
     expect(transport.callsOf('queuePost')).toEqual([]);
     await editor.submit('publish_now');
@@ -155,52 +154,56 @@ describe('post editor state', () => {
   it('offers only Schedule for a queued post and nothing for one that went out', async () => {
     const { shell } = await shellWith();
     const scheduled = new PostEditor(shell, { post: post({ id: 1 }) });
-    expect(scheduled.modes).toEqual(['schedule']);
-    expect([scheduled.date, scheduled.time]).toEqual(['2026-11-23', '09:00']);
+    expect(scheduled.fields.modes).toEqual(['schedule']);
+    expect([scheduled.fields.date, scheduled.fields.time]).toEqual(['2026-11-23', '09:00']);
     const published = new PostEditor(shell, { post: post({ id: 2, status: 'published' }) });
-    expect(published.modes).toEqual([]);
-    expect(published.locked).toContain('published');
+    expect(published.fields.modes).toEqual([]);
+    expect(published.fields.locked).toContain('published');
     expect(await published.submit('schedule')).toBeUndefined();
   });
 
   it('places the core’s field issues by field and shows other messages whole', async () => {
     const { editor, transport } = await newEditor({ date: '2027-01-10', time: '09:00' });
-    editor.text = 'Hi';
+    editor.fields.text = 'Hi';
     transport.answer('addPost', () =>
       refused('bad input', [{ field: 'botId', message: 'no bot bot_9' }]),
     );
     await editor.submit('schedule');
-    expect(editor.issueFor('botId')).toBe('The bot: no bot bot_9');
-    expect(editor.failure).toBeNull();
+    expect(editor.fields.issueFor('botId')).toBe('The bot: no bot bot_9');
+    expect(editor.fields.failure).toBeNull();
     transport.answer('addPost', () => refused('The platform is unreachable; try again later'));
     await editor.submit('schedule');
-    expect(editor.failure).toBe('The platform is unreachable; try again later');
+    expect(editor.fields.failure).toBe('The platform is unreachable; try again later');
   });
 
   it('says when a wall time falls in a DST gap, and moves it past the gap on request', async () => {
     const { editor, transport } = await newEditor({ date: '2027-03-28', time: '02:30' });
-    editor.text = 'Spring';
-    expect(editor.when).toMatchObject({ kind: 'gap', after: '03:30' });
-    expect(editor.when.kind === 'gap' && editor.when.message).toContain('does not exist');
+    editor.fields.text = 'Spring';
+    expect(editor.fields.when).toMatchObject({ kind: 'gap', after: '03:30' });
+    expect(editor.fields.when.kind === 'gap' && editor.fields.when.message).toContain(
+      'does not exist',
+    );
     await editor.submit('schedule');
-    expect(editor.issueFor('at')).toBe('The clocks skip this time; pick another (see below)');
+    expect(editor.fields.issueFor('at')).toBe(
+      'The clocks skip this time; pick another (see below)',
+    );
     expect(transport.callsOf('addPost')).toEqual([]);
-    editor.useTimeAfterGap();
-    expect(editor.time).toBe('03:30');
+    editor.fields.useTimeAfterGap();
+    expect(editor.fields.time).toBe('03:30');
     await editor.submit('schedule');
     expect(transport.callsOf('addPost')).toMatchObject([{ at: '2027-03-28T03:30' }]);
   });
 
   it('asks which of a repeated wall time is meant and sends that one’s offset', async () => {
     const { editor, transport } = await newEditor({ date: '2027-10-31', time: '02:30' });
-    editor.text = 'Autumn';
-    expect(editor.when).toMatchObject({
+    editor.fields.text = 'Autumn';
+    expect(editor.fields.when).toMatchObject({
       kind: 'overlap',
       offsets: { earlier: '+02:00', later: '+01:00' },
     });
     await editor.submit('schedule');
-    expect(editor.issueFor('at')).toBe('Pick which of the two times you mean (see below)');
-    editor.reading = 'later';
+    expect(editor.fields.issueFor('at')).toBe('Pick which of the two times you mean (see below)');
+    editor.fields.reading = 'later';
     await editor.submit('schedule');
     expect(transport.callsOf('addPost')).toMatchObject([{ at: '2027-10-31T02:30+01:00' }]);
   });
@@ -209,9 +212,9 @@ describe('post editor state', () => {
     const { shell } = await shellWith();
     // 02:30 after the clocks went back in Berlin is 01:30 UTC.
     const later = post({ id: 3, scheduledAt: Date.UTC(2027, 9, 31, 1, 30) });
-    expect(new PostEditor(shell, { post: later }).reading).toBe('later');
+    expect(new PostEditor(shell, { post: later }).fields.reading).toBe('later');
     const earlier = post({ id: 4, scheduledAt: Date.UTC(2027, 9, 31, 0, 30) });
-    expect(new PostEditor(shell, { post: earlier }).reading).toBe('earlier');
+    expect(new PostEditor(shell, { post: earlier }).fields.reading).toBe('earlier');
   });
 
   it('reads plain wall times exactly and names bad ones', () => {
@@ -228,32 +231,32 @@ describe('post editor state', () => {
     transport.answer('aiAssist', (input) =>
       ok(aiReply((input as { task: string }).task === 'hashtags' ? '#bread #rye' : 'Rye is back!')),
     );
-    editor.text = 'rye bread back in stock tomorrow morning';
-    await editor.assist('rephrase');
-    expect(editor.text).toBe('Rye is back!');
-    expect(editor.reply).toMatchObject({ provider: 'openai', tokens: { total: 20 } });
-    await editor.assist('hashtags');
-    expect(editor.text).toBe('Rye is back!\n\n#bread #rye');
+    editor.fields.text = 'rye bread back in stock tomorrow morning';
+    await editor.ai.assist('rephrase');
+    expect(editor.fields.text).toBe('Rye is back!');
+    expect(editor.ai.reply).toMatchObject({ provider: 'openai', tokens: { total: 20 } });
+    await editor.ai.assist('hashtags');
+    expect(editor.fields.text).toBe('Rye is back!\n\n#bread #rye');
     expect(transport.callsOf('aiAssist')).toEqual([
       { task: 'rephrase', text: 'rye bread back in stock tomorrow morning' },
       { task: 'hashtags', text: 'Rye is back!' },
     ]);
-    editor.undo();
-    editor.undo();
-    expect(editor.text).toBe('rye bread back in stock tomorrow morning');
-    expect(editor.canUndo).toBe(false);
+    editor.ai.undo();
+    editor.ai.undo();
+    expect(editor.fields.text).toBe('rye bread back in stock tomorrow morning');
+    expect(editor.ai.canUndo).toBe(false);
   });
 
   it('keeps the text and the provider’s message when the AI fails', async () => {
     const { editor, transport } = await newEditor();
     transport.answer('aiAssist', () => refused('every provider failed: quota exceeded'));
-    editor.text = 'Keep me';
-    await editor.assist('shorten');
-    expect(editor.text).toBe('Keep me');
-    expect(editor.assistError).toBe('every provider failed: quota exceeded');
-    editor.text = ' ';
-    await editor.assist('draft');
-    expect(editor.assistError).toContain('Write a brief');
+    editor.fields.text = 'Keep me';
+    await editor.ai.assist('shorten');
+    expect(editor.fields.text).toBe('Keep me');
+    expect(editor.ai.assistError).toBe('every provider failed: quota exceeded');
+    editor.fields.text = ' ';
+    await editor.ai.assist('draft');
+    expect(editor.ai.assistError).toContain('Write a brief');
     expect(transport.callsOf('aiAssist')).toHaveLength(1);
   });
 
@@ -264,13 +267,13 @@ describe('post editor state', () => {
     });
     const editor = new PostEditor(shell, { post: draft });
     expect(await editor.remove()).toBe(false);
-    expect(editor.failure).toBe('Post 8 is queued already');
+    expect(editor.fields.failure).toBe('Post 8 is queued already');
     transport.answer('deletePost', () => ok({ removed: 1 }));
     expect(await editor.remove()).toBe(true);
     expect(transport.callsOf('deletePost')).toEqual([{ id: 8 }, { id: 8 }]);
-    expect(new PostEditor(shell, { post: post({ id: 9, status: 'published' }) }).canDelete).toBe(
-      false,
-    );
+    expect(
+      new PostEditor(shell, { post: post({ id: 9, status: 'published' }) }).fields.canDelete,
+    ).toBe(false);
   });
 });
 
@@ -393,7 +396,7 @@ describe('the post editor dialog', () => {
     const { dialog } = renderDialog(editor);
     const group = within(dialog).getByRole('group', { name: /02:30 happens twice/ });
     await fireEvent.click(within(group).getByRole('radio', { name: /The second, at UTC\+01:00/ }));
-    expect(editor.reading).toBe('later');
+    expect(editor.fields.reading).toBe('later');
   });
 
   it('fills the text from AI assist and shows the provider and tokens', async () => {
@@ -519,10 +522,10 @@ describe('the post editor dialog', () => {
 
     const copy = new PostEditor(shell, { post: scheduled });
     copy.duplicate();
-    expect(copy.title).toBe('New post');
-    expect(copy.text).toBe(scheduled.text);
-    expect(copy.canDelete).toBe(false);
-    expect(copy.modes).toContain('schedule');
+    expect(copy.fields.title).toBe('New post');
+    expect(copy.fields.text).toBe(scheduled.text);
+    expect(copy.fields.canDelete).toBe(false);
+    expect(copy.fields.modes).toContain('schedule');
   });
 });
 
@@ -550,22 +553,24 @@ async function queueEditor(start: { post?: ReturnType<typeof post>; botId?: stri
 describe('add to queue and share next', () => {
   it('says why the queue buttons wait: no bot, a bot without a schedule', async () => {
     const { editor, transport } = await queueEditor();
-    expect(editor.queueBlocked).toBe('Choose a bot first: a post joins its bot’s posting schedule');
-    editor.botId = 'bot_2';
-    expect(editor.queueBlocked).toBe('Reading the bot’s posting schedule…');
+    expect(editor.fields.queueBlocked).toBe(
+      'Choose a bot first: a post joins its bot’s posting schedule',
+    );
+    editor.fields.botId = 'bot_2';
+    expect(editor.fields.queueBlocked).toBe('Reading the bot’s posting schedule…');
     await vi.waitFor(() =>
-      expect(editor.queueBlocked).toBe(
+      expect(editor.fields.queueBlocked).toBe(
         'This bot has no posting schedule yet; set one on the Bots screen',
       ),
     );
-    expect(editor.queueNote).toBe(
+    expect(editor.fields.queueNote).toBe(
       'Add to queue and Share next: This bot has no posting schedule yet; set one on the Bots screen.',
     );
-    editor.text = 'Fresh rye';
+    editor.fields.text = 'Fresh rye';
     expect(await editor.queue('add')).toBeUndefined();
-    editor.botId = 'bot_1';
-    await vi.waitFor(() => expect(editor.queueBlocked).toBeNull());
-    expect(editor.queueNote).toBe(
+    editor.fields.botId = 'bot_1';
+    await vi.waitFor(() => expect(editor.fields.queueBlocked).toBeNull());
+    expect(editor.fields.queueNote).toBe(
       'Add to queue takes the bot’s next free slot, Jan 11, 2027, 9:00 AM (Europe/Berlin); Share next puts the post first and moves the queued posts after it one slot later.',
     );
     expect(transport.callsOf('getSchedule')).toEqual([{ botId: 'bot_2' }, { botId: 'bot_1' }]);
@@ -578,9 +583,9 @@ describe('add to queue and share next', () => {
       getSchedule: () => refused('The workspace database is locked'),
     });
     const editor = new PostEditor(shell, { post: post({ id: 3, botId: null, status: 'draft' }) });
-    expect(editor.botId).toBe('');
+    expect(editor.fields.botId).toBe('');
     await vi.waitFor(() =>
-      expect(editor.queueBlocked).toBe(
+      expect(editor.fields.queueBlocked).toBe(
         'Could not read the bot’s posting schedule: The workspace database is locked',
       ),
     );
@@ -592,9 +597,9 @@ describe('add to queue and share next', () => {
     transport.answer('addToQueue', (input) =>
       ok(post({ id: 41, ...(input as object), scheduledAt: SLOT })),
     );
-    editor.text = '  Fresh rye today ';
-    editor.mediaText = 'https://example.com/a.jpg';
-    await vi.waitFor(() => expect(editor.queueBlocked).toBeNull());
+    editor.fields.text = '  Fresh rye today ';
+    editor.media.text = 'https://example.com/a.jpg';
+    await vi.waitFor(() => expect(editor.fields.queueBlocked).toBeNull());
     expect((await editor.queue('add'))?.id).toBe(41);
     expect(transport.callsOf('addToQueue')).toEqual([
       { text: 'Fresh rye today', mediaUrls: ['https://example.com/a.jpg'], botId: 'bot_1' },
@@ -618,8 +623,8 @@ describe('add to queue and share next', () => {
         ],
       }),
     );
-    editor.text = 'Rye is back';
-    await vi.waitFor(() => expect(editor.queueBlocked).toBeNull());
+    editor.fields.text = 'Rye is back';
+    await vi.waitFor(() => expect(editor.fields.queueBlocked).toBeNull());
     expect((await editor.queue('next'))?.status).toBe('scheduled');
     // The time is the queue's to pick, so none is sent with the edits.
     expect(transport.callsOf('updatePost')).toEqual([
@@ -644,16 +649,16 @@ describe('add to queue and share next', () => {
 
   it('checks the text first and places the core’s refusal at its field', async () => {
     const { editor, transport } = await queueEditor({ botId: 'bot_1' });
-    await vi.waitFor(() => expect(editor.queueBlocked).toBeNull());
+    await vi.waitFor(() => expect(editor.fields.queueBlocked).toBeNull());
     await editor.queue('add');
-    expect(editor.issueFor('text')).toBe('Write the post’s text');
+    expect(editor.fields.issueFor('text')).toBe('Write the post’s text');
     expect(transport.callsOf('addToQueue')).toEqual([]);
     transport.answer('addToQueue', () =>
       refused('bad input', [{ field: 'botId', message: 'has no free slot within a year' }]),
     );
-    editor.text = 'Fresh rye';
+    editor.fields.text = 'Fresh rye';
     expect(await editor.queue('add')).toBeUndefined();
-    expect(editor.issueFor('botId')).toBe('The bot: has no free slot within a year');
+    expect(editor.fields.issueFor('botId')).toBe('The bot: has no free slot within a year');
   });
 });
 
@@ -674,7 +679,7 @@ describe('the queue buttons in the dialog', () => {
     expect(reason()).toBe(
       'Add to queue and Share next: Choose a bot first: a post joins its bot’s posting schedule.',
     );
-    editor.botId = 'bot_1';
+    editor.fields.botId = 'bot_1';
     await vi.waitFor(() => expect(add.getAttribute('aria-disabled')).toBeNull());
     expect(reason()).toContain('next free slot, Jan 11, 2027, 9:00 AM (Europe/Berlin)');
     await fireEvent.input(within(dialog).getByRole('textbox', { name: 'Text' }), {

@@ -4,7 +4,7 @@
 import type { CallResult } from '../../../shared/contract';
 import type { DuplicateConflict } from '../../../shared/domain';
 import { formatDateTime } from '../components/common/format';
-import { STATUS_MARKS } from './post-editor.svelte';
+import { STATUS_MARKS } from './post-status';
 
 /** What a guarded call adds to its input: nothing the first time, allowDuplicate after a yes. */
 export type Overrule = { allowDuplicate?: true };
