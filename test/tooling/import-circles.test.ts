@@ -15,11 +15,6 @@ const ROOTS = ['main', 'shared', 'renderer/src'];
  */
 const KNOWN_CIRCLES: readonly (readonly string[])[] = [
   ['main/emulator/admin.ts', 'main/emulator/server.ts'],
-  [
-    'renderer/src/state/duplicates.svelte.ts',
-    'renderer/src/state/post-editor.svelte.ts',
-    'renderer/src/state/shell.svelte.ts',
-  ],
 ];
 
 /** Imports that are no module of ours: components and assets, which the bundler reads. */
