@@ -71,9 +71,9 @@ describe('crash safety', () => {
       const dbFile = join(mkdtempSync(join(tmpdir(), 'pressroom-crash-')), 'workspace.sqlite');
       const setup = new Pressroom({ dbFile });
       for (let i = 0; i < POSTS; i++)
-        setup.addPost({ text: `Crash-safe post ${i}`, botId: 'bot_1', mode: 'publish_now' });
+        setup.posts.addPost({ text: `Crash-safe post ${i}`, botId: 'bot_1', mode: 'publish_now' });
       for (let i = 0; i < REPEATS; i++)
-        setup.addPost({
+        setup.posts.addPost({
           text: 'Crash-safe repeat',
           botId: 'bot_1',
           mode: 'publish_now',
@@ -81,7 +81,7 @@ describe('crash safety', () => {
         });
       const scheduledAt = Date.now() + 4_000;
       for (let i = 0; i < SCHEDULED; i++)
-        setup.addPost({
+        setup.posts.addPost({
           text: `Crash-safe scheduled ${i}`,
           botId: 'bot_2',
           at: new Date(scheduledAt).toISOString(),
@@ -142,7 +142,7 @@ describe('crash safety', () => {
       expect(early).toEqual([]);
 
       const check = new Pressroom({ dbFile });
-      expect(check.status().outbox).toMatchObject({
+      expect(check.queue.status().outbox).toMatchObject({
         done: POSTS + REPEATS + SCHEDULED,
         failed: 0,
         queued: 0,
