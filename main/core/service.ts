@@ -1,7 +1,16 @@
-// The core as a service (Node, main process): one `invoke(operation, input)` that Electron's IPC
-// and the web host both call with whatever a renderer sent. The operation must be in the contract,
-// the input is validated by the core, and the answer is always a CallResult, never a throw.
-import type { CallError, CallResult, OperationName, OperationResults } from '../../shared/contract';
+// The core as a service (Node, main process): the operation table, from every contract operation
+// to the core service method that serves it, and one `invoke(operation, input)` over it that
+// Electron's IPC and the web host call with whatever a page sent. The operation must be in the
+// contract, its input is validated against it, and the answer is always a CallResult, never a throw.
+import type { z } from 'zod';
+import type {
+  CallError,
+  CallResult,
+  CallerSide,
+  OperationName,
+  OperationResults,
+  Operations,
+} from '../../shared/contract';
 import { OPERATION_SIDES, operations } from '../../shared/contract';
 import { describeIssues, summarizeIssues } from '../../shared/validation';
 import { UnusableFile } from '../csv/read';
@@ -9,14 +18,22 @@ import { PlatformError } from '../platform/errors';
 import { DuplicateContent, InvalidInput, NotAllowed, NotConnected } from './errors';
 import type { Session } from './session';
 
-type Handlers = {
-  [K in OperationName]: (
-    session: Session,
-    input: never,
-  ) => OperationResults[K] | Promise<OperationResults[K]>;
+/** Serves operation K: called with the input the contract has already checked. */
+type Handler<K extends OperationName> = (
+  session: Session,
+  input: z.output<Operations[K]>,
+) => OperationResults[K] | Promise<OperationResults[K]>;
+
+/**
+ * A handler for every operation of one side in OPERATION_SIDES, and nothing else: an object
+ * literal of this type refuses a missing operation, an unknown one, and one of the other side.
+ */
+type HandlersFor<Side extends CallerSide> = {
+  [K in OperationName as (typeof OPERATION_SIDES)[K] extends Side ? K : never]: Handler<K>;
 };
 
-const handlers: Handlers = {
+/** The operations a page may call (over IPC or the web host), each to the service serving it. */
+const rendererHandlers: HandlersFor<'renderer'> = {
   addPost: (s, input) => s.current.posts.addPost(input),
   updatePost: (s, input) => s.current.posts.updatePost(input),
   queuePost: (s, input) => s.current.posts.queuePost(input),
@@ -47,12 +64,10 @@ const handlers: Handlers = {
   renameBot: (s, input) => s.current.bots.renameBot(input),
   deleteBot: (s, input) => s.current.bots.deleteBot(input),
   queueProducts: (s, input) => s.current.catalog.queueProducts(input),
-  importFile: (s, input) => s.current.imports.importFile(input),
   importUpload: (s, input) => s.current.imports.importUpload(input),
   previewUpload: (s, input) => s.current.imports.previewUpload(input),
   undoImport: (s, input) => s.current.imports.undoImport(input),
   listImports: (s, input) => s.current.imports.listImports(input),
-  exportFile: (s, input) => s.current.imports.exportFile(input),
   exportText: (s, input) => s.current.imports.exportText(input),
   retryItem: (s, input) => s.current.queue.retryItem(input),
   cancelItem: (s, input) => s.current.queue.cancelItem(input),
@@ -74,6 +89,15 @@ const handlers: Handlers = {
   useDemo: (s) => s.useDemo(),
   checkConnection: (s) => s.checkConnection(),
 };
+
+/** Main only: these reach files by their path, for the CLI and the desktop menu. */
+const mainHandlers: HandlersFor<'main'> = {
+  importFile: (s, input) => s.current.imports.importFile(input),
+  exportFile: (s, input) => s.current.imports.exportFile(input),
+};
+
+/** The one table from every contract operation to the service method that serves it. */
+const handlers: { [K in OperationName]: Handler<K> } = { ...rendererHandlers, ...mainHandlers };
 
 export const OPERATION_NAMES = Object.keys(operations) as OperationName[];
 
