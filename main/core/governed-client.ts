@@ -37,8 +37,7 @@ export class GovernedClient {
   /** Null without a platform account (offline drafts). */
   readonly client: PlatformClient | null;
   readonly stats = { requests: 0, rateLimited: 0 };
-  /** True after the platform answered, false after a request got no answer, null before any. */
-  online: boolean | null = null;
+  private reachable: boolean | null = null;
 
   constructor(
     private readonly store: WorkspaceStore,
@@ -68,6 +67,11 @@ export class GovernedClient {
             },
           })
         : null;
+  }
+
+  /** True after the platform answered, false after a request got no answer, null before any. */
+  get online(): boolean | null {
+    return this.reachable;
   }
 
   /** The client, or NotConnected when no platform account is set. */
@@ -106,10 +110,10 @@ export class GovernedClient {
     return async (...args) => {
       try {
         const response = await base(...args);
-        this.online = true;
+        this.reachable = true;
         return response;
       } catch (error) {
-        this.online = false;
+        this.reachable = false;
         throw error;
       }
     };

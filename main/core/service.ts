@@ -12,10 +12,10 @@ import type {
   Operations,
 } from '../../shared/contract';
 import { OPERATION_SIDES, operations } from '../../shared/contract';
-import { describeIssues, summarizeIssues } from '../../shared/validation';
 import { UnusableFile } from '../csv/read';
 import { PlatformError } from '../platform/errors';
 import { DuplicateContent, InvalidInput, NotAllowed, NotConnected } from './errors';
+import { validate } from './input';
 import type { Session } from './session';
 
 /** Serves operation K: called with the input the contract has already checked. */
@@ -120,14 +120,10 @@ export async function invoke(
 ): Promise<CallResult> {
   if (!isOperation(operation))
     return failure('unknown_operation', `There is no operation "${operation}"`);
-  // Checked here for every operation, so even those without fields refuse stray input.
-  const checked = operations[operation].safeParse(input ?? {});
-  if (!checked.success) {
-    const issues = describeIssues(checked.error.issues);
-    return failure('invalid_input', summarizeIssues(issues), { issues });
-  }
   try {
-    const value = await handlers[operation](session, checked.data as never);
+    // Checked here for every operation, so even those without fields refuse stray input.
+    const checked = validate(operation, input ?? {});
+    const value = await handlers[operation](session, checked as never);
     return { ok: true, value: value ?? null };
   } catch (error) {
     if (error instanceof InvalidInput)
