@@ -1,5 +1,6 @@
 // Lint rules, including the import boundaries that keep dependencies pointing one way:
-// renderer → shared ← main, and inside main: app/host/cli → core → (store, queue, platform).
+// renderer → shared ← main, inside main: app/host/cli → core → (store, queue, platform), and
+// inside the core: workspace, operation table and session → services → the core's plumbing.
 import js from '@eslint/js';
 import svelte from 'eslint-plugin-svelte';
 import globals from 'globals';
@@ -7,18 +8,37 @@ import tseslint from 'typescript-eslint';
 
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'http', 'https', 'crypto', 'child_process'];
 
-/** One boundary: files matching `files` may not import anything matching `forbidden`. */
-function boundary(files, forbidden, why) {
-  return {
-    files,
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: forbidden, message: `Import boundary: ${why}` }] },
-      ],
-    },
-  };
+/**
+ * One boundary: files matching `files` may not import anything matching `forbidden`, and may
+ * import what matches `typesOnly.group` for its types only (`typesOnly.why` says why).
+ */
+function boundary(files, forbidden, why, typesOnly = null) {
+  const patterns = forbidden.length
+    ? [{ group: forbidden, message: `Import boundary: ${why}` }]
+    : [];
+  if (typesOnly)
+    patterns.push({
+      group: typesOnly.group,
+      allowTypeImports: true,
+      message: `Import boundary: ${typesOnly.why}`,
+    });
+  return { files, rules: { 'no-restricted-imports': ['error', { patterns }] } };
 }
+
+const entryPoints = ['**/app/**', '**/cli/**', '**/host/**'];
+/** The core's own plumbing, below its services: they are handed these, these know no service. */
+const corePlumbing = [
+  'main/core/errors.ts',
+  'main/core/events.ts',
+  'main/core/governed-client.ts',
+  'main/core/input.ts',
+  'main/core/publishing-lease.ts',
+  'main/core/queue-rows.ts',
+];
+const coreServicesOnlyAsTypes = {
+  group: ['**/core/services/**'],
+  why: 'entry points reach a core service through the workspace (pressroom.posts) or the operation table, never build one.',
+};
 
 export default tseslint.config(
   { ignores: ['node_modules', 'dist', 'out', 'release', 'test-results', '.svelte-kit'] },
@@ -90,14 +110,31 @@ export default tseslint.config(
     ['**/core/**', '**/app/**', '**/cli/**', '**/host/**'],
     'store, queue, sync and csv sit below the core.',
   ),
+  boundary(['main/core/**'], entryPoints, 'the core sits below app, host and CLI.'),
   boundary(
-    ['main/core/**'],
-    ['**/app/**', '**/cli/**', '**/host/**'],
-    'the core sits below app, host and CLI.',
+    ['main/core/services/**'],
+    [...entryPoints, '**/pressroom', '**/service', '**/session'],
+    'a core service sits below the workspace (pressroom.ts), the operation table and the session.',
+    {
+      group: ['./*'],
+      why: "a core service holds another service's public class as a type, handed in by pressroom.ts; it never builds one or calls into its module.",
+    },
+  ),
+  boundary(
+    corePlumbing,
+    [...entryPoints, '**/services/**', '**/pressroom', '**/service', '**/session'],
+    "the core's plumbing (events, governed client, lease, input checks, errors) sits below its services and knows none of them.",
   ),
   boundary(
     ['main/host/**', 'main/app/**'],
     ['**/cli/**'],
     'entry points do not import each other.',
+    coreServicesOnlyAsTypes,
+  ),
+  boundary(
+    ['main/cli/**'],
+    [],
+    'the CLI may import the other entry points.',
+    coreServicesOnlyAsTypes,
   ),
 );

@@ -42,8 +42,8 @@ export async function drainAndClose(options: QuitOptions): Promise<boolean> {
   if (workspace.connected) {
     // Pausing keeps the publisher from claiming more items; joining its pass waits for the
     // requests it has out. The pause is not stored, so the next start publishes as usual.
-    workspace.pauseQueue();
-    work.push(workspace.publishDue());
+    workspace.queue.pauseQueue();
+    work.push(workspace.queue.publishDue());
   }
   let timer: NodeJS.Timeout | undefined;
   const inTime = await Promise.race([

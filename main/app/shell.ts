@@ -171,7 +171,7 @@ export async function startShell(options: ShellOptions): Promise<Shell | null> {
   // Tray: the queue's state at a glance, and Pause/Resume without opening the window.
   const tray: Tray = new electron.Tray(options.trayIcon);
   const refreshTray = () => {
-    const state = { status: session.current.status(), connected: session.current.connected };
+    const state = { status: session.current.queue.status(), connected: session.current.connected };
     const menu = trayMenu(state, {
       showWindow,
       pause: () => void invoke(session, 'pauseQueue', {}),

@@ -42,27 +42,27 @@ const PRODUCTS: readonly [sku: string, name: string, price: string][] = [
 export function seedDemoWorkspace(pressroom: Pressroom): boolean {
   const { settings } = pressroom.store;
   if (settings.get(SEEDED, z.boolean(), false)) return false;
-  const bots = pressroom.listBots();
+  const bots = pressroom.bots.listBots();
   const first = bots[0];
   if (!first) return false;
-  const zone = pressroom.getSettings().timezone;
+  const zone = pressroom.settings.getSettings().timezone;
   const today = Temporal.Now.plainDateISO(zone);
   bots.forEach((bot, index) => {
     const schedule = SCHEDULES[index];
-    if (schedule) pressroom.setSchedule({ botId: bot.id, schedule });
+    if (schedule) pressroom.planning.setSchedule({ botId: bot.id, schedule });
   });
-  for (const text of DRAFTS) pressroom.addPost({ text, botId: first.id, mode: 'draft' });
+  for (const text of DRAFTS) pressroom.posts.addPost({ text, botId: first.id, mode: 'draft' });
   for (const [days, time, text] of SCHEDULED)
-    pressroom.addPost({
+    pressroom.posts.addPost({
       text,
       botId: first.id,
       at: `${today.add({ days }).toString()}T${time}`,
       zone,
       allowDuplicate: true,
     });
-  const currency = pressroom.listProducts({ limit: 1 }).rows[0]?.currency;
+  const currency = pressroom.catalog.listProducts({ limit: 1 }).rows[0]?.currency;
   for (const [sku, name, price] of PRODUCTS)
-    pressroom.saveProduct({ sku, name, price, ...(currency ? { currency } : {}) });
+    pressroom.catalog.saveProduct({ sku, name, price, ...(currency ? { currency } : {}) });
   settings.set(SEEDED, true);
   return true;
 }

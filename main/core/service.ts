@@ -1,79 +1,103 @@
-// The core as a service (Node, main process): one `invoke(operation, input)` that Electron's IPC
-// and the web host both call with whatever a renderer sent. The operation must be in the contract,
-// the input is validated by the core, and the answer is always a CallResult, never a throw.
-import type { CallError, CallResult, OperationName, OperationResults } from '../../shared/contract';
+// The core as a service (Node, main process): the operation table, from every contract operation
+// to the core service method that serves it, and one `invoke(operation, input)` over it that
+// Electron's IPC and the web host call with whatever a page sent. The operation must be in the
+// contract, its input is validated against it, and the answer is always a CallResult, never a throw.
+import type { z } from 'zod';
+import type {
+  CallError,
+  CallResult,
+  CallerSide,
+  OperationName,
+  OperationResults,
+  Operations,
+} from '../../shared/contract';
 import { OPERATION_SIDES, operations } from '../../shared/contract';
-import { describeIssues, summarizeIssues } from '../../shared/validation';
 import { UnusableFile } from '../csv/read';
 import { PlatformError } from '../platform/errors';
 import { DuplicateContent, InvalidInput, NotAllowed, NotConnected } from './errors';
+import { validate } from './input';
 import type { Session } from './session';
 
-type Handlers = {
-  [K in OperationName]: (
-    session: Session,
-    input: never,
-  ) => OperationResults[K] | Promise<OperationResults[K]>;
+/** Serves operation K: called with the input the contract has already checked. */
+type Handler<K extends OperationName> = (
+  session: Session,
+  input: z.output<Operations[K]>,
+) => OperationResults[K] | Promise<OperationResults[K]>;
+
+/**
+ * A handler for every operation of one side in OPERATION_SIDES, and nothing else: an object
+ * literal of this type refuses a missing operation, an unknown one, and one of the other side.
+ */
+type HandlersFor<Side extends CallerSide> = {
+  [K in OperationName as (typeof OPERATION_SIDES)[K] extends Side ? K : never]: Handler<K>;
 };
 
-const handlers: Handlers = {
-  addPost: (s, input) => s.current.addPost(input),
-  updatePost: (s, input) => s.current.updatePost(input),
-  queuePost: (s, input) => s.current.queuePost(input),
-  getSchedule: (s, input) => s.current.getSchedule(input),
-  setSchedule: (s, input) => s.current.setSchedule(input),
-  listSchedules: (s) => s.current.listSchedules(),
-  listFreeSlots: (s, input) => s.current.listFreeSlots(input),
-  addToQueue: (s, input) => s.current.addToQueue(input),
-  shareNext: (s, input) => s.current.shareNext(input),
-  listPosts: (s, input) => s.current.listPosts(input),
-  getCalendar: (s, input) => s.current.getCalendar(input),
-  deletePost: (s, input) => s.current.deletePost(input),
-  moveToDrafts: (s, input) => s.current.moveToDrafts(input),
-  listProducts: (s, input) => s.current.listProducts(input),
-  saveProduct: (s, input) => s.current.saveProduct(input),
-  duplicateProduct: (s, input) => s.current.duplicateProduct(input),
-  deleteProducts: (s, input) => s.current.deleteProducts(input),
-  listQueue: (s, input) => s.current.listQueue(input),
-  listBots: (s) => s.current.listBots(),
-  listSubscribers: (s, input) => s.current.listSubscribers(input),
-  getSubscriber: (s, input) => s.current.getSubscriber(input),
-  listOrders: (s, input) => s.current.listOrders(input),
-  sendMessage: (s, input) => s.current.sendMessage(input),
-  addTag: (s, input) => s.current.addTag(input),
-  broadcast: (s, input) => s.current.broadcast(input),
-  broadcastProgress: (s, input) => s.current.broadcastProgress(input),
-  createBot: (s, input) => s.current.createBot(input),
-  renameBot: (s, input) => s.current.renameBot(input),
-  deleteBot: (s, input) => s.current.deleteBot(input),
-  queueProducts: (s, input) => s.current.queueProducts(input),
-  importFile: (s, input) => s.current.importFile(input),
-  importUpload: (s, input) => s.current.importUpload(input),
-  previewUpload: (s, input) => s.current.previewUpload(input),
-  undoImport: (s, input) => s.current.undoImport(input),
-  listImports: (s, input) => s.current.listImports(input),
-  exportFile: (s, input) => s.current.exportFile(input),
-  exportText: (s, input) => s.current.exportText(input),
-  retryItem: (s, input) => s.current.retryItem(input),
-  cancelItem: (s, input) => s.current.cancelItem(input),
-  status: (s) => s.current.status(),
-  sync: (s) => s.current.sync(),
-  publishDue: (s) => s.current.publishDue(),
-  pauseQueue: (s) => (s.current.pauseQueue(), null),
-  resumeQueue: (s) => (s.current.resumeQueue(), null),
-  aiAssist: (s, input) => s.current.aiAssist(input),
-  aiUsage: (s, input) => s.current.aiUsage(input),
-  draftCampaign: (s, input) => s.current.draftCampaign(input),
-  saveCampaignDrafts: (s, input) => s.current.saveCampaignDrafts(input),
-  listWebhooks: (s) => s.current.listWebhooks(),
-  createWebhook: (s, input) => s.current.createWebhook(input),
-  listReceivedEvents: (s, input) => s.current.listReceivedEvents(input),
-  getSettings: (s) => ({ ...s.current.getSettings(), account: s.accountSettings() }),
-  saveSettings: (s, input) => s.current.saveSettings(input),
+/** The operations a page may call (over IPC or the web host), each to the service serving it. */
+const rendererHandlers: HandlersFor<'renderer'> = {
+  addPost: (s, input) => s.current.posts.addPost(input),
+  updatePost: (s, input) => s.current.posts.updatePost(input),
+  queuePost: (s, input) => s.current.posts.queuePost(input),
+  getSchedule: (s, input) => s.current.planning.getSchedule(input),
+  setSchedule: (s, input) => s.current.planning.setSchedule(input),
+  listSchedules: (s) => s.current.planning.listSchedules(),
+  listFreeSlots: (s, input) => s.current.planning.listFreeSlots(input),
+  addToQueue: (s, input) => s.current.planning.addToQueue(input),
+  shareNext: (s, input) => s.current.planning.shareNext(input),
+  listPosts: (s, input) => s.current.posts.listPosts(input),
+  getCalendar: (s, input) => s.current.planning.getCalendar(input),
+  deletePost: (s, input) => s.current.posts.deletePost(input),
+  moveToDrafts: (s, input) => s.current.posts.moveToDrafts(input),
+  listProducts: (s, input) => s.current.catalog.listProducts(input),
+  saveProduct: (s, input) => s.current.catalog.saveProduct(input),
+  duplicateProduct: (s, input) => s.current.catalog.duplicateProduct(input),
+  deleteProducts: (s, input) => s.current.catalog.deleteProducts(input),
+  listQueue: (s, input) => s.current.queue.listQueue(input),
+  listBots: (s) => s.current.bots.listBots(),
+  listSubscribers: (s, input) => s.current.people.listSubscribers(input),
+  getSubscriber: (s, input) => s.current.people.getSubscriber(input),
+  listOrders: (s, input) => s.current.people.listOrders(input),
+  sendMessage: (s, input) => s.current.people.sendMessage(input),
+  addTag: (s, input) => s.current.people.addTag(input),
+  broadcast: (s, input) => s.current.people.broadcast(input),
+  broadcastProgress: (s, input) => s.current.people.broadcastProgress(input),
+  createBot: (s, input) => s.current.bots.createBot(input),
+  renameBot: (s, input) => s.current.bots.renameBot(input),
+  deleteBot: (s, input) => s.current.bots.deleteBot(input),
+  queueProducts: (s, input) => s.current.catalog.queueProducts(input),
+  importUpload: (s, input) => s.current.imports.importUpload(input),
+  previewUpload: (s, input) => s.current.imports.previewUpload(input),
+  undoImport: (s, input) => s.current.imports.undoImport(input),
+  listImports: (s, input) => s.current.imports.listImports(input),
+  exportText: (s, input) => s.current.imports.exportText(input),
+  retryItem: (s, input) => s.current.queue.retryItem(input),
+  cancelItem: (s, input) => s.current.queue.cancelItem(input),
+  status: (s) => s.current.queue.status(),
+  sync: (s) => s.current.queue.sync(),
+  publishDue: (s) => s.current.queue.publishDue(),
+  pauseQueue: (s) => (s.current.queue.pauseQueue(), null),
+  resumeQueue: (s) => (s.current.queue.resumeQueue(), null),
+  aiAssist: (s, input) => s.current.ai.aiAssist(input),
+  aiUsage: (s, input) => s.current.ai.aiUsage(input),
+  draftCampaign: (s, input) => s.current.ai.draftCampaign(input),
+  saveCampaignDrafts: (s, input) => s.current.ai.saveCampaignDrafts(input),
+  listWebhooks: (s) => s.current.webhooks.listWebhooks(),
+  createWebhook: (s, input) => s.current.webhooks.createWebhook(input),
+  listReceivedEvents: (s, input) => s.current.webhooks.listReceivedEvents(input),
+  getSettings: (s) => ({ ...s.current.settings.getSettings(), account: s.accountSettings() }),
+  saveSettings: (s, input) => s.current.settings.saveSettings(input),
   connectAccount: (s, input) => s.connect(input),
   useDemo: (s) => s.useDemo(),
   checkConnection: (s) => s.checkConnection(),
 };
+
+/** Main only: these reach files by their path, for the CLI and the desktop menu. */
+const mainHandlers: HandlersFor<'main'> = {
+  importFile: (s, input) => s.current.imports.importFile(input),
+  exportFile: (s, input) => s.current.imports.exportFile(input),
+};
+
+/** The one table from every contract operation to the service method that serves it. */
+const handlers: { [K in OperationName]: Handler<K> } = { ...rendererHandlers, ...mainHandlers };
 
 export const OPERATION_NAMES = Object.keys(operations) as OperationName[];
 
@@ -96,14 +120,10 @@ export async function invoke(
 ): Promise<CallResult> {
   if (!isOperation(operation))
     return failure('unknown_operation', `There is no operation "${operation}"`);
-  // Checked here for every operation, so even those without fields refuse stray input.
-  const checked = operations[operation].safeParse(input ?? {});
-  if (!checked.success) {
-    const issues = describeIssues(checked.error.issues);
-    return failure('invalid_input', summarizeIssues(issues), { issues });
-  }
   try {
-    const value = await handlers[operation](session, checked.data as never);
+    // Checked here for every operation, so even those without fields refuse stray input.
+    const checked = validate(operation, input ?? {});
+    const value = await handlers[operation](session, checked as never);
     return { ok: true, value: value ?? null };
   } catch (error) {
     if (error instanceof InvalidInput)

@@ -151,7 +151,7 @@ export class Session {
     if (mode === 'demo' && this.options.demo) {
       this.demoPlatform ??= await this.options.demo();
       this.receiver = await startWebhookReceiver((delivery) =>
-        this.pressroom.receiveEvent(delivery),
+        this.pressroom.webhooks.receiveEvent(delivery),
       );
       config = {
         dbFile: join(folder, 'demo-workspace.sqlite'),
@@ -177,7 +177,7 @@ export class Session {
       // bakery's posts at once instead of an empty calendar first.
       const synced =
         mode === 'demo' &&
-        (await this.pressroom.sync().then(
+        (await this.pressroom.queue.sync().then(
           () => true,
           () => false,
         ));
@@ -185,7 +185,7 @@ export class Session {
       if (synced) seedDemoWorkspace(this.pressroom);
       let stop!: () => void;
       const stopped = new Promise<void>((resolve) => (stop = resolve));
-      const watching = this.pressroom.watch(stopped, undefined, synced);
+      const watching = this.pressroom.queue.watch(stopped, undefined, synced);
       this.stopWatching = async () => {
         stop();
         await watching;

@@ -206,7 +206,7 @@ describe('IPC', () => {
     expect(log).toMatch(/refused addPost: .*text/);
     expect(log).toMatch(/refused listPosts: 2 payloads/);
     expect(log).not.toContain('sk_live_should_not_log');
-    expect(app.shell.session.current.listPosts()).toEqual([]);
+    expect(app.shell.session.current.posts.listPosts()).toEqual([]);
   });
 });
 
@@ -528,11 +528,11 @@ describe('desktop integration', () => {
     expect(tray.tooltip).toBe('Pressroom: running, 0 waiting');
     menuItem(tray.menu, 'Pause Queue').click!();
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(app.shell.session.current.status().paused).toBe('Paused by you');
+    expect(app.shell.session.current.queue.status().paused).toBe('Paused by you');
     expect(tray.tooltip).toBe('Pressroom: paused (Paused by you), 0 waiting');
     menuItem(tray.menu, 'Resume Queue').click!();
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(app.shell.session.current.status().paused).toBeNull();
+    expect(app.shell.session.current.queue.status().paused).toBeNull();
   });
 
   it('notifies when a post is published', async () => {
@@ -566,7 +566,7 @@ describe('desktop integration', () => {
       { message: 'Import week.csv as…', buttons: ['Posts', 'Products', 'Cancel'] },
       { message: 'Imported posts: 2 new, 0 updated, 0 unchanged.' },
     ]);
-    expect(app.shell.session.current.listPosts().map((post) => post.text)).toEqual([
+    expect(app.shell.session.current.posts.listPosts().map((post) => post.text)).toEqual([
       'Monday special',
       'Tuesday special',
     ]);
@@ -596,7 +596,7 @@ describe('desktop integration', () => {
     writeFileSync(file, Buffer.alloc(8192, 9));
 
     const second = await startApp({ folder, testPlatform: first.platform });
-    expect(second.shell.session.current.listPosts().map((post) => post.text)).toEqual([
+    expect(second.shell.session.current.posts.listPosts().map((post) => post.text)).toEqual([
       'Saved before the damage',
     ]);
     expect(second.electron.dialogs[0]!.options).toMatchObject({

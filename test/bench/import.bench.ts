@@ -51,7 +51,7 @@ function importInChild(file: string, dbFile: string): ChildImport {
     const { Pressroom } = await import(${JSON.stringify(join(process.cwd(), 'main/core/pressroom.ts'))});
     const p = new Pressroom({ dbFile: ${JSON.stringify(dbFile)} });
     const started = performance.now();
-    const r = await p.importFile({ kind: 'products', path: ${JSON.stringify(file)} });
+    const r = await p.imports.importFile({ kind: 'products', path: ${JSON.stringify(file)} });
     const ms = performance.now() - started;
     console.log(JSON.stringify({ inserted: r.inserted, invalid: r.invalid, ms }));
     p.close();

@@ -73,7 +73,7 @@ async function bench(run: Run) {
   pressroom.store.transaction(() => {
     for (let i = 0; i < run.posts; i++) {
       const at = start + Math.floor((i / run.posts) * run.spreadMs);
-      const post = pressroom.addPost({
+      const post = pressroom.posts.addPost({
         text: `Bench post ${i}`,
         botId: 'bot_1',
         ...(run.spreadMs > 0
@@ -86,14 +86,17 @@ async function bench(run: Run) {
   const started = Date.now();
   if (run.spreadMs > 0) {
     let stop = () => {};
-    const watching = pressroom.watch(new Promise<void>((resolve) => (stop = resolve)));
-    while (pressroom.status().outbox.done + pressroom.status().outbox.failed < run.posts) {
+    const watching = pressroom.queue.watch(new Promise<void>((resolve) => (stop = resolve)));
+    while (
+      pressroom.queue.status().outbox.done + pressroom.queue.status().outbox.failed <
+      run.posts
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     stop();
     await watching;
   } else {
-    await pressroom.publishUntilEmpty();
+    await pressroom.queue.publishUntilEmpty();
   }
   const elapsed = Date.now() - started;
 
@@ -132,12 +135,12 @@ async function bench(run: Run) {
 
   // Only this run's posts (the demo seed's platform posts were never due here); one that was
   // never published is counted apart, so every figure printed is a number.
-  const ours = pressroom.listPosts().filter((post) => due.has(post.id));
+  const ours = pressroom.posts.listPosts().filter((post) => due.has(post.id));
   const lateness = ours.flatMap((post) =>
     post.publishedAt === null ? [] : [post.publishedAt - due.get(post.id)!],
   );
   const unpublished = ours.length - lateness.length;
-  const status = pressroom.status();
+  const status = pressroom.queue.status();
   pressroom.close();
   child.kill('SIGTERM');
   console.log(
@@ -198,9 +201,9 @@ async function benchUnknownLimit(label: string, clockOffsetMs: number) {
     },
   });
   for (let i = 0; i < posts; i++)
-    pressroom.addPost({ text: `Bench post ${i}`, botId: 'bot_1', mode: 'publish_now' });
-  await pressroom.publishUntilEmpty();
-  const status = pressroom.status();
+    pressroom.posts.addPost({ text: `Bench post ${i}`, botId: 'bot_1', mode: 'publish_now' });
+  await pressroom.queue.publishUntilEmpty();
+  const status = pressroom.queue.status();
   pressroom.close();
   child.kill('SIGTERM');
   // The least span: the server's windows (aligned to the epoch on its clock) from the first request.

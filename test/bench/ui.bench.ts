@@ -49,12 +49,12 @@ async function seed(): Promise<void> {
   writeFileSync(join(folder, 'posts.csv'), posts.join('\n'));
   writeFileSync(join(folder, 'products.csv'), products.join('\n'));
   const pressroom = new Pressroom({ dbFile });
-  await pressroom.importFile({
+  await pressroom.imports.importFile({
     kind: 'posts',
     path: join(folder, 'posts.csv'),
     past: 'publish-now',
   });
-  await pressroom.importFile({ kind: 'products', path: join(folder, 'products.csv') });
+  await pressroom.imports.importFile({ kind: 'products', path: join(folder, 'products.csv') });
   pressroom.close();
 }
 

@@ -12,20 +12,20 @@ describe('bots and products through the outbox', () => {
       apiBase: platform.server.baseUrl,
       token: platform.server.token,
     });
-    const created = pressroom.createBot({ name: 'Market stall', channel: 'telegram' });
-    await pressroom.publishDue();
+    const created = pressroom.bots.createBot({ name: 'Market stall', channel: 'telegram' });
+    await pressroom.queue.publishDue();
     const botId = pressroom.store.outbox.require(created.id).remoteId ?? '';
     expect(await platform.client.getBot(botId)).toMatchObject({
       name: 'Market stall',
       channel: 'telegram',
     });
-    pressroom.renameBot({ botId, name: 'Saturday stall' });
-    await pressroom.publishDue();
+    pressroom.bots.renameBot({ botId, name: 'Saturday stall' });
+    await pressroom.queue.publishDue();
     expect((await platform.client.getBot(botId)).name).toBe('Saturday stall');
-    pressroom.deleteBot({ botId });
-    await pressroom.publishDue();
+    pressroom.bots.deleteBot({ botId });
+    await pressroom.queue.publishDue();
     await expect(platform.client.getBot(botId)).rejects.toMatchObject({ kind: 'not_found' });
-    expect(pressroom.status().outbox).toMatchObject({ done: 3, failed: 0 });
+    expect(pressroom.queue.status().outbox).toMatchObject({ done: 3, failed: 0 });
     pressroom.close();
   });
 
@@ -45,9 +45,9 @@ describe('bots and products through the outbox', () => {
       stock: 4,
       imageUrl: null,
     });
-    pressroom.queueProducts({ ids: [product.id] });
+    pressroom.catalog.queueProducts({ ids: [product.id] });
     expect(pressroom.store.products.require(product.id).status).toBe('queued');
-    await pressroom.publishDue();
+    await pressroom.queue.publishDue();
     const published = pressroom.store.products.require(product.id);
     expect(published.status).toBe('published');
     const [remote] = (await platform.client.listProducts({ sku: 'NEW-1' })).items;
@@ -57,8 +57,10 @@ describe('bots and products through the outbox', () => {
       price_minor: 1999,
       stock: 4,
     });
-    expect(() => pressroom.queueProducts({ ids: [product.id] })).toThrow(NotAllowed);
-    expect(() => pressroom.queueProducts({ ids: [] })).toThrow('ids: choose at least one product');
+    expect(() => pressroom.catalog.queueProducts({ ids: [product.id] })).toThrow(NotAllowed);
+    expect(() => pressroom.catalog.queueProducts({ ids: [] })).toThrow(
+      'ids: choose at least one product',
+    );
     pressroom.close();
   });
 });

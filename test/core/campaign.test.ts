@@ -32,11 +32,11 @@ async function connected(): Promise<{ pressroom: Pressroom; platform: TestPlatfo
 describe('AI campaign drafts', () => {
   it('drafts N posts for a bot, with the tokens estimated before and counted after', async () => {
     const { pressroom } = await connected();
-    await pressroom.sync();
-    const bot = pressroom.listBots()[0]!;
-    const synced = pressroom.listPosts();
+    await pressroom.queue.sync();
+    const bot = pressroom.bots.listBots()[0]!;
+    const synced = pressroom.posts.listPosts();
     for (const count of [5, 14]) {
-      const campaign = await pressroom.draftCampaign({
+      const campaign = await pressroom.ai.draftCampaign({
         brief: BRIEF,
         count,
         botId: bot.id,
@@ -65,21 +65,24 @@ describe('AI campaign drafts', () => {
       expect(campaign.tokens.completion).toBeLessThanOrEqual(campaign.estimate.maxTokens);
       expect(campaign.tokens.total).toBe(campaign.tokens.prompt + campaign.tokens.completion);
     }
-    expect(pressroom.listPosts()).toEqual(synced);
+    expect(pressroom.posts.listPosts()).toEqual(synced);
   });
 
   it('saves the kept drafts as drafts, or each in the bot’s next free slot', async () => {
     const { pressroom } = await connected();
-    const { drafts } = await pressroom.draftCampaign({ brief: BRIEF, count: 4 });
-    const saved = pressroom.saveCampaignDrafts({ drafts: drafts.slice(0, 2), botId: 'bot_1' });
+    const { drafts } = await pressroom.ai.draftCampaign({ brief: BRIEF, count: 4 });
+    const saved = pressroom.ai.saveCampaignDrafts({ drafts: drafts.slice(0, 2), botId: 'bot_1' });
     expect(saved.map((post) => [post.status, post.scheduledAt, post.botId])).toEqual([
       ['draft', null, 'bot_1'],
       ['draft', null, 'bot_1'],
     ]);
     expect(pressroom.store.outbox.list()).toEqual([]);
 
-    const schedule = pressroom.setSchedule({ botId: 'bot_1', schedule: 'mon-sun 09:00,17:00' });
-    const slotted = pressroom.saveCampaignDrafts({
+    const schedule = pressroom.planning.setSchedule({
+      botId: 'bot_1',
+      schedule: 'mon-sun 09:00,17:00',
+    });
+    const slotted = pressroom.ai.saveCampaignDrafts({
       drafts: drafts.slice(2),
       botId: 'bot_1',
       placement: 'slots',
@@ -91,15 +94,15 @@ describe('AI campaign drafts', () => {
 
   it('saves none of the drafts when one repeats a post, until allowed', async () => {
     const { pressroom } = await connected();
-    pressroom.setSchedule({ botId: 'bot_1', schedule: 'mon-sun 09:00,17:00' });
-    const queued = pressroom.addToQueue({ text: 'Rye is back', botId: 'bot_1' });
+    pressroom.planning.setSchedule({ botId: 'bot_1', schedule: 'mon-sun 09:00,17:00' });
+    const queued = pressroom.planning.addToQueue({ text: 'Rye is back', botId: 'bot_1' });
     const drafts = ['Tasting on Saturday', 'RYE is back'];
     expect(() =>
-      pressroom.saveCampaignDrafts({ drafts, botId: 'bot_1', placement: 'slots' }),
+      pressroom.ai.saveCampaignDrafts({ drafts, botId: 'bot_1', placement: 'slots' }),
     ).toThrow(`The same text as post ${queued.id} of bot_1`);
-    expect(pressroom.listPosts()).toHaveLength(1);
+    expect(pressroom.posts.listPosts()).toHaveLength(1);
     expect(
-      pressroom.saveCampaignDrafts({
+      pressroom.ai.saveCampaignDrafts({
         drafts,
         botId: 'bot_1',
         placement: 'slots',
@@ -126,11 +129,11 @@ describe('AI campaign drafts', () => {
       },
     });
     const named = await rejectionOf(
-      session.current.draftCampaign({ brief: BRIEF, count: 3, provider: 'owl' }),
+      session.current.ai.draftCampaign({ brief: BRIEF, count: 3, provider: 'owl' }),
     );
     expect(named).toBeInstanceOf(PlatformError);
     expect((named as PlatformError).serverMessage).toBe('Every AI provider tried failed (owl)');
-    expect(session.current.listPosts()).toEqual([]);
+    expect(session.current.posts.listPosts()).toEqual([]);
     expect(session.current.store.outbox.list()).toEqual([]);
   });
 });

@@ -23,26 +23,35 @@ describe('core events', () => {
       return queueChanges() - before;
     };
 
-    const post = pressroom.addPost({ text: 'Soon', botId: 'bot_1', at: inAnHour(), zone: 'UTC' });
+    const post = pressroom.posts.addPost({
+      text: 'Soon',
+      botId: 'bot_1',
+      at: inAnHour(),
+      zone: 'UTC',
+    });
     expect(queueChanges()).toBeGreaterThan(0);
     const [item] = pressroom.store.outbox.list();
-    expect(after(() => pressroom.cancelItem({ id: item?.id ?? 0 }))).toBeGreaterThan(0);
-    expect(after(() => pressroom.retryItem({ id: item?.id ?? 0 }))).toBeGreaterThan(0);
+    expect(after(() => pressroom.queue.cancelItem({ id: item?.id ?? 0 }))).toBeGreaterThan(0);
+    expect(after(() => pressroom.queue.retryItem({ id: item?.id ?? 0 }))).toBeGreaterThan(0);
     expect(
-      after(() => pressroom.updatePost({ id: post.id, at: inAnHour().replace('Z', '+01:00') })),
+      after(() =>
+        pressroom.posts.updatePost({ id: post.id, at: inAnHour().replace('Z', '+01:00') }),
+      ),
     ).toBeGreaterThan(0);
-    const draft = pressroom.addPost({ text: 'Draft', botId: 'bot_1', mode: 'draft' });
-    expect(after(() => pressroom.queuePost({ id: draft.id, mode: 'publish_now' }))).toBeGreaterThan(
-      0,
-    );
+    const draft = pressroom.posts.addPost({ text: 'Draft', botId: 'bot_1', mode: 'draft' });
+    expect(
+      after(() => pressroom.posts.queuePost({ id: draft.id, mode: 'publish_now' })),
+    ).toBeGreaterThan(0);
 
     const path = join(mkdtempSync(join(tmpdir(), 'pressroom-events-')), 'posts.csv');
     writeFileSync(path, `text,scheduled_at,timezone,bot\nImported,${inAnHour()},UTC,bot_1\n`);
     const before = queueChanges();
-    const imported = await pressroom.importFile({ kind: 'posts', path, queue: true });
+    const imported = await pressroom.imports.importFile({ kind: 'posts', path, queue: true });
     expect(queueChanges()).toBeGreaterThan(before);
     expect(events).toContainEqual({ type: 'changed', what: 'posts' });
-    expect(after(() => pressroom.undoImport({ batch: imported.batch ?? '' }))).toBeGreaterThan(0);
+    expect(
+      after(() => pressroom.imports.undoImport({ batch: imported.batch ?? '' })),
+    ).toBeGreaterThan(0);
     pressroom.close();
   });
 
@@ -59,7 +68,7 @@ describe('core events', () => {
       throw new Error('disk I/O error');
     };
     let stop = () => {};
-    const watching = pressroom.watch(
+    const watching = pressroom.queue.watch(
       new Promise<void>((resolve) => (stop = resolve)),
       60_000,
       true,

@@ -33,7 +33,7 @@ describe('the import history', () => {
   it('lists each batch newest first with its file, time, counts and undo, which lasts', async () => {
     const clock = { now: Date.parse('2099-01-01T08:00:00Z') };
     const core = pressroom(clock);
-    const posts = await core.importUpload(
+    const posts = await core.imports.importUpload(
       upload('posts', 'week.csv', [
         'text,scheduled_at',
         'Second,2099-01-06 10:00',
@@ -42,10 +42,10 @@ describe('the import history', () => {
       ]),
     );
     clock.now += 60_000;
-    const products = await core.importUpload(
+    const products = await core.imports.importUpload(
       upload('products', 'shop.csv', ['sku,name,price', 'A-1,Mug,3.80']),
     );
-    expect(core.listImports({})).toEqual([
+    expect(core.imports.listImports({})).toEqual([
       {
         id: products.batch,
         kind: 'products',
@@ -77,24 +77,26 @@ describe('the import history', () => {
     ]);
 
     clock.now += 60_000;
-    core.undoImport({ batch: posts.batch ?? '' });
-    const [, undone] = core.listImports({});
+    core.imports.undoImport({ batch: posts.batch ?? '' });
+    const [, undone] = core.imports.listImports({});
     expect(undone).toMatchObject({ undoneAt: clock.now, cannotUndo: 'undone already' });
-    expect(core.listImports({ limit: 1 }).map((batch) => batch.id)).toEqual([products.batch]);
+    expect(core.imports.listImports({ limit: 1 }).map((batch) => batch.id)).toEqual([
+      products.batch,
+    ]);
   });
 
   it('says a batch with an item gone to the platform can no longer be undone', async () => {
     const core = pressroom({ now: Date.parse('2099-01-01T08:00:00Z') });
-    const result = await core.importUpload(
+    const result = await core.imports.importUpload(
       upload('posts', 'week.csv', ['text,scheduled_at', 'One,2099-01-05 09:00', 'Two,']),
     );
     const [sent] = core.store.posts.list({}).filter((post) => post.text === 'One');
     core.store.posts.update(sent?.id ?? 0, { status: 'published' });
-    const [batch] = core.listImports({});
+    const [batch] = core.imports.listImports({});
     expect(batch).toMatchObject({
       id: result.batch,
       cannotUndo: '1 of its posts has gone to the platform',
     });
-    expect(() => core.undoImport({ batch: result.batch ?? '' })).toThrow(/undo refused/);
+    expect(() => core.imports.undoImport({ batch: result.batch ?? '' })).toThrow(/undo refused/);
   });
 });

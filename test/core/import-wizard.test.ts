@@ -40,7 +40,7 @@ const CSV = [
 
 describe('the import wizard on the core', () => {
   it('cannot import the file as matched by name, and says which field has no column', async () => {
-    const preview = await pressroom().previewUpload(upload(CSV));
+    const preview = await pressroom().imports.previewUpload(upload(CSV));
     expect(preview.mapping).toEqual({ Words: null, When: null, Zone: 'timezone', Notes: null });
     expect(preview.result).toBeNull();
     expect(preview.problem).toMatch(/^calendar\.csv has no "text" column/);
@@ -48,7 +48,7 @@ describe('the import wizard on the core', () => {
 
   it('previews with the user’s mapping: the dry run reads the chosen columns', async () => {
     const core = pressroom();
-    const preview = await core.previewUpload({
+    const preview = await core.imports.previewUpload({
       ...upload(CSV),
       mapping: { text: 'Words', scheduled_at: 'When', timezone: null },
     });
@@ -72,13 +72,13 @@ describe('the import wizard on the core', () => {
   it('refuses a mapping that names a column the file lacks, or one column twice', async () => {
     const core = pressroom();
     await expect(
-      core.previewUpload({ ...upload(CSV), mapping: { text: 'Body' } }),
+      core.imports.previewUpload({ ...upload(CSV), mapping: { text: 'Body' } }),
     ).rejects.toMatchObject({
       constructor: InvalidInput,
       issues: [{ field: 'mapping.text', message: '"Body" is not a column of this file' }],
     });
     await expect(
-      core.importUpload({ ...upload(CSV), mapping: { text: 'Words', bot: 'Words' } }),
+      core.imports.importUpload({ ...upload(CSV), mapping: { text: 'Words', bot: 'Words' } }),
     ).rejects.toThrow('mapping.bot: "Words" is already chosen for text');
     expect(core.store.posts.list()).toHaveLength(0);
   });
@@ -86,7 +86,7 @@ describe('the import wizard on the core', () => {
   it('imports with the mapping, then imports the fixed bad rows file the same way', async () => {
     const core = pressroom();
     const mapping = { text: 'Words', scheduled_at: 'When' };
-    const first = await core.importUpload({ ...upload(CSV), mapping, onError: 'skip' });
+    const first = await core.imports.importUpload({ ...upload(CSV), mapping, onError: 'skip' });
     expect(first).toMatchObject({ inserted: 1, invalid: 2, written: true });
     const lines = first.badRowsCsv?.trimEnd().split('\r\n') ?? [];
     expect(lines).toHaveLength(3);
@@ -100,7 +100,7 @@ describe('the import wizard on the core', () => {
     const fixed = first
       .badRowsCsv!.replace('next tuesday', '2099-01-07 08:00')
       .replace('Mars/Olympus', 'Asia/Tokyo');
-    const second = await core.importUpload({ ...upload(fixed), mapping });
+    const second = await core.imports.importUpload({ ...upload(fixed), mapping });
     expect(second).toMatchObject({ inserted: 2, invalid: 0, written: true, badRowsCsv: null });
     expect(second.unknownColumns).toEqual(['Notes', 'error']);
     expect(

@@ -24,11 +24,11 @@ const cacheChanges = (events: CoreEvent[]) =>
 describe('the people screens’ operations', () => {
   it('announces every sync as a cache change', async () => {
     const { pressroom, events } = await workspace();
-    const report = await pressroom.sync();
+    const report = await pressroom.queue.sync();
     expect(report).toMatchObject({ bots: 3, subscribers: expect.any(Number) });
     expect(cacheChanges(events)).toBe(1);
     expect(
-      pressroom
+      pressroom.people
         .listOrders({ limit: 5, status: 'paid' })
         .rows.every((order) => order.status === 'paid'),
     ).toBe(true);
@@ -37,34 +37,37 @@ describe('the people screens’ operations', () => {
 
   it('settles a tag under the item the call returned, and the cache has it after a sync', async () => {
     const { pressroom, events } = await workspace();
-    await pressroom.sync();
-    const someone = pressroom
+    await pressroom.queue.sync();
+    const someone = pressroom.people
       .listSubscribers({ limit: 50 })
       .rows.find((subscriber) => subscriber.status === 'active');
     if (!someone) throw new Error('the demo seed has active subscribers');
-    const item = pressroom.addTag({ subscriberId: someone.id, tag: 'screen-test' });
-    await pressroom.publishDue();
+    const item = pressroom.people.addTag({ subscriberId: someone.id, tag: 'screen-test' });
+    await pressroom.queue.publishDue();
     expect(events).toContainEqual(
       expect.objectContaining({ type: 'done', item: expect.objectContaining({ id: item.id }) }),
     );
-    expect(pressroom.getSubscriber({ id: someone.id }).tags).not.toContain('screen-test');
-    await pressroom.sync();
-    expect(pressroom.getSubscriber({ id: someone.id }).tags).toContain('screen-test');
-    expect(pressroom.listSubscribers({ tag: 'SCREEN-TEST' }).rows.map((row) => row.id)).toEqual([
-      someone.id,
-    ]);
+    expect(pressroom.people.getSubscriber({ id: someone.id }).tags).not.toContain('screen-test');
+    await pressroom.queue.sync();
+    expect(pressroom.people.getSubscriber({ id: someone.id }).tags).toContain('screen-test');
+    expect(
+      pressroom.people.listSubscribers({ tag: 'SCREEN-TEST' }).rows.map((row) => row.id),
+    ).toEqual([someone.id]);
 
-    const { group, recipients } = await pressroom.broadcast({ tag: 'screen-test', text: 'Hello' });
+    const { group, recipients } = await pressroom.people.broadcast({
+      tag: 'screen-test',
+      text: 'Hello',
+    });
     expect(recipients).toBe(1);
-    await pressroom.publishDue();
-    expect(pressroom.broadcastProgress({ group })).toMatchObject({ done: 1, failed: 0 });
+    await pressroom.queue.publishDue();
+    expect(pressroom.people.broadcastProgress({ group })).toMatchObject({ done: 1, failed: 0 });
     pressroom.close();
   });
 
   it('fails a message to an unknown subscriber with the server’s reason on the item', async () => {
     const { pressroom, events } = await workspace();
-    const item = pressroom.sendMessage({ subscriberId: 'sub_999999', text: 'Hi' });
-    await pressroom.publishDue();
+    const item = pressroom.people.sendMessage({ subscriberId: 'sub_999999', text: 'Hi' });
+    await pressroom.queue.publishDue();
     const failed = events.find((event) => event.type === 'failed' && event.item.id === item.id);
     expect(failed).toMatchObject({ type: 'failed', reason: expect.stringMatching(/\S/) });
     pressroom.close();
@@ -72,21 +75,21 @@ describe('the people screens’ operations', () => {
 
   it('lists a created, renamed bot only after a sync, with its pending writes counted before', async () => {
     const { pressroom } = await workspace();
-    await pressroom.sync();
-    const created = pressroom.createBot({ name: 'Night shift', channel: 'web' });
-    await pressroom.publishDue();
+    await pressroom.queue.sync();
+    const created = pressroom.bots.createBot({ name: 'Night shift', channel: 'web' });
+    await pressroom.queue.publishDue();
     const botId = pressroom.store.outbox.require(created.id).remoteId ?? '';
-    expect(pressroom.listBots().map((bot) => bot.id)).not.toContain(botId);
-    await pressroom.sync();
-    expect(pressroom.listBots().find((bot) => bot.id === botId)).toMatchObject({
+    expect(pressroom.bots.listBots().map((bot) => bot.id)).not.toContain(botId);
+    await pressroom.queue.sync();
+    expect(pressroom.bots.listBots().find((bot) => bot.id === botId)).toMatchObject({
       name: 'Night shift',
       pending: 0,
     });
-    pressroom.renameBot({ botId, name: 'Day shift' });
-    expect(pressroom.listBots().find((bot) => bot.id === botId)?.pending).toBe(1);
-    await pressroom.publishDue();
-    await pressroom.sync();
-    expect(pressroom.listBots().find((bot) => bot.id === botId)).toMatchObject({
+    pressroom.bots.renameBot({ botId, name: 'Day shift' });
+    expect(pressroom.bots.listBots().find((bot) => bot.id === botId)?.pending).toBe(1);
+    await pressroom.queue.publishDue();
+    await pressroom.queue.sync();
+    expect(pressroom.bots.listBots().find((bot) => bot.id === botId)).toMatchObject({
       name: 'Day shift',
       pending: 0,
     });

@@ -22,7 +22,7 @@ afterEach(async () => {
 function workspace(now: string, zone = BERLIN) {
   const clock = { now: local(now, zone) };
   const pressroom = new Pressroom({ dbFile: ':memory:', now: () => clock.now });
-  pressroom.saveSettings({ timezone: zone });
+  pressroom.settings.saveSettings({ timezone: zone });
   cleanups.push(() => pressroom.close());
   return { pressroom, clock };
 }
@@ -58,14 +58,14 @@ describe('posting schedules', () => {
     const { pressroom } = workspace('2026-11-23 08:00');
     const events: CoreEvent[] = [];
     pressroom.subscribe((event) => events.push(event));
-    expect(pressroom.getSchedule({ botId: 'bot_1' })).toEqual({
+    expect(pressroom.planning.getSchedule({ botId: 'bot_1' })).toEqual({
       botId: 'bot_1',
       zone: BERLIN,
       days: [[], [], [], [], [], [], []],
       text: '',
       nextFree: [],
     });
-    const saved = pressroom.setSchedule({
+    const saved = pressroom.planning.setSchedule({
       botId: 'bot_1',
       schedule: 'Mon-Fri 9:00, 17:00; sat 10:00',
     });
@@ -78,7 +78,7 @@ describe('posting schedules', () => {
     expect(events).toContainEqual({ type: 'changed', what: 'schedules' });
 
     expect(() =>
-      pressroom.setSchedule({ botId: 'bot_1', schedule: 'mon 09:00; sat 25:00' }),
+      pressroom.planning.setSchedule({ botId: 'bot_1', schedule: 'mon 09:00; sat 25:00' }),
     ).toThrow(
       new InvalidInput([
         {
@@ -87,18 +87,23 @@ describe('posting schedules', () => {
         },
       ]),
     );
-    expect(pressroom.getSchedule({ botId: 'bot_1' }).text).toBe('mon-fri 09:00,17:00; sat 10:00');
-    expect(pressroom.setSchedule({ botId: 'bot_1', schedule: '' }).text).toBe('');
+    expect(pressroom.planning.getSchedule({ botId: 'bot_1' }).text).toBe(
+      'mon-fri 09:00,17:00; sat 10:00',
+    );
+    expect(pressroom.planning.setSchedule({ botId: 'bot_1', schedule: '' }).text).toBe('');
   });
 
   it('are listed as text for every bot in one call, leaving out bots without one', async () => {
     const { pressroom } = workspace('2026-11-23 08:00');
-    expect(pressroom.listSchedules()).toEqual([]);
-    pressroom.setSchedule({ botId: 'bot_2', schedule: 'sat 10:00' });
-    pressroom.setSchedule({ botId: 'bot_1', schedule: 'Mon-Fri 9:00,12:30, 17:00; sat 10:00' });
-    pressroom.setSchedule({ botId: 'bot_3', schedule: 'sun 08:00' });
-    pressroom.setSchedule({ botId: 'bot_3', schedule: '' });
-    expect(pressroom.listSchedules()).toEqual([
+    expect(pressroom.planning.listSchedules()).toEqual([]);
+    pressroom.planning.setSchedule({ botId: 'bot_2', schedule: 'sat 10:00' });
+    pressroom.planning.setSchedule({
+      botId: 'bot_1',
+      schedule: 'Mon-Fri 9:00,12:30, 17:00; sat 10:00',
+    });
+    pressroom.planning.setSchedule({ botId: 'bot_3', schedule: 'sun 08:00' });
+    pressroom.planning.setSchedule({ botId: 'bot_3', schedule: '' });
+    expect(pressroom.planning.listSchedules()).toEqual([
       { botId: 'bot_1', text: 'mon-fri 09:00,12:30,17:00; sat 10:00' },
       { botId: 'bot_2', text: 'sat 10:00' },
     ]);
@@ -106,7 +111,7 @@ describe('posting schedules', () => {
     pressroom.store.db
       .prepare("UPDATE bot_schedules SET schedule = '[\"09:00\"' WHERE bot_id = 'bot_2'")
       .run();
-    expect(pressroom.listSchedules()).toEqual([
+    expect(pressroom.planning.listSchedules()).toEqual([
       { botId: 'bot_1', text: 'mon-fri 09:00,12:30,17:00; sat 10:00' },
     ]);
 
@@ -126,13 +131,23 @@ describe('posting schedules', () => {
 describe('add to queue', () => {
   it('three times fills the next three free slots, past slots other posts hold', () => {
     const { pressroom } = workspace('2026-11-23 08:00'); // a Monday
-    pressroom.setSchedule({ botId: 'bot_1', schedule: 'mon-fri 09:00,12:30,17:00' });
-    pressroom.addPost({ text: 'Held', botId: 'bot_1', at: '2026-11-23 12:30', zone: BERLIN });
+    pressroom.planning.setSchedule({ botId: 'bot_1', schedule: 'mon-fri 09:00,12:30,17:00' });
+    pressroom.posts.addPost({ text: 'Held', botId: 'bot_1', at: '2026-11-23 12:30', zone: BERLIN });
     // Another bot's post, and a draft with a time, hold none of bot_1's slots.
-    pressroom.addPost({ text: 'Other bot', botId: 'bot_2', at: '2026-11-23 09:00', zone: BERLIN });
-    pressroom.addPost({ text: 'Idea', botId: 'bot_1', at: '2026-11-23 17:00', mode: 'draft' });
+    pressroom.posts.addPost({
+      text: 'Other bot',
+      botId: 'bot_2',
+      at: '2026-11-23 09:00',
+      zone: BERLIN,
+    });
+    pressroom.posts.addPost({
+      text: 'Idea',
+      botId: 'bot_1',
+      at: '2026-11-23 17:00',
+      mode: 'draft',
+    });
     const queued = ['One', 'Two', 'Three'].map((text) =>
-      pressroom.addToQueue({ text, botId: 'bot_1' }),
+      pressroom.planning.addToQueue({ text, botId: 'bot_1' }),
     );
     expect(walls(queued)).toEqual([
       '2026-11-23T09:00+01:00',
@@ -147,12 +162,14 @@ describe('add to queue', () => {
 
   it('moves an existing post: a draft into the next free slot, a scheduled one into an earlier gap', () => {
     const { pressroom } = workspace('2026-11-23 08:00');
-    pressroom.setSchedule({ botId: 'bot_1', schedule: 'mon-fri 09:00,17:00' });
-    pressroom.saveSettings({ defaultBotId: 'bot_1' });
-    const later = pressroom.addPost({ text: 'Later', at: '2026-11-25 17:00', zone: BERLIN });
-    const draft = pressroom.addPost({ text: 'Draft', mode: 'draft' });
-    expect(wall(pressroom.addToQueue({ id: draft.id }).scheduledAt)).toBe('2026-11-23T09:00+01:00');
-    const moved = pressroom.addToQueue({ id: later.id });
+    pressroom.planning.setSchedule({ botId: 'bot_1', schedule: 'mon-fri 09:00,17:00' });
+    pressroom.settings.saveSettings({ defaultBotId: 'bot_1' });
+    const later = pressroom.posts.addPost({ text: 'Later', at: '2026-11-25 17:00', zone: BERLIN });
+    const draft = pressroom.posts.addPost({ text: 'Draft', mode: 'draft' });
+    expect(wall(pressroom.planning.addToQueue({ id: draft.id }).scheduledAt)).toBe(
+      '2026-11-23T09:00+01:00',
+    );
+    const moved = pressroom.planning.addToQueue({ id: later.id });
     expect(wall(moved.scheduledAt)).toBe('2026-11-23T17:00+01:00');
     expectQueuedAtTheirTimes(pressroom, [moved, pressroom.store.posts.require(draft.id)]);
     expect(pressroom.store.outbox.list()).toHaveLength(2);
@@ -160,54 +177,56 @@ describe('add to queue', () => {
 
   it('refuses without a bot, for a bot without a schedule, and for a muddled request', () => {
     const { pressroom } = workspace('2026-11-23 08:00');
-    expect(() => pressroom.addToQueue({ text: 'Nobody' })).toThrow(
+    expect(() => pressroom.planning.addToQueue({ text: 'Nobody' })).toThrow(
       'botId: is needed to queue a post: choose a bot, or set a default bot',
     );
-    expect(() => pressroom.addToQueue({ text: 'Unplanned', botId: 'bot_9' })).toThrow(
+    expect(() => pressroom.planning.addToQueue({ text: 'Unplanned', botId: 'bot_9' })).toThrow(
       'botId: bot_9 has no posting schedule; set one first',
     );
-    expect(() => pressroom.addToQueue({ id: 1, text: 'Both' })).toThrow(
+    expect(() => pressroom.planning.addToQueue({ id: 1, text: 'Both' })).toThrow(
       'text: give either id (a post to move) or text (a new post)',
     );
-    const draft = pressroom.addPost({ text: 'Draft', mode: 'draft' });
-    expect(() => pressroom.addToQueue({ id: draft.id, botId: 'bot_1' })).toThrow(
+    const draft = pressroom.posts.addPost({ text: 'Draft', mode: 'draft' });
+    expect(() => pressroom.planning.addToQueue({ id: draft.id, botId: 'bot_1' })).toThrow(
       'botId: is for a new post; change an existing one with updatePost',
     );
-    const handedOff = pressroom.addPost({
+    const handedOff = pressroom.posts.addPost({
       text: 'Platform has it',
       botId: 'bot_1',
       at: '2026-11-24 09:00',
       zone: BERLIN,
       mode: 'hand_off',
     });
-    expect(() => pressroom.addToQueue({ id: handedOff.id })).toThrow(NotAllowed);
+    expect(() => pressroom.planning.addToQueue({ id: handedOff.id })).toThrow(NotAllowed);
     expect(pressroom.store.posts.list()).toHaveLength(2);
   });
 
   it('finds a slot freed when a post is unscheduled, rescheduled or deleted', () => {
     const { pressroom } = workspace('2026-11-23 08:00');
-    pressroom.setSchedule({ botId: 'bot_1', schedule: 'mon-fri 09:00,12:30,17:00' });
+    pressroom.planning.setSchedule({ botId: 'bot_1', schedule: 'mon-fri 09:00,12:30,17:00' });
     const [first, second, third] = ['A', 'B', 'C'].map((text) =>
-      pressroom.addToQueue({ text, botId: 'bot_1' }),
+      pressroom.planning.addToQueue({ text, botId: 'bot_1' }),
     );
     const monday = { from: local('2026-11-23 00:00'), to: local('2026-11-24 00:00') };
-    expect(pressroom.listFreeSlots(monday)).toEqual([]);
+    expect(pressroom.planning.listFreeSlots(monday)).toEqual([]);
 
     const item = pressroom.store.outbox.openFor({ postId: second!.id })!;
-    pressroom.cancelItem({ id: item.id }); // B is a draft again
-    expect(pressroom.listFreeSlots(monday)).toEqual([{ botId: 'bot_1', at: second!.scheduledAt }]);
-    expect(pressroom.addToQueue({ text: 'D', botId: 'bot_1' }).scheduledAt).toBe(
+    pressroom.queue.cancelItem({ id: item.id }); // B is a draft again
+    expect(pressroom.planning.listFreeSlots(monday)).toEqual([
+      { botId: 'bot_1', at: second!.scheduledAt },
+    ]);
+    expect(pressroom.planning.addToQueue({ text: 'D', botId: 'bot_1' }).scheduledAt).toBe(
       second!.scheduledAt,
     );
 
-    pressroom.updatePost({ id: third!.id, at: '2026-11-25 10:00', zone: BERLIN });
-    expect(pressroom.addToQueue({ text: 'E', botId: 'bot_1' }).scheduledAt).toBe(
+    pressroom.posts.updatePost({ id: third!.id, at: '2026-11-25 10:00', zone: BERLIN });
+    expect(pressroom.planning.addToQueue({ text: 'E', botId: 'bot_1' }).scheduledAt).toBe(
       third!.scheduledAt,
     );
 
     pressroom.store.outbox.cancel(pressroom.store.outbox.openFor({ postId: first!.id })!.id);
-    pressroom.deletePost({ id: first!.id });
-    expect(pressroom.addToQueue({ text: 'F', botId: 'bot_1' }).scheduledAt).toBe(
+    pressroom.posts.deletePost({ id: first!.id });
+    expect(pressroom.planning.addToQueue({ text: 'F', botId: 'bot_1' }).scheduledAt).toBe(
       first!.scheduledAt,
     );
   });
@@ -216,10 +235,10 @@ describe('add to queue', () => {
 describe('slots through DST changes and in other zones', () => {
   it('keep their wall time in Europe/Berlin on the last Sundays of March and October', () => {
     const spring = workspace('2026-03-27 08:30'); // Friday before the clocks go forward
-    spring.pressroom.setSchedule({ botId: 'bot_1', schedule: 'mon-fri 09:00; sun 02:30' });
+    spring.pressroom.planning.setSchedule({ botId: 'bot_1', schedule: 'mon-fri 09:00; sun 02:30' });
     const queued = () =>
       Array.from({ length: 4 }, (_, index) =>
-        spring.pressroom.addToQueue({ text: `Spring ${index}`, botId: 'bot_1' }),
+        spring.pressroom.planning.addToQueue({ text: `Spring ${index}`, botId: 'bot_1' }),
       );
     expect(walls(queued())).toEqual([
       '2026-03-27T09:00+01:00',
@@ -230,9 +249,9 @@ describe('slots through DST changes and in other zones', () => {
     ]);
 
     const autumn = workspace('2026-10-23 08:30');
-    autumn.pressroom.setSchedule({ botId: 'bot_1', schedule: 'mon-fri 09:00; sun 02:30' });
+    autumn.pressroom.planning.setSchedule({ botId: 'bot_1', schedule: 'mon-fri 09:00; sun 02:30' });
     const fall = Array.from({ length: 3 }, (_, index) =>
-      autumn.pressroom.addToQueue({ text: `Autumn ${index}`, botId: 'bot_1' }),
+      autumn.pressroom.planning.addToQueue({ text: `Autumn ${index}`, botId: 'bot_1' }),
     );
     // 02:30 happens twice that night: the slot is the first one.
     expect(walls(fall)).toEqual([
@@ -245,23 +264,21 @@ describe('slots through DST changes and in other zones', () => {
 
   it('follow the workspace’s zone: the same schedule is other instants in New York and Tokyo', () => {
     const { pressroom } = workspace('2026-03-06 08:00', 'America/New_York');
-    pressroom.setSchedule({ botId: 'bot_1', schedule: 'mon-fri 09:00' });
+    pressroom.planning.setSchedule({ botId: 'bot_1', schedule: 'mon-fri 09:00' });
     const week = {
       from: local('2026-03-06 00:00', 'America/New_York'),
       to: local('2026-03-10 00:00', 'America/New_York'),
     };
     // New York's clocks go forward on 2026-03-08: 09:00 stays 09:00, an hour earlier in UTC.
-    expect(pressroom.listFreeSlots(week).map((slot) => new Date(slot.at).toISOString())).toEqual([
-      '2026-03-06T14:00:00.000Z',
-      '2026-03-09T13:00:00.000Z',
-    ]);
-    pressroom.saveSettings({ timezone: 'Asia/Tokyo' });
-    expect(pressroom.getSchedule({ botId: 'bot_1' }).zone).toBe('Asia/Tokyo');
-    expect(pressroom.listFreeSlots(week).map((slot) => new Date(slot.at).toISOString())).toEqual([
-      '2026-03-09T00:00:00.000Z',
-      '2026-03-10T00:00:00.000Z',
-    ]);
-    const queued = pressroom.addToQueue({ text: 'Konnichiwa', botId: 'bot_1' });
+    expect(
+      pressroom.planning.listFreeSlots(week).map((slot) => new Date(slot.at).toISOString()),
+    ).toEqual(['2026-03-06T14:00:00.000Z', '2026-03-09T13:00:00.000Z']);
+    pressroom.settings.saveSettings({ timezone: 'Asia/Tokyo' });
+    expect(pressroom.planning.getSchedule({ botId: 'bot_1' }).zone).toBe('Asia/Tokyo');
+    expect(
+      pressroom.planning.listFreeSlots(week).map((slot) => new Date(slot.at).toISOString()),
+    ).toEqual(['2026-03-09T00:00:00.000Z', '2026-03-10T00:00:00.000Z']);
+    const queued = pressroom.planning.addToQueue({ text: 'Konnichiwa', botId: 'bot_1' });
     expect(wall(queued.scheduledAt, 'Asia/Tokyo')).toBe('2026-03-09T09:00+09:00');
   });
 });
@@ -269,18 +286,20 @@ describe('slots through DST changes and in other zones', () => {
 describe('free slots for the calendar', () => {
   it('lists every scheduled bot’s empty slots ahead of now, by time, and refuses a bad range', () => {
     const { pressroom } = workspace('2026-11-23 10:00');
-    pressroom.setSchedule({ botId: 'bot_1', schedule: 'mon-fri 09:00,17:00' });
-    pressroom.setSchedule({ botId: 'bot_2', schedule: 'mon-fri 12:00' });
-    pressroom.addToQueue({ text: 'Taken', botId: 'bot_1' });
+    pressroom.planning.setSchedule({ botId: 'bot_1', schedule: 'mon-fri 09:00,17:00' });
+    pressroom.planning.setSchedule({ botId: 'bot_2', schedule: 'mon-fri 12:00' });
+    pressroom.planning.addToQueue({ text: 'Taken', botId: 'bot_1' });
     const range = { from: local('2026-11-23 00:00'), to: local('2026-11-25 00:00') };
-    expect(pressroom.listFreeSlots(range).map((slot) => [slot.botId, wall(slot.at)])).toEqual([
+    expect(
+      pressroom.planning.listFreeSlots(range).map((slot) => [slot.botId, wall(slot.at)]),
+    ).toEqual([
       ['bot_2', '2026-11-23T12:00+01:00'],
       ['bot_1', '2026-11-24T09:00+01:00'],
       ['bot_2', '2026-11-24T12:00+01:00'],
       ['bot_1', '2026-11-24T17:00+01:00'],
     ]);
-    expect(pressroom.listFreeSlots({ ...range, botId: 'bot_2' })).toHaveLength(2);
-    expect(() => pressroom.listFreeSlots({ from: range.to, to: range.from })).toThrow(
+    expect(pressroom.planning.listFreeSlots({ ...range, botId: 'bot_2' })).toHaveLength(2);
+    expect(() => pressroom.planning.listFreeSlots({ from: range.to, to: range.from })).toThrow(
       'to: must be after from, and at most 366 days after it',
     );
   });
@@ -289,24 +308,26 @@ describe('free slots for the calendar', () => {
 describe('share next', () => {
   it('takes the next slot and moves the queued posts behind it one slot later, up to a gap', () => {
     const { pressroom } = workspace('2026-11-23 08:00');
-    pressroom.setSchedule({ botId: 'bot_1', schedule: 'mon-fri 09:00,17:00' });
-    const [a, b] = ['A', 'B'].map((text) => pressroom.addToQueue({ text, botId: 'bot_1' }));
+    pressroom.planning.setSchedule({ botId: 'bot_1', schedule: 'mon-fri 09:00,17:00' });
+    const [a, b] = ['A', 'B'].map((text) =>
+      pressroom.planning.addToQueue({ text, botId: 'bot_1' }),
+    );
     // Handed off: the platform has the time, so it cannot move, and keeps its slot.
-    const fixed = pressroom.addPost({
+    const fixed = pressroom.posts.addPost({
       text: 'Fixed',
       botId: 'bot_1',
       at: '2026-11-24 09:00',
       zone: BERLIN,
       mode: 'hand_off',
     });
-    const c = pressroom.addToQueue({ text: 'C', botId: 'bot_1' });
+    const c = pressroom.planning.addToQueue({ text: 'C', botId: 'bot_1' });
     expect(walls([a!, b!, c])).toEqual([
       '2026-11-23T09:00+01:00',
       '2026-11-23T17:00+01:00',
       '2026-11-24T17:00+01:00',
     ]);
 
-    const shared = pressroom.shareNext({ text: 'Breaking', botId: 'bot_1' });
+    const shared = pressroom.planning.shareNext({ text: 'Breaking', botId: 'bot_1' });
     expect(wall(shared.post.scheduledAt)).toBe('2026-11-23T09:00+01:00');
     expect(shared.moved.map(({ id, from, to }) => [id, wall(from), wall(to)])).toEqual([
       [a!.id, '2026-11-23T09:00+01:00', '2026-11-23T17:00+01:00'],
@@ -320,7 +341,7 @@ describe('share next', () => {
     );
 
     // A queued post shared next leaves its own slot free for the others to move into.
-    const again = pressroom.shareNext({ id: c.id });
+    const again = pressroom.planning.shareNext({ id: c.id });
     expect(wall(again.post.scheduledAt)).toBe('2026-11-23T09:00+01:00');
     expect(again.moved.map(({ id, to }) => [id, wall(to)])).toEqual([
       [shared.post.id, '2026-11-23T17:00+01:00'],
@@ -332,9 +353,14 @@ describe('share next', () => {
 
   it('moves nothing when the next slot is free', () => {
     const { pressroom } = workspace('2026-11-23 08:00');
-    pressroom.setSchedule({ botId: 'bot_1', schedule: 'mon-fri 09:00,17:00' });
-    pressroom.addPost({ text: 'Later', botId: 'bot_1', at: '2026-11-23 17:00', zone: BERLIN });
-    const shared = pressroom.shareNext({ text: 'First', botId: 'bot_1' });
+    pressroom.planning.setSchedule({ botId: 'bot_1', schedule: 'mon-fri 09:00,17:00' });
+    pressroom.posts.addPost({
+      text: 'Later',
+      botId: 'bot_1',
+      at: '2026-11-23 17:00',
+      zone: BERLIN,
+    });
+    const shared = pressroom.planning.shareNext({ text: 'First', botId: 'bot_1' });
     expect(wall(shared.post.scheduledAt)).toBe('2026-11-23T09:00+01:00');
     expect(shared.moved).toEqual([]);
   });
@@ -353,14 +379,14 @@ describe('the duplicate-content guard', () => {
 
   it('refuses the same text of the same bot within the window, unless allowed', () => {
     const { pressroom } = workspace('2026-11-23 08:00');
-    const first = pressroom.addPost({
+    const first = pressroom.posts.addPost({
       text: 'Fresh rye today! https://bakery.example/rye',
       botId: 'bot_1',
       at: '2026-11-24 09:00',
       zone: BERLIN,
     });
     const again = { text: '  fresh RYE   today! ', botId: 'bot_1', zone: BERLIN };
-    const refused = refusal(() => pressroom.addPost({ ...again, at: '2026-11-26 09:00' }));
+    const refused = refusal(() => pressroom.posts.addPost({ ...again, at: '2026-11-26 09:00' }));
     expect(refused.message).toBe(
       `The same text as post ${first.id} of bot_1, going out 2026-11-24 09:00 (Europe/Berlin), within the 3-day duplicate window`,
     );
@@ -374,44 +400,44 @@ describe('the duplicate-content guard', () => {
       windowDays: 3,
     });
     // The window's edges: three days is in, three days and a minute is out.
-    refusal(() => pressroom.addPost({ ...again, at: '2026-11-27 09:00' }));
-    refusal(() => pressroom.addPost({ ...again, mode: 'publish_now' }));
-    expect(pressroom.addPost({ ...again, at: '2026-11-27 09:01' }).status).toBe('scheduled');
+    refusal(() => pressroom.posts.addPost({ ...again, at: '2026-11-27 09:00' }));
+    refusal(() => pressroom.posts.addPost({ ...again, mode: 'publish_now' }));
+    expect(pressroom.posts.addPost({ ...again, at: '2026-11-27 09:01' }).status).toBe('scheduled');
     // Another bot, and a draft, are no repeat.
-    expect(pressroom.addPost({ ...again, botId: 'bot_2', at: '2026-11-24 09:00' }).status).toBe(
-      'scheduled',
-    );
-    const draft = pressroom.addPost({ ...again, at: '2026-11-24 10:00', mode: 'draft' });
     expect(
-      refusal(() => pressroom.queuePost({ id: draft.id, mode: 'schedule' })).conflict.postId,
+      pressroom.posts.addPost({ ...again, botId: 'bot_2', at: '2026-11-24 09:00' }).status,
+    ).toBe('scheduled');
+    const draft = pressroom.posts.addPost({ ...again, at: '2026-11-24 10:00', mode: 'draft' });
+    expect(
+      refusal(() => pressroom.posts.queuePost({ id: draft.id, mode: 'schedule' })).conflict.postId,
     ).toBe(first.id);
     expect(
-      pressroom.queuePost({ id: draft.id, mode: 'schedule', allowDuplicate: true }).status,
+      pressroom.posts.queuePost({ id: draft.id, mode: 'schedule', allowDuplicate: true }).status,
     ).toBe('scheduled');
     expect(
-      pressroom.addPost({ ...again, at: '2026-11-25 09:00', allowDuplicate: true }).status,
+      pressroom.posts.addPost({ ...again, at: '2026-11-25 09:00', allowDuplicate: true }).status,
     ).toBe('scheduled');
   });
 
   it('checks edits of queued posts, add to queue and share next, and is off with a window of 0', () => {
     const { pressroom } = workspace('2026-11-23 08:00');
-    pressroom.setSchedule({ botId: 'bot_1', schedule: 'mon-fri 09:00,17:00' });
-    const rye = pressroom.addToQueue({ text: 'Rye', botId: 'bot_1' });
-    const buns = pressroom.addToQueue({ text: 'Buns', botId: 'bot_1' });
-    refusal(() => pressroom.updatePost({ id: buns.id, text: 'RYE' }));
+    pressroom.planning.setSchedule({ botId: 'bot_1', schedule: 'mon-fri 09:00,17:00' });
+    const rye = pressroom.planning.addToQueue({ text: 'Rye', botId: 'bot_1' });
+    const buns = pressroom.planning.addToQueue({ text: 'Buns', botId: 'bot_1' });
+    refusal(() => pressroom.posts.updatePost({ id: buns.id, text: 'RYE' }));
     // Moving a post on its own is no repeat of itself.
-    expect(pressroom.updatePost({ id: rye.id, at: '2026-11-24 09:00', zone: BERLIN }).text).toBe(
-      'Rye',
-    );
+    expect(
+      pressroom.posts.updatePost({ id: rye.id, at: '2026-11-24 09:00', zone: BERLIN }).text,
+    ).toBe('Rye');
     const posts = pressroom.store.posts.list().length;
-    refusal(() => pressroom.addToQueue({ text: 'rye', botId: 'bot_1' }));
-    refusal(() => pressroom.shareNext({ text: 'rye', botId: 'bot_1' }));
+    refusal(() => pressroom.planning.addToQueue({ text: 'rye', botId: 'bot_1' }));
+    refusal(() => pressroom.planning.shareNext({ text: 'rye', botId: 'bot_1' }));
     expect(pressroom.store.posts.list()).toHaveLength(posts);
     expect(pressroom.store.posts.require(buns.id).scheduledAt).toBe(buns.scheduledAt);
 
-    pressroom.saveSettings({ duplicateWindowDays: 0 });
-    expect(pressroom.getSettings().duplicateWindowDays).toBe(0);
-    expect(pressroom.addToQueue({ text: 'rye', botId: 'bot_1' }).status).toBe('scheduled');
+    pressroom.settings.saveSettings({ duplicateWindowDays: 0 });
+    expect(pressroom.settings.getSettings().duplicateWindowDays).toBe(0);
+    expect(pressroom.planning.addToQueue({ text: 'rye', botId: 'bot_1' }).status).toBe('scheduled');
   });
 
   it('counts published posts, and answers the renderer a `duplicate` error it can retry', async () => {
@@ -421,8 +447,8 @@ describe('the duplicate-content guard', () => {
 
     const out = await call('addPost', { text: 'Open now', botId: 'bot_1', mode: 'publish_now' });
     expect(out.ok).toBe(true);
-    await session.current.publishDue();
-    const published = session.current.listPosts({ status: 'published' })[0]!;
+    await session.current.queue.publishDue();
+    const published = session.current.posts.listPosts({ status: 'published' })[0]!;
     const tomorrow = new Date(Date.now() + DAY).toISOString();
     const refused = await call('addPost', { text: 'OPEN NOW', botId: 'bot_1', at: tomorrow });
     expect(refused).toEqual({

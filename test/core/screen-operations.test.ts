@@ -150,7 +150,7 @@ describe('catalog operations', () => {
     const { call, value, session } = await workspace();
     const product = await value('saveProduct', { sku: 'PUB-1', name: 'Published', price: '1.00' });
     await value('queueProducts', { ids: [product.id] });
-    await session.current.publishUntilEmpty();
+    await session.current.queue.publishUntilEmpty();
     const refused = await call('saveProduct', {
       id: product.id,
       sku: 'PUB-1',

@@ -29,7 +29,7 @@ describe('session', () => {
       value: { account: { mode: 'demo', apiBase: platform.server.baseUrl, tokenHint: null } },
     });
     expect(await invoke(session, 'sync', {})).toMatchObject({ ok: true });
-    expect(session.current.listBots().length).toBeGreaterThan(0);
+    expect(session.current.bots.listBots().length).toBeGreaterThan(0);
   });
 
   it('tests the connection of the workspace’s platform: the demo’s, through the contract', async () => {
@@ -61,27 +61,27 @@ describe('session', () => {
 
   it('opens a watched demo workspace already synced, so a first page shows its posts', async () => {
     const { session } = await openDemoSession({ watch: true });
-    expect(session.current.listPosts({}).length).toBeGreaterThan(0);
-    expect(session.current.listBots().length).toBeGreaterThan(0);
+    expect(session.current.posts.listPosts({}).length).toBeGreaterThan(0);
+    expect(session.current.bots.listBots().length).toBeGreaterThan(0);
   });
 
   it('gives a new demo workspace work of its own to try things on, once', async () => {
     const { session, folder, platform } = await openDemoSession({ watch: true });
     const pressroom = session.current;
-    const bots = pressroom.listBots();
+    const bots = pressroom.bots.listBots();
     // A posting schedule per bot, so free slots, Add to queue and Share next work at once.
-    const schedules = pressroom.listSchedules();
+    const schedules = pressroom.planning.listSchedules();
     expect(
       bots.every((bot) => schedules.some((entry) => entry.botId === bot.id && entry.text)),
     ).toBe(true);
     expect(
-      pressroom.listFreeSlots({
+      pressroom.planning.listFreeSlots({
         botId: bots[0]!.id,
         from: Date.now(),
         to: Date.now() + 7 * 86_400_000,
       }).length,
     ).toBeGreaterThan(0);
-    const own = pressroom.listPosts({}).filter((post) => post.origin === 'local');
+    const own = pressroom.posts.listPosts({}).filter((post) => post.origin === 'local');
     expect(own.filter((post) => post.status === 'draft' && post.scheduledAt === null)).toHaveLength(
       3,
     );
@@ -94,7 +94,7 @@ describe('session', () => {
       at: new Date(scheduled[0]!.scheduledAt! + 3_600_000).toISOString(),
     });
     expect(moved).toMatchObject({ ok: true });
-    const products = pressroom.listProducts({ search: 'DEMO-' }).rows;
+    const products = pressroom.catalog.listProducts({ search: 'DEMO-' }).rows;
     expect(products.map((product) => [product.sku, product.status])).toEqual([
       ['DEMO-BRUNCH-BOX', 'draft'],
       ['DEMO-GIFT-CARD', 'draft'],
@@ -103,9 +103,9 @@ describe('session', () => {
     await invoke(session, 'deleteProducts', { ids: products.map((product) => product.id) });
     await session.close();
     const again = await openDemoSession({ platform, folder, watch: true });
-    expect(again.session.current.listProducts({ search: 'DEMO-' }).rows).toEqual([]);
+    expect(again.session.current.catalog.listProducts({ search: 'DEMO-' }).rows).toEqual([]);
     expect(
-      again.session.current.listPosts({}).filter((post) => post.origin === 'local'),
+      again.session.current.posts.listPosts({}).filter((post) => post.origin === 'local'),
     ).toHaveLength(6);
   });
 
@@ -174,6 +174,8 @@ describe('session', () => {
       apiBase: platform.server.baseUrl,
       token: platform.server.token,
     });
-    expect(session.current.listPosts({}).map((post) => post.text)).not.toContain('A demo draft');
+    expect(session.current.posts.listPosts({}).map((post) => post.text)).not.toContain(
+      'A demo draft',
+    );
   });
 });

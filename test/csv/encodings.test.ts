@@ -51,7 +51,7 @@ describe('encodings found by the detector', () => {
   it.each(Object.keys(FILES) as (keyof typeof FILES)[])('reads %s', async (encoding) => {
     const pressroom = workspace();
     const path = fixture(iconv.encode(FILES[encoding], encoding));
-    const result = await pressroom.importFile({
+    const result = await pressroom.imports.importFile({
       kind: 'products',
       path,
       mapping: MAPPINGS[encoding],
@@ -75,9 +75,13 @@ describe('an encoding named by the user', () => {
     const pressroom = workspace();
     // Short and ambiguous: no detector can tell this Cyrillic from Western text for sure.
     const path = fixture(iconv.encode('sku,name,price\nA,Пирог,3\n', 'windows-1251'));
-    const guessed = await pressroom.importFile({ kind: 'products', path, dryRun: true });
+    const guessed = await pressroom.imports.importFile({ kind: 'products', path, dryRun: true });
     expect(guessed.encoding).not.toBe('windows-1251');
-    const named = await pressroom.importFile({ kind: 'products', path, encoding: 'windows-1251' });
+    const named = await pressroom.imports.importFile({
+      kind: 'products',
+      path,
+      encoding: 'windows-1251',
+    });
     expect(named.encoding).toBe('windows-1251');
     expect(pressroom.store.products.list()[0]?.name).toBe('Пирог');
     pressroom.close();

@@ -33,31 +33,31 @@ describe('formula cells', () => {
       ...FORMULAS.map((cell, i) => `${Papa.unparse([[`F${i}`, cell, '3.50', 'EUR', cell, 2]])}`),
     ].join('\n');
     expect(
-      await pressroom.importFile({ kind: 'products', path: fixture(`${products}\n`) }),
+      await pressroom.imports.importFile({ kind: 'products', path: fixture(`${products}\n`) }),
     ).toMatchObject({ inserted: FORMULAS.length, invalid: 0 });
     const posts = ['text', ...FORMULAS.map((cell) => Papa.unparse([[cell]]))].join('\n');
     expect(
-      await pressroom.importFile({ kind: 'posts', path: fixture(`${posts}\n`) }),
+      await pressroom.imports.importFile({ kind: 'posts', path: fixture(`${posts}\n`) }),
     ).toMatchObject({ inserted: FORMULAS.length, invalid: 0 });
     expect(pressroom.store.products.list().map((product) => product.name)).toEqual(FORMULAS);
 
     for (const kind of ['products', 'posts'] as const) {
       const path = join(folder, `export-${kind}.csv`);
-      await pressroom.exportFile({ kind, path, bom: true });
+      await pressroom.imports.exportFile({ kind, path, bom: true });
       const cells = cellsOf(readFileSync(path, 'utf8'));
       expect(cells.filter(runsAsFormula)).toEqual([]);
       // Prefixed with a single quote, as OWASP describes: a spreadsheet shows it as text.
       for (const formula of FORMULAS) expect(cells).toContain(`'${formula}`);
       // The price and stock are ours, written as plain non-negative numbers: never prefixed.
       if (kind === 'products') expect(cells).toContain('3.50');
-      expect(await pressroom.importFile({ kind, path })).toMatchObject({
+      expect(await pressroom.imports.importFile({ kind, path })).toMatchObject({
         rows: FORMULAS.length,
         inserted: 0,
         updated: 0,
         unchanged: FORMULAS.length,
         invalid: 0,
       });
-      const text = await pressroom.exportText({ kind });
+      const text = await pressroom.imports.exportText({ kind });
       expect(cellsOf(text.csv).filter(runsAsFormula)).toEqual([]);
     }
     expect(pressroom.store.posts.list().map((post) => post.text)).toEqual(FORMULAS);
@@ -67,7 +67,7 @@ describe('formula cells', () => {
   it('are written inert in the bad-rows file, and read back as they were', async () => {
     const pressroom = workspace();
     const path = fixture('sku,name,price\n=cmd,\tTab,-4\n@x,\rCR,=1+1\n');
-    const result = await pressroom.importFile({ kind: 'products', path, onError: 'skip' });
+    const result = await pressroom.imports.importFile({ kind: 'products', path, onError: 'skip' });
     expect(result.invalid).toBe(2);
     const badRows = result.badRowsCsv ?? '';
     const cells = cellsOf(badRows);
@@ -77,7 +77,7 @@ describe('formula cells', () => {
     );
     // Fixed in a spreadsheet and imported again, the cells are read as the original text.
     const fixed = fixture(badRows.replace("'-4", '4').replace("'=1+1", '5'));
-    const again = await pressroom.importFile({ kind: 'products', path: fixed });
+    const again = await pressroom.imports.importFile({ kind: 'products', path: fixed });
     expect(again).toMatchObject({ inserted: 2, invalid: 0 });
     expect(pressroom.store.products.list().map((p) => [p.sku, p.name])).toEqual([
       ['=cmd', 'Tab'],

@@ -23,8 +23,8 @@ const wall = (ms: number | null) =>
 /** A Monday morning in Berlin, bot_1 posting weekdays at 09:00 and 17:00. */
 function workspace(): Pressroom {
   const pressroom = new Pressroom({ dbFile: ':memory:', now: () => local('2026-11-23 08:00') });
-  pressroom.saveSettings({ timezone: BERLIN });
-  pressroom.setSchedule({ botId: 'bot_1', schedule: 'mon-fri 09:00,17:00' });
+  pressroom.settings.saveSettings({ timezone: BERLIN });
+  pressroom.planning.setSchedule({ botId: 'bot_1', schedule: 'mon-fri 09:00,17:00' });
   return pressroom;
 }
 
@@ -41,8 +41,8 @@ describe('import with fillSlots', () => {
 
   it('previews the slots rows will get, then imports them there, queued', async () => {
     const pressroom = workspace();
-    pressroom.saveSettings({ defaultBotId: 'bot_1' });
-    pressroom.addPost({ text: 'Held', botId: 'bot_1', at: '2026-11-23 09:00', zone: BERLIN });
+    pressroom.settings.saveSettings({ defaultBotId: 'bot_1' });
+    pressroom.posts.addPost({ text: 'Held', botId: 'bot_1', at: '2026-11-23 09:00', zone: BERLIN });
     const upload = {
       kind: 'posts' as const,
       fileName: 'calendar.csv',
@@ -50,7 +50,7 @@ describe('import with fillSlots', () => {
       timezone: BERLIN,
       fillSlots: true,
     };
-    const preview = await pressroom.previewUpload(upload);
+    const preview = await pressroom.imports.previewUpload(upload);
     const expected = [
       // Monday 09:00 is held by a post, 17:00 by the dated row: Tuesday's slots come next.
       { row: 3, botId: 'bot_1', at: local('2026-11-24 09:00') },
@@ -67,7 +67,7 @@ describe('import with fillSlots', () => {
     ]);
     expect(pressroom.store.posts.list()).toHaveLength(1);
 
-    const result = await pressroom.importUpload({ ...upload, onError: 'skip' });
+    const result = await pressroom.imports.importUpload({ ...upload, onError: 'skip' });
     expect(result).toMatchObject({ inserted: 3, invalid: 1, written: true, slots: expected });
     const imported = pressroom.store.posts.list().filter((post) => post.batchId === result.batch);
     expect(
@@ -85,7 +85,7 @@ describe('import with fillSlots', () => {
 
   it('says which undated row has no bot when there is no default bot, and is refused for products', async () => {
     const pressroom = workspace();
-    const result = await pressroom.importFile({
+    const result = await pressroom.imports.importFile({
       kind: 'posts',
       path: fixture('text\nNowhere\n'),
       fillSlots: true,
@@ -100,7 +100,7 @@ describe('import with fillSlots', () => {
       },
     ]);
     await expect(
-      pressroom.importFile({
+      pressroom.imports.importFile({
         kind: 'products',
         path: fixture('sku,name,price\nA,B,1\n'),
         fillSlots: true,
@@ -116,10 +116,10 @@ describe('import with fillSlots', () => {
       const minutes = index * 15;
       return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
     });
-    pressroom.setSchedule({ botId: 'bot_1', schedule: `mon-sun ${quarters.join(',')}` });
+    pressroom.planning.setSchedule({ botId: 'bot_1', schedule: `mon-sun ${quarters.join(',')}` });
     const rows = Array.from({ length: 8_500 }, (_, i) => `${i} ${'x'.repeat(4_000)},bot_1`);
     const path = fixture(`text,bot\n${rows.join('\n')}\n`);
-    const result = await pressroom.importFile({ kind: 'posts', path, fillSlots: true });
+    const result = await pressroom.imports.importFile({ kind: 'posts', path, fillSlots: true });
     expect(result).toMatchObject({ rows: 8_500, inserted: 8_500, duplicates: 0, written: true });
     const times = pressroom.store.posts.list().map((post) => post.scheduledAt);
     expect(times).toEqual(result.slots.map((slot) => slot.at));
@@ -141,14 +141,14 @@ describe('import and the duplicate guard', () => {
 
   it('leaves out rows repeating a post or an earlier row, each with a warning', async () => {
     const pressroom = workspace();
-    const rye = pressroom.addPost({
+    const rye = pressroom.posts.addPost({
       text: 'Fresh rye today',
       botId: 'bot_1',
       at: '2026-11-23 09:00',
       zone: BERLIN,
     });
     const path = fixture(csv);
-    const result = await pressroom.importFile({
+    const result = await pressroom.imports.importFile({
       kind: 'posts',
       path,
       queue: true,
@@ -184,7 +184,7 @@ describe('import and the duplicate guard', () => {
     ]);
 
     // The same file again: the rows it wrote are the same posts, unchanged, not repeats.
-    const again = await pressroom.importFile({
+    const again = await pressroom.imports.importFile({
       kind: 'posts',
       path,
       queue: true,
@@ -196,13 +196,13 @@ describe('import and the duplicate guard', () => {
 
   it('imports them all with allowDuplicates, and does not check drafts', async () => {
     const pressroom = workspace();
-    pressroom.addPost({
+    pressroom.posts.addPost({
       text: 'Fresh rye today',
       botId: 'bot_1',
       at: '2026-11-23 09:00',
       zone: BERLIN,
     });
-    const allowed = await pressroom.importFile({
+    const allowed = await pressroom.imports.importFile({
       kind: 'posts',
       path: fixture(csv),
       queue: true,
@@ -211,7 +211,7 @@ describe('import and the duplicate guard', () => {
     });
     expect(allowed).toMatchObject({ inserted: 5, duplicates: 0, warnings: [] });
 
-    const drafts = await pressroom.importFile({
+    const drafts = await pressroom.imports.importFile({
       kind: 'posts',
       path: fixture(csv.replaceAll('2026-11-2', '2026-12-0')),
       timezone: BERLIN,

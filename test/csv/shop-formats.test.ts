@@ -139,8 +139,8 @@ describe('Shopify product export', () => {
 
   it('names variants by their options, pictures them by Variant Image, leaves archived out', async () => {
     const pressroom = workspace();
-    pressroom.saveSettings({ defaultCurrency: 'CAD' });
-    const result = await pressroom.importFile({
+    pressroom.settings.saveSettings({ defaultCurrency: 'CAD' });
+    const result = await pressroom.imports.importFile({
       kind: 'products',
       path: fixture(rows, SHOPIFY),
     });
@@ -160,16 +160,21 @@ describe('Shopify product export', () => {
     ]);
     expect(pressroom.store.products.list()[1]?.description).toBe('<p>Stone-washed linen.</p>');
     // The same file again changes nothing; undo takes the products back.
-    const again = await pressroom.importFile({ kind: 'products', path: fixture(rows, SHOPIFY) });
+    const again = await pressroom.imports.importFile({
+      kind: 'products',
+      path: fixture(rows, SHOPIFY),
+    });
     expect(again).toMatchObject({ rows: 4, inserted: 0, updated: 0, unchanged: 4 });
-    expect(pressroom.undoImport({ batch: result.batch ?? '' })).toMatchObject({ removed: 4 });
+    expect(pressroom.imports.undoImport({ batch: result.batch ?? '' })).toMatchObject({
+      removed: 4,
+    });
     expect(pressroom.store.products.list()).toEqual([]);
     pressroom.close();
   });
 
   it('queues active products, but a Shopify draft stays a local draft', async () => {
     const pressroom = workspace();
-    const result = await pressroom.importFile({
+    const result = await pressroom.imports.importFile({
       kind: 'products',
       path: fixture(rows, SHOPIFY),
       queue: true,
@@ -217,7 +222,7 @@ const WOO = [
 describe('WooCommerce product export', () => {
   it('imports simple, variation and external rows; counts variable and grouped containers', async () => {
     const pressroom = workspace();
-    pressroom.saveSettings({ defaultCurrency: 'EUR' });
+    pressroom.settings.saveSettings({ defaultCurrency: 'EUR' });
     const path = fixture(
       [
         {
@@ -281,7 +286,7 @@ describe('WooCommerce product export', () => {
       ],
       WOO,
     );
-    const result = await pressroom.importFile({ kind: 'products', path });
+    const result = await pressroom.imports.importFile({ kind: 'products', path });
     expect(result).toMatchObject({
       source: 'WooCommerce product export',
       rows: 4,
@@ -352,7 +357,7 @@ describe('Etsy listings export', () => {
   it('prices in CURRENCY_CODE, stocks QUANTITY, and says how to give a listing a SKU', async () => {
     const pressroom = workspace();
     const path = fixture(listings, ETSY);
-    const result = await pressroom.importFile({ kind: 'products', path, onError: 'skip' });
+    const result = await pressroom.imports.importFile({ kind: 'products', path, onError: 'skip' });
     expect(result).toMatchObject({ source: 'Etsy listings export', inserted: 1, invalid: 1 });
     expect(result.errors).toEqual([
       {
@@ -376,7 +381,7 @@ describe('Etsy listings export', () => {
         [{ sku: header, name: 'Jar', price: '5', [header]: 'JPY' }],
         ['sku', 'name', 'price', header],
       );
-      await pressroom.importFile({ kind: 'products', path });
+      await pressroom.imports.importFile({ kind: 'products', path });
     }
     expect(pressroom.store.products.list().map((p) => [p.sku, p.priceMinor, p.currency])).toEqual(
       ['currency', 'currency_code', 'Currency Code', 'CURRENCY_CODE'].map((sku) => [sku, 5, 'JPY']),
@@ -388,10 +393,10 @@ describe('Etsy listings export', () => {
 describe('a file without a currency column', () => {
   it('takes the workspace’s currency, as Settings shows it', async () => {
     const pressroom = workspace();
-    pressroom.saveSettings({ defaultCurrency: 'SEK' });
+    pressroom.settings.saveSettings({ defaultCurrency: 'SEK' });
     const path = fixture([{ sku: 'A', name: 'Bun', price: '25' }], ['sku', 'name', 'price']);
-    await pressroom.importFile({ kind: 'products', path });
-    expect(pressroom.getSettings().defaultCurrency).toBe('SEK');
+    await pressroom.imports.importFile({ kind: 'products', path });
+    expect(pressroom.settings.getSettings().defaultCurrency).toBe('SEK');
     expect(pressroom.store.products.list()[0]).toMatchObject({ priceMinor: 2500, currency: 'SEK' });
     pressroom.close();
   });

@@ -80,7 +80,7 @@ describe('crash safety', () => {
       // Due soon after the first engine is up, when nothing else is due yet.
       const movedDueAt = Date.now() + 2_500;
       const moved = Array.from({ length: MOVED }, (_, i) =>
-        setup.addPost({
+        setup.posts.addPost({
           text: `Crash-safe moved ${i}`,
           botId: 'bot_3',
           at: new Date(movedDueAt).toISOString(),
@@ -89,7 +89,7 @@ describe('crash safety', () => {
       );
       const scheduledAt = Date.now() + 4_000;
       for (let i = 0; i < SCHEDULED; i++)
-        setup.addPost({
+        setup.posts.addPost({
           text: `Crash-safe scheduled ${i}`,
           botId: 'bot_2',
           at: new Date(scheduledAt).toISOString(),
@@ -110,7 +110,7 @@ describe('crash safety', () => {
         const to = Date.now() + 3_000;
         for (const post of moved) {
           try {
-            user.updatePost({ id: post.id, at: new Date(to).toISOString(), zone: 'UTC' });
+            user.posts.updatePost({ id: post.id, at: new Date(to).toISOString(), zone: 'UTC' });
             movedTo.set(post.text, to);
           } catch (error) {
             // Refused only because it is being sent or has gone out: it must then exist once.
@@ -119,9 +119,9 @@ describe('crash safety', () => {
         }
         // Then the backlog the engine works through while it is killed again and again.
         for (let i = 0; i < POSTS; i++)
-          user.addPost({ text: `Crash-safe post ${i}`, botId: 'bot_1', mode: 'publish_now' });
+          user.posts.addPost({ text: `Crash-safe post ${i}`, botId: 'bot_1', mode: 'publish_now' });
         for (let i = 0; i < REPEATS; i++)
-          user.addPost({
+          user.posts.addPost({
             text: 'Crash-safe repeat',
             botId: 'bot_1',
             mode: 'publish_now',
@@ -132,13 +132,13 @@ describe('crash safety', () => {
       const cancelAndReschedule = () => {
         for (const item of user.store.outbox.list('retrying')) {
           if (!item.outcomeUnknown || item.postId === null) continue;
-          user.cancelItem({ id: item.id });
-          user.updatePost({
+          user.queue.cancelItem({ id: item.id });
+          user.posts.updatePost({
             id: item.postId,
             at: new Date(Date.now() + 500).toISOString(),
             zone: 'UTC',
           });
-          user.queuePost({ id: item.postId, mode: 'schedule' });
+          user.posts.queuePost({ id: item.postId, mode: 'schedule' });
           cancelledUnknown++;
         }
       };
@@ -218,7 +218,7 @@ describe('crash safety', () => {
 
       user.close();
       const check = new Pressroom({ dbFile });
-      expect(check.status().outbox).toMatchObject({
+      expect(check.queue.status().outbox).toMatchObject({
         done: POSTS + REPEATS + SCHEDULED + MOVED,
         failed: 0,
         queued: 0,

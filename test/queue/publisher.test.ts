@@ -48,9 +48,14 @@ describe('publisher', () => {
   it('publishes now, schedules for later, and hands off with the platform’s own schedule', async () => {
     const platform = await startTestPlatform({ seed: 'demo' });
     const { pressroom } = pressroomOn(platform);
-    const now = pressroom.addPost({ text: 'Now', botId: 'bot_1', mode: 'publish_now' });
-    const later = pressroom.addPost({ text: 'Later', botId: 'bot_1', at: soon(300), zone: 'UTC' });
-    const handOff = pressroom.addPost({
+    const now = pressroom.posts.addPost({ text: 'Now', botId: 'bot_1', mode: 'publish_now' });
+    const later = pressroom.posts.addPost({
+      text: 'Later',
+      botId: 'bot_1',
+      at: soon(300),
+      zone: 'UTC',
+    });
+    const handOff = pressroom.posts.addPost({
       text: 'Handed off',
       botId: 'bot_2',
       at: soon(3_600_000),
@@ -58,9 +63,9 @@ describe('publisher', () => {
       mode: 'hand_off',
     });
 
-    const report = await pressroom.publishUntilEmpty();
+    const report = await pressroom.queue.publishUntilEmpty();
     expect(report).toMatchObject({ published: 3, failed: 0 });
-    const local = Object.fromEntries(pressroom.listPosts().map((post) => [post.text, post]));
+    const local = Object.fromEntries(pressroom.posts.listPosts().map((post) => [post.text, post]));
     expect(local.Now?.status).toBe('published');
     expect(local.Later?.status).toBe('published');
     expect(local['Handed off']?.status).toBe('handed_off');
@@ -80,12 +85,12 @@ describe('publisher', () => {
   it('fails an invalid post with the server’s field errors, and does not retry it', async () => {
     const platform = await startTestPlatform({ seed: 'demo' });
     const { pressroom } = pressroomOn(platform);
-    pressroom.addPost({ text: 'Nowhere', botId: 'bot_999', mode: 'publish_now' });
-    const report = await pressroom.publishDue();
+    pressroom.posts.addPost({ text: 'Nowhere', botId: 'bot_999', mode: 'publish_now' });
+    const report = await pressroom.queue.publishDue();
     expect(report).toMatchObject({ published: 0, failed: 1 });
     const [item] = pressroom.store.outbox.list('failed');
     expect(item?.fieldErrors).toEqual([{ field: 'bot_id', message: 'no bot with id "bot_999"' }]);
-    expect(pressroom.listPosts()[0]).toMatchObject({
+    expect(pressroom.posts.listPosts()[0]).toMatchObject({
       status: 'failed',
       error: expect.stringContaining('no bot with id'),
     });
@@ -96,23 +101,23 @@ describe('publisher', () => {
     const platform = await startTestPlatform({ seed: 'demo' });
     const { pressroom, events } = pressroomOn(platform);
     for (let i = 0; i < 3; i++)
-      pressroom.addPost({ text: `Post ${i}`, botId: 'bot_1', mode: 'publish_now' });
+      pressroom.posts.addPost({ text: `Post ${i}`, botId: 'bot_1', mode: 'publish_now' });
     await platform.admin('POST', '/tokens/revoke', { token: platform.server.token });
-    await pressroom.publishDue();
+    await pressroom.queue.publishDue();
     expect(events.some((event) => event.type === 'paused')).toBe(true);
-    const status = pressroom.status();
+    const status = pressroom.queue.status();
     expect(status.paused).toMatch(/refused the API token \(401\)/);
     expect(status.outbox.failed).toBe(0);
     expect(status.outbox.queued + status.outbox.retrying).toBe(3);
     // Requests already under way when the first 401 came back may answer too; no new ones go.
     expect(status.requests).toBeLessThanOrEqual(3);
-    await pressroom.publishDue();
-    expect(pressroom.status().requests).toBe(status.requests);
+    await pressroom.queue.publishDue();
+    expect(pressroom.queue.status().requests).toBe(status.requests);
     // The user's own pause and resume.
-    pressroom.pauseQueue();
-    expect(pressroom.status().paused).toBe('Paused by you');
-    pressroom.resumeQueue();
-    expect(pressroom.status().paused).toBeNull();
+    pressroom.queue.pauseQueue();
+    expect(pressroom.queue.status().paused).toBe('Paused by you');
+    pressroom.queue.resumeQueue();
+    expect(pressroom.queue.status().paused).toBeNull();
     pressroom.close();
   });
 
@@ -134,7 +139,7 @@ describe('publisher', () => {
       priority: 1,
       dueAt: 0,
     });
-    expect(await pressroom.publishDue()).toMatchObject({ published: 1 });
+    expect(await pressroom.queue.publishDue()).toMatchObject({ published: 1 });
     expect(pressroom.store.products.require(product.id)).toMatchObject({
       status: 'published',
       remoteId: 'prod_1',
@@ -151,21 +156,21 @@ describe('publisher', () => {
     });
     const { pressroom } = pressroomOn(platform, { plan: 'enterprise' });
     for (let i = 0; i < 30; i++)
-      pressroom.addPost({ text: `Exactly once ${i}`, botId: 'bot_1', mode: 'publish_now' });
+      pressroom.posts.addPost({ text: `Exactly once ${i}`, botId: 'bot_1', mode: 'publish_now' });
     // Real backoff would make the test slow: retry at once, the reconciliation is what matters.
-    for (let pass = 0; pass < 50 && pressroom.status().outbox.done < 30; pass++) {
+    for (let pass = 0; pass < 50 && pressroom.queue.status().outbox.done < 30; pass++) {
       for (const item of pressroom.store.outbox.list('retrying'))
         pressroom.store.outbox.retry(item.id, 1);
-      await pressroom.publishDue();
+      await pressroom.queue.publishDue();
     }
-    expect(pressroom.status().outbox).toMatchObject({ done: 30, failed: 0 });
+    expect(pressroom.queue.status().outbox).toMatchObject({ done: 30, failed: 0 });
     expect(platform.server.stats.droppedAfterCommit).toBeGreaterThan(0);
     const remote = (await remotePosts(platform)).filter((post) =>
       post.text.startsWith('Exactly once'),
     );
     expect(remote).toHaveLength(30);
     expect(new Set(remote.map((post) => post.text)).size).toBe(30);
-    const local = pressroom.listPosts();
+    const local = pressroom.posts.listPosts();
     expect(local.every((post) => post.status === 'published' && post.remoteId !== null)).toBe(true);
     pressroom.close();
   });
@@ -184,12 +189,12 @@ describe('publisher', () => {
         retryRules: { baseMs: 1, capMs: 5, maxAttempts: 4 },
       });
       for (let i = 0; i < 8; i++)
-        pressroom.addPost({ text: `Odd ${odd} ${i}`, botId: 'bot_1', mode: 'publish_now' });
-      await pressroom.publishUntilEmpty();
+        pressroom.posts.addPost({ text: `Odd ${odd} ${i}`, botId: 'bot_1', mode: 'publish_now' });
+      await pressroom.queue.publishUntilEmpty();
       // As a user would: Retry whatever shows failed, then publish again.
       for (const item of pressroom.store.outbox.list('failed'))
-        pressroom.retryItem({ id: item.id });
-      await pressroom.publishUntilEmpty();
+        pressroom.queue.retryItem({ id: item.id });
+      await pressroom.queue.publishUntilEmpty();
       expect(platform.server.stats.oddAfterCommit).toBeGreaterThan(0);
       const remote = (await remotePosts(platform)).filter((post) =>
         post.text.startsWith(`Odd ${odd} `),
@@ -197,8 +202,8 @@ describe('publisher', () => {
       expect(remote.map((post) => post.text).sort()).toEqual(
         Array.from({ length: 8 }, (_, i) => `Odd ${odd} ${i}`).sort(),
       );
-      expect(pressroom.status().outbox).toMatchObject({ done: 8, failed: 0 });
-      const linked = new Set(pressroom.listPosts().map((post) => post.remoteId));
+      expect(pressroom.queue.status().outbox).toMatchObject({ done: 8, failed: 0 });
+      const linked = new Set(pressroom.posts.listPosts().map((post) => post.remoteId));
       expect(linked).toEqual(new Set(remote.map((post) => post.id)));
       pressroom.close();
     },
@@ -221,15 +226,15 @@ describe('publisher', () => {
       drop_after_commit_rate: 1,
     });
     const { pressroom } = pressroomOn(platform, { plan: 'enterprise', retryRules: FAST_RETRY });
-    pressroom.addPost({ text: 'Found on page two', botId: 'bot_1', mode: 'publish_now' });
+    pressroom.posts.addPost({ text: 'Found on page two', botId: 'bot_1', mode: 'publish_now' });
     // Every answer to a write is lost: only the lookups can tell the post went out.
-    expect(await pressroom.publishUntilEmpty()).toMatchObject({ published: 1, failed: 0 });
+    expect(await pressroom.queue.publishUntilEmpty()).toMatchObject({ published: 1, failed: 0 });
     expect(platform.server.stats.droppedAfterCommit).toBeGreaterThan(0);
     const remote = (await remotePosts(platform)).filter(
       (post) => post.text === 'Found on page two',
     );
     expect(remote).toHaveLength(1);
-    expect(pressroom.listPosts()[0]?.remoteId).toBe(remote[0]?.id);
+    expect(pressroom.posts.listPosts()[0]?.remoteId).toBe(remote[0]?.id);
     pressroom.close();
   });
 
@@ -249,19 +254,19 @@ describe('publisher', () => {
       return fetch(input, init);
     };
     const { pressroom } = pressroomOn(platform, { fetch: lossy, retryRules: FAST_RETRY });
-    pressroom.addPost({ text: 'Twice on purpose', botId: 'bot_1', mode: 'publish_now' });
-    await pressroom.publishUntilEmpty();
+    pressroom.posts.addPost({ text: 'Twice on purpose', botId: 'bot_1', mode: 'publish_now' });
+    await pressroom.queue.publishUntilEmpty();
     loseNextWrite = true;
-    pressroom.addPost({
+    pressroom.posts.addPost({
       text: 'Twice on purpose',
       botId: 'bot_1',
       mode: 'publish_now',
       allowDuplicate: true,
     });
-    await pressroom.publishUntilEmpty();
+    await pressroom.queue.publishUntilEmpty();
     const remote = (await remotePosts(platform)).filter((post) => post.text === 'Twice on purpose');
     expect(remote).toHaveLength(2);
-    expect(new Set(pressroom.listPosts().map((post) => post.remoteId))).toEqual(
+    expect(new Set(pressroom.posts.listPosts().map((post) => post.remoteId))).toEqual(
       new Set(remote.map((post) => post.id)),
     );
     pressroom.close();
@@ -276,12 +281,12 @@ describe('publisher', () => {
         ignore_idempotency: true,
       });
       const { pressroom } = pressroomOn(platform, { retryRules: rules });
-      const post = pressroom.addPost({
+      const post = pressroom.posts.addPost({
         text: 'Went out once',
         botId: 'bot_1',
         mode: 'publish_now',
       });
-      await pressroom.publishDue();
+      await pressroom.queue.publishDue();
       await platform.admin('PUT', '/faults', { drop_after_commit_rate: 0 });
       const copies = async () =>
         (await remotePosts(platform)).filter((remote) => remote.text === 'Went out once').length;
@@ -292,10 +297,10 @@ describe('publisher', () => {
       const { pressroom, copies } = await lostAnswer();
       const [failed] = pressroom.store.outbox.list('failed');
       expect(failed?.lastError).toMatch(/Gave up after 1 attempts/);
-      pressroom.retryItem({ id: failed?.id ?? 0 });
-      await pressroom.publishUntilEmpty();
+      pressroom.queue.retryItem({ id: failed?.id ?? 0 });
+      await pressroom.queue.publishUntilEmpty();
       expect(await copies()).toBe(1);
-      expect(pressroom.status().outbox).toMatchObject({ done: 1, failed: 0 });
+      expect(pressroom.queue.status().outbox).toMatchObject({ done: 1, failed: 0 });
       pressroom.close();
     });
 
@@ -307,10 +312,10 @@ describe('publisher', () => {
       });
       const [retrying] = pressroom.store.outbox.list('retrying');
       expect(retrying?.outcomeUnknown).toBe(true);
-      pressroom.cancelItem({ id: retrying?.id ?? 0 });
-      pressroom.updatePost({ id: post.id, at: soon(50), zone: 'UTC' });
-      pressroom.queuePost({ id: post.id, mode: 'schedule' });
-      await pressroom.publishUntilEmpty();
+      pressroom.queue.cancelItem({ id: retrying?.id ?? 0 });
+      pressroom.posts.updatePost({ id: post.id, at: soon(50), zone: 'UTC' });
+      pressroom.posts.queuePost({ id: post.id, mode: 'schedule' });
+      await pressroom.queue.publishUntilEmpty();
       expect(await copies()).toBe(1);
       expect(pressroom.store.posts.require(post.id)).toMatchObject({ status: 'published' });
       pressroom.close();
@@ -318,9 +323,9 @@ describe('publisher', () => {
 
     it('and a sync that finds the post settles its item, so it is never sent again', async () => {
       const { pressroom, post, copies } = await lostAnswer();
-      expect(pressroom.status().outbox.failed).toBe(1);
-      await pressroom.sync();
-      expect(pressroom.status().outbox).toMatchObject({ done: 1, failed: 0 });
+      expect(pressroom.queue.status().outbox.failed).toBe(1);
+      await pressroom.queue.sync();
+      expect(pressroom.queue.status().outbox).toMatchObject({ done: 1, failed: 0 });
       expect(pressroom.store.posts.require(post.id)).toMatchObject({ status: 'published' });
       expect(await copies()).toBe(1);
       pressroom.close();
@@ -333,16 +338,16 @@ describe('publisher', () => {
     // A request is in flight before any rate-limit header was seen: the governor lets no second
     // one go yet (slow start), so the next request waits for budget.
     const inFlight = await pressroom.governor.acquire(PRIORITY.sync);
-    const post = pressroom.addPost({
+    const post = pressroom.posts.addPost({
       text: 'Next week',
       botId: 'bot_1',
       at: soon(100),
       zone: 'UTC',
     });
     await new Promise((resolve) => setTimeout(resolve, 120));
-    const pass = pressroom.publishDue();
+    const pass = pressroom.queue.publishDue();
     expect(pressroom.governor.state().waiting).toBe(1);
-    pressroom.updatePost({ id: post.id, at: soon(7 * 86_400_000), zone: 'UTC' });
+    pressroom.posts.updatePost({ id: post.id, at: soon(7 * 86_400_000), zone: 'UTC' });
     inFlight();
     await pass;
     expect(pressroom.store.posts.require(post.id).status).toBe('scheduled');
@@ -353,8 +358,8 @@ describe('publisher', () => {
   it('a user’s pause stops publishing only: sync and AI assist still go', async () => {
     const platform = await startTestPlatform({ seed: 'demo' });
     const { pressroom } = pressroomOn(platform);
-    pressroom.addPost({ text: 'Held', botId: 'bot_1', mode: 'publish_now' });
-    pressroom.pauseQueue();
+    pressroom.posts.addPost({ text: 'Held', botId: 'bot_1', mode: 'publish_now' });
+    pressroom.queue.pauseQueue();
     const within = <T>(work: Promise<T>) =>
       Promise.race([
         work,
@@ -362,11 +367,11 @@ describe('publisher', () => {
           setTimeout(() => reject(new Error('still waiting after 3 s')), 3_000),
         ),
       ]);
-    await within(pressroom.sync());
+    await within(pressroom.queue.sync());
     expect(
-      (await within(pressroom.aiAssist({ task: 'shorten', text: 'A long text' }))).text,
+      (await within(pressroom.ai.aiAssist({ task: 'shorten', text: 'A long text' }))).text,
     ).not.toBe('');
-    expect(await pressroom.publishDue()).toMatchObject({ published: 0 });
+    expect(await pressroom.queue.publishDue()).toMatchObject({ published: 0 });
     expect(pressroom.store.outbox.list('queued')).toHaveLength(1);
     pressroom.close();
   });
@@ -391,16 +396,16 @@ describe('publisher', () => {
       fetch: once429,
       graceMs: 30 * 60_000,
     });
-    const post = pressroom.addPost({
+    const post = pressroom.posts.addPost({
       text: 'Backed off',
       botId: 'bot_1',
       at: soon(200),
       zone: 'UTC',
     });
     await new Promise((resolve) => setTimeout(resolve, 250));
-    expect(await pressroom.publishDue()).toMatchObject({ retrying: 1 });
+    expect(await pressroom.queue.publishDue()).toMatchObject({ retrying: 1 });
     offset = 3 * 3_600_000; // the laptop slept for three hours
-    expect(await pressroom.publishDue()).toMatchObject({ missed: 1, published: 0 });
+    expect(await pressroom.queue.publishDue()).toMatchObject({ missed: 1, published: 0 });
     expect(events.some((event) => event.type === 'missed')).toBe(true);
     expect(pressroom.store.posts.require(post.id).status).toBe('missed');
     pressroom.close();
@@ -411,13 +416,13 @@ describe('publisher', () => {
     await platform.admin('PUT', '/faults', { latency_ms: 300, ignore_idempotency: true });
     const dbFile = join(mkdtempSync(join(tmpdir(), 'pressroom-two-')), 'workspace.sqlite');
     const first = pressroomOn(platform, { dbFile }).pressroom;
-    first.addPost({ text: 'One publisher', botId: 'bot_1', mode: 'publish_now' });
-    const publishing = first.publishDue();
+    first.posts.addPost({ text: 'One publisher', botId: 'bot_1', mode: 'publish_now' });
+    const publishing = first.queue.publishDue();
     await new Promise((resolve) => setTimeout(resolve, 100)); // its request is under way
     const { pressroom: second, events } = pressroomOn(platform, { dbFile });
-    expect(await second.publishDue()).toMatchObject({ published: 0 });
-    expect(events).toContainEqual({ type: 'paused', reason: second.status().paused });
-    expect(second.status().paused).toMatch(
+    expect(await second.queue.publishDue()).toMatchObject({ published: 0 });
+    expect(events).toContainEqual({ type: 'paused', reason: second.queue.status().paused });
+    expect(second.queue.status().paused).toMatch(
       /^Another Pressroom process \(\d+ on .+\) publishes this workspace; this one does not$/,
     );
     expect(await publishing).toMatchObject({ published: 1 });
@@ -425,9 +430,9 @@ describe('publisher', () => {
     expect(copies).toHaveLength(1);
     // Once the first has closed, the second takes over.
     first.close();
-    second.addPost({ text: 'Taken over', botId: 'bot_1', mode: 'publish_now' });
-    expect(await second.publishDue()).toMatchObject({ published: 1 });
-    expect(second.status().paused).toBeNull();
+    second.posts.addPost({ text: 'Taken over', botId: 'bot_1', mode: 'publish_now' });
+    expect(await second.queue.publishDue()).toMatchObject({ published: 1 });
+    expect(second.queue.status().paused).toBeNull();
     second.close();
   });
 
@@ -445,8 +450,8 @@ describe('publisher', () => {
       }
     })();
     for (let i = 0; i < 90; i++)
-      pressroom.addPost({ text: `Storm ${i}`, botId: 'bot_1', mode: 'publish_now' });
-    const report = await pressroom.publishUntilEmpty();
+      pressroom.posts.addPost({ text: `Storm ${i}`, botId: 'bot_1', mode: 'publish_now' });
+    const report = await pressroom.queue.publishUntilEmpty();
     await storm;
     expect(report.failed).toBe(0);
     expect(platform.server.stats.rateLimited).toBeGreaterThan(0); // the storm was real
@@ -462,20 +467,20 @@ describe('publisher', () => {
       now: () => Date.now() + offset,
       graceMs: 30 * 60_000,
     });
-    const slightlyLate = pressroom.addPost({
+    const slightlyLate = pressroom.posts.addPost({
       text: 'Slightly late',
       botId: 'bot_1',
       at: soon(20 * 60_000),
       zone: 'UTC',
     });
-    const veryLate = pressroom.addPost({
+    const veryLate = pressroom.posts.addPost({
       text: 'Very late',
       botId: 'bot_1',
       at: soon(10_000),
       zone: 'UTC',
     });
     offset = 45 * 60_000; // the laptop slept: 25 min past "slightly late", 45 past "very late"
-    const report = await pressroom.publishDue();
+    const report = await pressroom.queue.publishDue();
     expect(report).toMatchObject({ missed: 1, published: 1 });
     expect(
       events
@@ -489,8 +494,8 @@ describe('publisher', () => {
     expect(pressroom.store.posts.require(slightlyLate.id).status).toBe('published');
     // Publish now: the user's retry sends it.
     const [missedItem] = pressroom.store.outbox.list('failed');
-    pressroom.retryItem({ id: missedItem?.id ?? 0 });
-    expect(await pressroom.publishDue()).toMatchObject({ published: 1 });
+    pressroom.queue.retryItem({ id: missedItem?.id ?? 0 });
+    expect(await pressroom.queue.publishDue()).toMatchObject({ published: 1 });
     pressroom.close();
   });
 });

@@ -19,9 +19,9 @@ describe('rate limits, end to end', () => {
       retryRules: { baseMs: 10, capMs: 300, maxAttempts: 8 },
     });
     for (const text of ['One', 'Two'])
-      pressroom.addPost({ text, botId: 'bot_1', mode: 'publish_now' });
+      pressroom.posts.addPost({ text, botId: 'bot_1', mode: 'publish_now' });
     const started = Date.now();
-    const report = await pressroom.publishUntilEmpty();
+    const report = await pressroom.queue.publishUntilEmpty();
     expect(report).toMatchObject({ published: 0, failed: 2 });
     expect(front.seen.filter((request) => request.atMs - started < 600).length).toBeLessThanOrEqual(
       10,
@@ -47,8 +47,8 @@ describe('rate limits, end to end', () => {
       apiBase: front.baseUrl,
       token: platform.server.token,
     });
-    pressroom.addPost({ text: 'Once', botId: 'bot_1', mode: 'publish_now' });
-    const report = await pressroom.publishUntilEmpty();
+    pressroom.posts.addPost({ text: 'Once', botId: 'bot_1', mode: 'publish_now' });
+    const report = await pressroom.queue.publishUntilEmpty();
     expect(report).toMatchObject({ published: 1, failed: 0 });
     const posts = front.seen.filter((request) => request.method === 'POST');
     expect(posts).toHaveLength(2);
@@ -74,9 +74,9 @@ describe('rate limits, end to end', () => {
       });
     const first = open();
     for (let i = 0; i < 12; i++)
-      first.addPost({ text: `Post ${i}`, botId: 'bot_1', mode: 'publish_now' });
-    await first.publishUntilEmpty();
-    expect(first.status().rateLimited).toBeLessThanOrEqual(1);
+      first.posts.addPost({ text: `Post ${i}`, botId: 'bot_1', mode: 'publish_now' });
+    await first.queue.publishUntilEmpty();
+    expect(first.queue.status().rateLimited).toBeLessThanOrEqual(1);
     expect(first.governor.learned()).toMatchObject({ limit: 5, windowMs: 1_000 });
     first.close();
     const second = open();

@@ -20,15 +20,19 @@ describe('scheduler', () => {
       token: platform.server.token,
     });
     let stop: () => void = () => undefined;
-    const watching = pressroom.watch(new Promise<void>((resolve) => (stop = resolve)));
+    const watching = pressroom.queue.watch(new Promise<void>((resolve) => (stop = resolve)));
     try {
       const started = Date.now();
-      const now = pressroom.addPost({ text: 'Right away', botId: 'bot_1', mode: 'publish_now' });
+      const now = pressroom.posts.addPost({
+        text: 'Right away',
+        botId: 'bot_1',
+        mode: 'publish_now',
+      });
       await waitFor(() => pressroom.store.posts.require(now.id).status === 'published');
       expect(Date.now() - started).toBeLessThan(500); // not held until the next tick
 
       const dueAt = Date.now() + 1_300;
-      const due = pressroom.addPost({
+      const due = pressroom.posts.addPost({
         text: 'On time',
         botId: 'bot_1',
         at: new Date(dueAt).toISOString(),

@@ -17,7 +17,7 @@ async function imports(kind: 'posts' | 'products', header: string, row: string[]
   const pressroom = new Pressroom({ dbFile: ':memory:' });
   const path = join(folder, `${kind}-${row.join('').length}.csv`);
   writeFileSync(path, `${header}\n${row.map((cell) => `"${cell}"`).join(',')}\n`);
-  const result = await pressroom.importFile({ kind, path });
+  const result = await pressroom.imports.importFile({ kind, path });
   pressroom.close();
   return result.invalid === 0;
 }

@@ -20,8 +20,10 @@ describe('settings', () => {
   it('gives new posts the default bot', () => {
     const pressroom = new Pressroom({ dbFile: ':memory:' });
     pressroom.store.settings.set('default_bot_id', 'bot_2');
-    expect(pressroom.addPost({ text: 'x', mode: 'draft' }).botId).toBe('bot_2');
-    expect(pressroom.addPost({ text: 'y', mode: 'draft', botId: 'bot_1' }).botId).toBe('bot_1');
+    expect(pressroom.posts.addPost({ text: 'x', mode: 'draft' }).botId).toBe('bot_2');
+    expect(pressroom.posts.addPost({ text: 'y', mode: 'draft', botId: 'bot_1' }).botId).toBe(
+      'bot_1',
+    );
     pressroom.close();
   });
 });

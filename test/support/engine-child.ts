@@ -13,8 +13,8 @@ const pressroom = new Pressroom({
 // The parent times its kill from this line, so start-up speed (tsx, a cold disk) never decides
 // whether a kill lands mid-publishing.
 process.stdout.write('ready\n');
-await pressroom.publishUntilEmpty();
+await pressroom.queue.publishUntilEmpty();
 // Another engine holds the workspace's publisher lease: this one stood by and sent nothing.
-const standingBy = pressroom.status().paused !== null;
+const standingBy = pressroom.queue.status().paused !== null;
 pressroom.close();
 process.stdout.write(standingBy ? 'standby\n' : 'empty\n');

@@ -50,7 +50,7 @@ async function syncsEverything(conventions: Partial<Conventions>) {
     conventions: { pageCap: 3, ...conventions },
   });
   const pressroom = connect(platform);
-  const report = await pressroom.sync();
+  const report = await pressroom.queue.sync();
   expect(report).toEqual(SEEDED);
 
   const ids = conventions.ids ?? 'prefixed';
@@ -81,8 +81,8 @@ async function syncsEverything(conventions: Partial<Conventions>) {
   ).toEqual(bots.map((bot) => [wireId(ids, bot.id), bot.name, bot.status]).sort());
 
   const botId = wireId(ids, bots[0]?.id ?? '');
-  const post = pressroom.addPost({ text: 'Across conventions', botId, mode: 'publish_now' });
-  await pressroom.publishDue();
+  const post = pressroom.posts.addPost({ text: 'Across conventions', botId, mode: 'publish_now' });
+  await pressroom.queue.publishDue();
   const published = pressroom.store.posts.require(post.id);
   expect(published.status).toBe('published');
   const onServer = store
@@ -191,7 +191,7 @@ describe('pruning', () => {
       });
     }
     const pressroom = connect(platform);
-    expect((await pressroom.sync()).orders).toBe(250);
+    expect((await pressroom.queue.sync()).orders).toBe(250);
     expect(pressroom.store.cache.counts().orders).toBe(250);
     pressroom.close();
   });
@@ -209,7 +209,7 @@ describe('pruning', () => {
       token: platform.server.token,
       plan: 'enterprise',
     });
-    await first.sync();
+    await first.queue.sync();
     expect(first.store.cache.counts()).toEqual(CACHED);
     first.close();
 
@@ -226,13 +226,13 @@ describe('pruning', () => {
       plan: 'enterprise',
       fetch: firstPageOnly,
     });
-    const report = await second.sync();
+    const report = await second.queue.sync();
     expect(report.orders).toEqual({
       fetched: 3,
       notPruned: expect.stringContaining('page 2 repeats items already read'),
     });
     expect(second.store.cache.counts()).toEqual(CACHED);
-    expect(second.status().sync.orders?.problem).toContain('not pruned');
+    expect(second.queue.status().sync.orders?.problem).toContain('not pruned');
     second.close();
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${dbFile}${suffix}`, { force: true });
   });
@@ -250,7 +250,7 @@ describe('pruning', () => {
       return new Response(text, { status: response.status, headers: response.headers });
     }) as typeof fetch;
     const pressroom = connect(platform, { fetch: oneBadTime });
-    const report = await pressroom.sync();
+    const report = await pressroom.queue.sync();
     expect(report.orders).toEqual({
       fetched: 79,
       notPruned:

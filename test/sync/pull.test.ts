@@ -12,25 +12,25 @@ describe('pull sync', () => {
       token: platform.server.token,
       plan: 'pro',
     });
-    const ours = pressroom.addPost({
+    const ours = pressroom.posts.addPost({
       text: 'Handed off here',
       botId: 'bot_1',
       at: new Date(Date.now() + 3_600_000).toISOString(),
       zone: 'UTC',
       mode: 'hand_off',
     });
-    await pressroom.publishDue();
+    await pressroom.queue.publishDue();
     expect(pressroom.store.posts.require(ours.id).status).toBe('handed_off');
 
     const progress: string[] = [];
-    const report = await pressroom.sync(({ resource, fetched }) =>
+    const report = await pressroom.queue.sync(({ resource, fetched }) =>
       progress.push(`${resource}:${fetched}`),
     );
     expect(report).toEqual({ bots: 3, posts: 61, products: 40, orders: 80, subscribers: 300 });
     expect(progress).toContain('subscribers:300');
     expect(pressroom.store.cache.counts()).toEqual({ bots: 3, subscribers: 300, orders: 80 });
 
-    const posts = pressroom.listPosts();
+    const posts = pressroom.posts.listPosts();
     expect(posts).toHaveLength(61);
     expect(posts.filter((post) => post.origin === 'remote')).toHaveLength(60);
     expect(posts.find((post) => post.id === ours.id)).toMatchObject({
@@ -45,13 +45,13 @@ describe('pull sync', () => {
 
     // When the platform publishes the handed-off post, the next sync says so; nothing is duplicated.
     platform.server.clock.offsetMs = 3_600_001;
-    await pressroom.sync();
+    await pressroom.queue.sync();
     expect(pressroom.store.posts.require(ours.id).status).toBe('published');
-    expect(pressroom.listPosts()).toHaveLength(61);
+    expect(pressroom.posts.listPosts()).toHaveLength(61);
 
     // Deleted on the platform: gone from the cache too.
     await platform.client.deleteBot('bot_3');
-    await pressroom.sync();
+    await pressroom.queue.sync();
     expect(pressroom.store.cache.counts().bots).toBe(2);
     pressroom.close();
   });
@@ -65,7 +65,7 @@ describe('pull sync', () => {
       timeoutMs: 500,
     });
     await platform.admin('PUT', '/faults', { error_rate: 1 });
-    const report = await pressroom.sync();
+    const report = await pressroom.queue.sync();
     expect(report.bots).toEqual({ error: expect.stringContaining('503') });
     pressroom.close();
   });
@@ -80,25 +80,28 @@ describe('messages and broadcasts', () => {
       token: platform.server.token,
       plan: 'enterprise',
     });
-    pressroom.sendMessage({ subscriberId: 'sub_1', text: 'Your bread is ready' });
-    pressroom.addTag({ subscriberId: 'sub_1', tag: 'pickup' });
+    pressroom.people.sendMessage({ subscriberId: 'sub_1', text: 'Your bread is ready' });
+    pressroom.people.addTag({ subscriberId: 'sub_1', tag: 'pickup' });
     const expected = (
       await platform.client.listSubscribers({ tag: 'vip', status: 'active', per_page: 200 })
     ).items.length;
-    const { group, recipients } = await pressroom.broadcast({
+    const { group, recipients } = await pressroom.people.broadcast({
       tag: 'vip',
       text: 'VIP tasting on Friday',
     });
     expect(recipients).toBe(expected);
-    expect(pressroom.broadcastProgress({ group })).toMatchObject({ queued: expected, done: 0 });
-    await pressroom.publishUntilEmpty();
-    expect(pressroom.broadcastProgress({ group })).toMatchObject({
+    expect(pressroom.people.broadcastProgress({ group })).toMatchObject({
+      queued: expected,
+      done: 0,
+    });
+    await pressroom.queue.publishUntilEmpty();
+    expect(pressroom.people.broadcastProgress({ group })).toMatchObject({
       queued: 0,
       done: expected,
       failed: 0,
     });
     expect((await platform.client.getSubscriber('sub_1')).tags).toContain('pickup');
-    const bad = () => pressroom.sendMessage({ subscriberId: 'sub_1', text: '' });
+    const bad = () => pressroom.people.sendMessage({ subscriberId: 'sub_1', text: '' });
     expect(bad).toThrow('text: must not be empty');
     pressroom.close();
   });

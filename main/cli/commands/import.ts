@@ -93,8 +93,8 @@ export function registerImport(program: Command): void {
       const output = createOutput(globalOptions(self).json);
       if (kind === 'list') {
         const { batches, zone } = await withWorkspace(self, (pressroom) => ({
-          batches: pressroom.listImports({}),
-          zone: pressroom.getSettings().timezone,
+          batches: pressroom.imports.listImports({}),
+          zone: pressroom.settings.getSettings().timezone,
         }));
         output.result(
           batches.map((batch) => ({
@@ -128,7 +128,7 @@ export function registerImport(program: Command): void {
         );
       if (kind === 'undo') {
         const undone = await withWorkspace(self, (pressroom) =>
-          pressroom.undoImport({ batch: file }),
+          pressroom.imports.undoImport({ batch: file }),
         );
         output.result(
           { batch: file, ...undone },
@@ -141,8 +141,8 @@ export function registerImport(program: Command): void {
       if (kind === 'products' && options.fillSlots)
         throw new CliError('--fill-slots is for posts', 2);
       const { result, zone } = await withWorkspace(self, async (pressroom) => ({
-        zone: pressroom.getSettings().timezone,
-        result: await pressroom
+        zone: pressroom.settings.getSettings().timezone,
+        result: await pressroom.imports
           .importFile(
             {
               kind,
@@ -241,7 +241,7 @@ export function registerExport(program: Command): void {
       if (kind !== 'posts' && kind !== 'products')
         throw new CliError(`kind must be posts or products, not "${kind}"`, 2);
       const rows = await withWorkspace(self, (pressroom) =>
-        pressroom.exportFile({ kind, path: file, bom: options.bom }),
+        pressroom.imports.exportFile({ kind, path: file, bom: options.bom }),
       );
       output.result({ kind, file, rows }, `Wrote ${rows} ${kind} to ${file}`);
     });

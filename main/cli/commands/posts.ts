@@ -76,8 +76,8 @@ export function registerPosts(program: Command): void {
       };
       const post = await withWorkspace(command, (pressroom) =>
         options.queueNext
-          ? pressroom.addToQueue(common)
-          : pressroom.addPost({
+          ? pressroom.planning.addToQueue(common)
+          : pressroom.posts.addPost({
               ...common,
               mode:
                 options.mode === 'schedule' && options.at === undefined ? 'draft' : options.mode,
@@ -93,7 +93,7 @@ export function registerPosts(program: Command): void {
     .description('List the posts of this workspace, by time')
     .action(async (_options: unknown, command: Command) => {
       const output = createOutput(globalOptions(command).json);
-      const list = await withWorkspace(command, (pressroom) => pressroom.listPosts());
+      const list = await withWorkspace(command, (pressroom) => pressroom.posts.listPosts());
       output.result(
         list,
         list.length === 0

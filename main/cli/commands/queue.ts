@@ -32,15 +32,15 @@ export function registerQueue(program: Command): void {
           let report: DrainReport;
           if (options.watch) {
             output.progress('Publishing as posts come due; stop with Ctrl+C.');
-            await pressroom.watch(waitForStopSignal());
+            await pressroom.queue.watch(waitForStopSignal());
             report = watched;
           } else if (options.untilEmpty) {
-            report = await pressroom.publishUntilEmpty(progress);
+            report = await pressroom.queue.publishUntilEmpty(progress);
           } else {
-            report = await pressroom.publishDue();
+            report = await pressroom.queue.publishDue();
             progress(report);
           }
-          const status = pressroom.status();
+          const status = pressroom.queue.status();
           if (status.paused) output.progress(`Paused: ${status.paused}`);
           return {
             published: report.published,
@@ -76,7 +76,7 @@ export function registerQueue(program: Command): void {
     .action(async (_options: unknown, command: Command) => {
       const output = createOutput(globalOptions(command).json);
       const report = await withWorkspace(command, (pressroom) =>
-        pressroom.sync(({ resource, fetched }) => output.progress(`${resource}: ${fetched}`)),
+        pressroom.queue.sync(({ resource, fetched }) => output.progress(`${resource}: ${fetched}`)),
       );
       const failed = Object.entries(report).filter(([, value]) => typeof value !== 'number');
       output.result(
@@ -102,7 +102,7 @@ export function registerQueue(program: Command): void {
     .description('Queue counts by state, posts and products by status, and the rate-limit state')
     .action(async (_options: unknown, command: Command) => {
       const output = createOutput(globalOptions(command).json);
-      const status = await withWorkspace(command, (pressroom) => pressroom.status());
+      const status = await withWorkspace(command, (pressroom) => pressroom.queue.status());
       const line = (counts: Record<string, number>) =>
         Object.entries(counts)
           .map(([state, n]) => `${state} ${n}`)
@@ -133,8 +133,8 @@ export function registerQueue(program: Command): void {
         const itemId = intOption('id', 1, Number.MAX_SAFE_INTEGER)(id);
         const item = await withWorkspace(command, (pressroom) =>
           verb === 'retry'
-            ? pressroom.retryItem({ id: itemId })
-            : pressroom.cancelItem({ id: itemId }),
+            ? pressroom.queue.retryItem({ id: itemId })
+            : pressroom.queue.cancelItem({ id: itemId }),
         );
         output.result(item, `Queue item ${item.id} is now ${item.state}`);
       });

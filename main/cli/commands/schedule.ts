@@ -32,7 +32,9 @@ export function registerSchedule(program: Command): void {
     .description("The bot's schedule and its next free slots, in the workspace's time zone")
     .action(async (botId: string, _options: unknown, command: Command) => {
       const output = createOutput(globalOptions(command).json);
-      const shown = await withWorkspace(command, (pressroom) => pressroom.getSchedule({ botId }));
+      const shown = await withWorkspace(command, (pressroom) =>
+        pressroom.planning.getSchedule({ botId }),
+      );
       output.result(shown, describe(shown));
     });
 
@@ -42,7 +44,7 @@ export function registerSchedule(program: Command): void {
     .action(async (botId: string, text: string, _options: unknown, command: Command) => {
       const output = createOutput(globalOptions(command).json);
       const saved = await withWorkspace(command, (pressroom) =>
-        pressroom.setSchedule({ botId, schedule: text }),
+        pressroom.planning.setSchedule({ botId, schedule: text }),
       );
       output.result(saved, describe(saved));
     });

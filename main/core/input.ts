@@ -1,0 +1,16 @@
+// Input checks (Node, main process): every core service reads its caller's input through the
+// contract in shared/, so the CLI and tests that call a service directly are checked like a page.
+import type { z } from 'zod';
+import { operations } from '../../shared/contract';
+import type { Operations } from '../../shared/contract';
+import { describeIssues } from '../../shared/validation';
+import { InvalidInput } from './errors';
+
+export function validate<K extends keyof Operations>(
+  operation: K,
+  input: unknown,
+): z.output<Operations[K]> {
+  const result = operations[operation].safeParse(input);
+  if (!result.success) throw new InvalidInput(describeIssues(result.error.issues));
+  return result.data as z.output<Operations[K]>;
+}

@@ -1,0 +1,231 @@
+// Imports and exports (Node, main process): CSV files of posts or products read in as undoable
+// batches (from a path, or an upload the page sent), the wizard's preview, the import history and
+// undo, and CSV out to a path or as text for a download.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import type { OperationInput } from '../../../shared/contract';
+import type {
+  ImportBatch,
+  ImportPreview,
+  ImportProgress,
+  ImportResult,
+  ImportUndone,
+} from '../../../shared/domain';
+import { FIELDS, MappingError, mapColumns } from '../../csv/columns';
+import { exportCsv } from '../../csv/export';
+import { importCsv } from '../../csv/import';
+import { UnusableFile, openCsv } from '../../csv/read';
+import { detectSource, looksLikeData, positionalMapping, SOURCE_LABELS } from '../../csv/sources';
+import type { WorkspaceStore } from '../../store';
+import { InvalidInput, NotAllowed } from '../errors';
+import type { CoreEvents } from '../events';
+import { validate } from '../input';
+import type { QueueService } from './queue';
+import type { SettingsService } from './settings';
+
+async function withTemporaryFolder<T>(work: (folder: string) => Promise<T>): Promise<T> {
+  const folder = await mkdtemp(join(tmpdir(), 'pressroom-'));
+  try {
+    return await work(folder);
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Runs `work` on a private copy of an uploaded file, under the user's own file name; problems
+ * with the file are told by that name, not the temporary path.
+ */
+function withUpload<T>(
+  fileName: string,
+  contentBase64: string,
+  work: (path: string) => Promise<T>,
+): Promise<T> {
+  return withTemporaryFolder(async (folder) => {
+    const name = basename(fileName) || 'upload.csv';
+    const path = join(folder, name);
+    await writeFile(path, Buffer.from(contentBase64, 'base64'), { mode: 0o600 });
+    try {
+      return await work(path);
+    } catch (error) {
+      if (error instanceof UnusableFile) throw new UnusableFile(error.message.replace(path, name));
+      throw error;
+    }
+  });
+}
+
+/** A column choice the file cannot satisfy is the caller's input at fault, field by field. */
+function mappingAsInput(error: unknown): never {
+  throw error instanceof MappingError ? new InvalidInput(error.issues) : error;
+}
+
+export class ImportsService {
+  constructor(
+    private readonly store: WorkspaceStore,
+    private readonly now: () => number,
+    private readonly events: CoreEvents,
+    private readonly settings: SettingsService,
+    private readonly queue: QueueService,
+  ) {}
+
+  /** Imports a CSV file of posts or products as one undoable batch (see main/csv/import.ts). */
+  async importFile(
+    input: OperationInput<'importFile'>,
+    onProgress?: (progress: ImportProgress) => void,
+  ): Promise<ImportResult> {
+    const request = validate('importFile', input);
+    if (request.fillSlots && request.kind !== 'posts')
+      throw new InvalidInput([{ field: 'fillSlots', message: 'is for posts' }]);
+    const result = await importCsv(this.store, request.kind, request.path, {
+      dryRun: request.dryRun,
+      ...(request.mapping ? { mapping: request.mapping } : {}),
+      onError: request.onError,
+      queue: request.queue,
+      past: request.past,
+      ...(request.fillSlots
+        ? { fillSlots: { zone: this.settings.zone(), defaultBotId: this.settings.defaultBotId() } }
+        : {}),
+      duplicates: {
+        windowDays: this.settings.windowDays(),
+        allow: request.allowDuplicates,
+      },
+      ...(request.timezone ? { timezone: request.timezone } : {}),
+      ...(request.dateFormat ? { dateFormat: request.dateFormat } : {}),
+      ...(request.encoding ? { encoding: request.encoding } : {}),
+      ...(request.firstRowIsData !== undefined ? { firstRowIsData: request.firstRowIsData } : {}),
+      ...(request.bot ? { bot: request.bot } : {}),
+      defaultCurrency: this.settings.defaultCurrency(),
+      now: this.now(),
+      ...(onProgress ? { onProgress } : {}),
+    }).catch(mappingAsInput);
+    if (result.written) this.events.emit({ type: 'changed', what: request.kind });
+    if (result.written && (request.queue || request.fillSlots)) this.queue.changed();
+    return result;
+  }
+
+  /** Writes posts or products in the columns import reads; returns how many rows. */
+  exportFile(input: OperationInput<'exportFile'>): Promise<number> {
+    const { kind, path, bom } = validate('exportFile', input);
+    return exportCsv(this.store, kind, path, bom);
+  }
+
+  undoImport(input: OperationInput<'undoImport'>): ImportUndone {
+    const { batch } = validate('undoImport', input);
+    const undone = this.store.imports.undoBatch(batch);
+    if (!undone.ok) throw new NotAllowed(undone.reason);
+    this.events.emit({ type: 'changed', what: undone.kind });
+    this.queue.changed();
+    return { kind: undone.kind, removed: undone.removed, restored: undone.restored };
+  }
+
+  /** The import history: the latest batches, newest first, and why any can no longer be undone. */
+  listImports(input: OperationInput<'listImports'> = {}): ImportBatch[] {
+    const { limit } = validate('listImports', input);
+    return this.store.imports.listBatches(limit).map((batch) => ({
+      id: batch.id,
+      kind: batch.kind,
+      fileName: batch.source === null ? null : basename(batch.source),
+      at: batch.createdAt,
+      inserted: batch.summary.inserted ?? 0,
+      updated: batch.summary.updated ?? 0,
+      unchanged: batch.summary.unchanged ?? 0,
+      invalid: batch.summary.invalid ?? 0,
+      leftOut: batch.summary.leftOut ?? 0,
+      undoneAt: batch.undoneAt,
+      cannotUndo:
+        batch.undoneAt !== null
+          ? 'undone already'
+          : batch.running
+            ? 'still importing'
+            : batch.goneOut > 0
+              ? `${batch.goneOut} of its ${batch.kind} ${batch.goneOut === 1 ? 'has' : 'have'} gone to the platform`
+              : null,
+      firstAt: batch.firstAt,
+    }));
+  }
+
+  /** Imports a file the renderer read, from a private temporary copy named as the user's. */
+  async importUpload(input: OperationInput<'importUpload'>): Promise<ImportResult> {
+    const { fileName, contentBase64, ...options } = validate('importUpload', input);
+    return withUpload(fileName, contentBase64, (path) =>
+      this.importFile({ ...options, path }, (progress) =>
+        this.events.emit({ type: 'import', progress }),
+      ),
+    );
+  }
+
+  /** What the import wizard shows before importing: detection, mapping, sample rows, a dry run. */
+  async previewUpload(input: OperationInput<'previewUpload'>): Promise<ImportPreview> {
+    const { fileName, contentBase64, sampleRows, ...options } = validate('previewUpload', input);
+    return withUpload(fileName, contentBase64, async (path) => {
+      const file = await openCsv(path, {
+        ...(options.encoding ? { encoding: options.encoding } : {}),
+        firstRowIsData: options.firstRowIsData ?? ((cells) => looksLikeData(options.kind, cells)),
+      });
+      const sample: ImportPreview['sample'] = [];
+      for await (const row of file.rows) {
+        sample.push(row);
+        if (sample.length >= sampleRows) break;
+      }
+      let matched: ReturnType<typeof mapColumns>;
+      try {
+        matched = mapColumns(
+          options.kind,
+          file.header,
+          file.firstRowIsData && options.kind === 'posts'
+            ? positionalMapping(file.header, options.mapping)
+            : options.mapping,
+        );
+      } catch (error) {
+        return mappingAsInput(error);
+      }
+      const fieldAt = new Map<number, string>();
+      for (const [field, index] of Object.entries<number>(matched.columns))
+        fieldAt.set(index, field);
+      for (const [field, indexes] of Object.entries<number[]>(matched.extra))
+        for (const index of indexes) fieldAt.set(index, field);
+      const mapping = Object.fromEntries(
+        file.header.map((header, index) => [header, fieldAt.get(index) ?? null]),
+      );
+      let result: ImportResult | null = null;
+      let problem: string | null = null;
+      try {
+        result = await this.importFile({ ...options, path, dryRun: true });
+      } catch (error) {
+        if (!(error instanceof UnusableFile)) throw error;
+        problem = error.message.replace(path, basename(path));
+      }
+      const source = detectSource(options.kind, file.header, file.firstRowIsData);
+      return {
+        source: source ? SOURCE_LABELS[source] : null,
+        firstRowIsData: file.firstRowIsData,
+        encoding: file.encoding,
+        delimiter: file.delimiter,
+        headers: file.header,
+        fields: Object.entries(FIELDS[options.kind]).map(([name, spec]) => ({
+          name,
+          required: spec.required,
+          aliases: [...spec.aliases],
+        })),
+        mapping,
+        sample,
+        result,
+        problem,
+      };
+    });
+  }
+
+  /** CSV text of every post or product, in the columns import reads. */
+  async exportText(
+    input: OperationInput<'exportText'>,
+  ): Promise<{ fileName: string; csv: string; rows: number }> {
+    const { kind, bom } = validate('exportText', input);
+    const fileName = `pressroom-${kind}-${new Date(this.now()).toISOString().slice(0, 10)}.csv`;
+    return withTemporaryFolder(async (folder) => {
+      const path = join(folder, fileName);
+      const rows = await exportCsv(this.store, kind, path, bom);
+      return { fileName, csv: await readFile(path, 'utf8'), rows };
+    });
+  }
+}
