@@ -19,6 +19,8 @@ import {
   outboundReply,
 } from './conventions';
 import type { Conventions } from './conventions';
+import { hashToken } from './data/accounts';
+import type { AccountRow } from './data/accounts';
 import { openEmulatorDb } from './db';
 import { EventSource, startDemoActivity } from './events';
 import { HttpError, IDEMPOTENCY_KEY, matchRoute, parseJson, readBody } from './http';
@@ -30,8 +32,7 @@ import type { RateDecision, RateHeaderStyle } from './rate-limiter';
 import { apiRoutes } from './routes';
 import type { ApiContext } from './routes';
 import { seedDemo } from './seed';
-import { EmulatorStore, hashToken } from './store';
-import type { AccountRow } from './store';
+import { EmulatorStore } from './store';
 import { WebhookDispatcher } from './webhooks';
 
 export interface PlatformServerOptions {
@@ -125,16 +126,16 @@ export async function startPlatformServer(
   db.prepare('DELETE FROM idempotency WHERE status IS NULL').run();
 
   const plan = options.plan ?? 'free';
-  let accountId = store.accounts()[0]?.id;
+  let accountId = store.accounts.all()[0]?.id;
   if (accountId === undefined) {
-    accountId = store.createAccount('Demo workspace', plan);
+    accountId = store.accounts.createAccount('Demo workspace', plan);
     if (options.seed === 'demo') seedDemo(store, accountId, random, now());
   } else {
-    store.updateAccount(accountId, { plan });
+    store.accounts.updateAccount(accountId, { plan });
   }
   if (options.rateLimit !== undefined)
-    store.updateAccount(accountId, { rateLimit: options.rateLimit });
-  const token = store.mintToken(accountId);
+    store.accounts.updateAccount(accountId, { rateLimit: options.rateLimit });
+  const token = store.accounts.mintToken(accountId);
   const adminToken = options.admin ? `adm_${randomBytes(24).toString('base64url')}` : null;
 
   const ai = new AiRouter({ now, random, timeScale });
@@ -143,7 +144,8 @@ export async function startPlatformServer(
     random,
     now,
     ...(options.fetch ? { fetch: options.fetch } : {}),
-    onGone: (subscriptionId) => store.deactivateWebhook(Number(subscriptionId.slice('wh_'.length))),
+    onGone: (subscriptionId) =>
+      store.webhooks.deactivateWebhook(Number(subscriptionId.slice('wh_'.length))),
   });
   const events = new EventSource(store, webhooks, random, now);
   const limiter = new FixedWindowLimiter(options.windowMs ?? 60_000, now);
@@ -169,7 +171,7 @@ export async function startPlatformServer(
   let openapi: unknown;
   let requestCount = 0;
 
-  const purge = setInterval(() => store.purgeIdempotency(now() - IDEMPOTENCY_TTL_MS), 3_600_000);
+  const purge = setInterval(() => store.idempotency.purge(now() - IDEMPOTENCY_TTL_MS), 3_600_000);
   purge.unref();
   const stopActivity = options.demoActivityMs
     ? startDemoActivity(events, store, random, options.demoActivityMs)
@@ -328,7 +330,7 @@ export async function startPlatformServer(
         'Idempotency-Key must be 1 to 255 visible ASCII characters',
       );
     }
-    const previous = store.idempotency(accountId, key);
+    const previous = store.idempotency.find(accountId, key);
     if (previous) {
       if (previous.fingerprint !== fingerprint) {
         throw new HttpError(
@@ -350,30 +352,30 @@ export async function startPlatformServer(
         headers: { 'Idempotent-Replayed': 'true' },
       };
     }
-    store.beginIdempotency(accountId, key, fingerprint);
+    store.idempotency.begin(accountId, key, fingerprint);
     let reply: Reply;
     try {
       reply = await run();
     } catch (error) {
       if (error instanceof HttpError && error.status < 500 && error.status !== 429) {
-        store.finishIdempotency(
+        store.idempotency.finish(
           accountId,
           key,
           error.status,
           JSON.stringify(errorBody(error, 'replayed')),
         );
       } else {
-        store.forgetIdempotency(accountId, key);
+        store.idempotency.forget(accountId, key);
       }
       throw error;
     }
-    store.finishIdempotency(accountId, key, reply.status, JSON.stringify(reply.body ?? null));
+    store.idempotency.finish(accountId, key, reply.status, JSON.stringify(reply.body ?? null));
     return reply;
   }
 
   function authenticate(header: string | undefined): AccountRow {
     const token = bearer(header);
-    const account = token ? store.accountForTokenHash(hashToken(token)) : undefined;
+    const account = token ? store.accounts.accountForTokenHash(hashToken(token)) : undefined;
     if (!account) {
       throw new HttpError(
         401,

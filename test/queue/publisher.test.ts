@@ -208,7 +208,7 @@ describe('publisher', () => {
     const platform = await startTestPlatform({ seed: 'demo', plan: 'enterprise' });
     // 250 older posts of the same bot, someone else's: ours lands on the second page, oldest first.
     for (let i = 0; i < 250; i++)
-      platform.server.store.createPost(platform.server.accountId, {
+      platform.server.store.posts.createPost(platform.server.accountId, {
         botId: 1,
         text: `Someone else's ${i}`,
         mediaUrls: [],
