@@ -4,31 +4,36 @@
 import { z } from 'zod';
 import { EVENT_TYPES, PLANS } from '../platform/wire';
 import type { Plan } from '../platform/wire';
+import type { AiRouter } from './ai';
+import type { EventSource } from './events';
 import { HttpError, notFound, parseWith, route } from './http';
 import type { Route } from './http';
 import { formatId, parseId } from './ids';
+import type { FixedWindowLimiter } from './rate-limiter';
 import { seedDemo } from './seed';
-import type { PlatformServer } from './server';
+import { ODD_ANSWERS } from './server-state';
+import type { Faults, ServerClock, ServerStats } from './server-state';
+import type { EmulatorStore } from './store';
+
+/** What the admin API works on, handed in by the server that serves it (server.ts). */
+export interface AdminTarget {
+  /** The default account, that events go to when the request names none. */
+  accountId: number;
+  store: EmulatorStore;
+  events: EventSource;
+  ai: AiRouter;
+  faults: Faults;
+  stats: ServerStats;
+  limiter: FixedWindowLimiter;
+  clock: ServerClock;
+}
 
 export interface AdminContext {
-  server: PlatformServer;
+  server: AdminTarget;
   random: () => number;
   body: unknown;
   query: URLSearchParams;
 }
-
-/**
- * Answers a write can get after it committed, seen from proxies and lax platforms: 204 without a
- * body, 201 with only a Location header, JSON cut short, a proxy's HTML 502 page, an empty 500.
- */
-export const ODD_ANSWERS = [
-  'no_content',
-  'location_only',
-  'truncated',
-  'html_502',
-  'empty_500',
-] as const;
-export type OddAnswer = (typeof ODD_ANSWERS)[number];
 
 const plan = z.enum(Object.keys(PLANS) as [Plan, ...Plan[]]);
 const share = z.number().min(0).max(1);
@@ -69,7 +74,7 @@ function accountRowId({ server }: AdminContext, id: string | undefined): number 
   return rowId;
 }
 
-function faultsView({ faults }: PlatformServer) {
+function faultsView({ faults }: AdminTarget) {
   return {
     latency_ms: faults.latencyMs,
     error_rate: faults.errorRate,

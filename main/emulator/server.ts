@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { API_PREFIX, PLANS } from '../platform/wire';
 import type { ErrorBody, Plan } from '../platform/wire';
 import { adminRoutes } from './admin';
-import type { AdminContext, OddAnswer } from './admin';
+import type { AdminContext } from './admin';
 import { AiRouter } from './ai';
 import {
   DEFAULT_CONVENTIONS,
@@ -32,6 +32,8 @@ import type { RateDecision, RateHeaderStyle } from './rate-limiter';
 import { apiRoutes } from './routes';
 import type { ApiContext } from './routes';
 import { seedDemo } from './seed';
+import { emptyStats, noFaults } from './server-state';
+import type { Faults, OddAnswer, ServerClock, ServerStats } from './server-state';
 import { EmulatorStore } from './store';
 import { WebhookDispatcher } from './webhooks';
 
@@ -65,31 +67,6 @@ export interface PlatformServerOptions {
   conventions?: Partial<Conventions>;
 }
 
-export interface Faults {
-  /** Added before every API request is handled. */
-  latencyMs: number;
-  /** Share of API requests answered 503 without being handled. */
-  errorRate: number;
-  /** Share of successful writes whose connection is dropped after the write committed. */
-  dropAfterCommitRate: number;
-  /** Share of successful writes answered oddly, as `oddAnswer` says, after the write committed. */
-  oddAnswerRate: number;
-  oddAnswer: OddAnswer;
-  /** Acts like a platform that ignores Idempotency-Key, so clients must not count on it. */
-  ignoreIdempotency: boolean;
-  /** Lists ignore `client_reference`, as platforms ignore query parameters they do not know. */
-  ignoreReferenceFilter: boolean;
-}
-
-export interface ServerStats {
-  requests: number;
-  byStatus: Record<string, number>;
-  rateLimited: number;
-  injectedErrors: number;
-  droppedAfterCommit: number;
-  oddAfterCommit: number;
-}
-
 export interface PlatformServer {
   /** Ends in /api/v1. */
   baseUrl: string;
@@ -105,7 +82,7 @@ export interface PlatformServer {
   faults: Faults;
   stats: ServerStats;
   limiter: FixedWindowLimiter;
-  clock: { now: () => number; offsetMs: number };
+  clock: ServerClock;
   close(): Promise<void>;
 }
 
@@ -116,7 +93,10 @@ export async function startPlatformServer(
   options: PlatformServerOptions = {},
 ): Promise<PlatformServer> {
   const baseNow = options.now ?? Date.now;
-  const clock = { offsetMs: options.clockOffsetMs ?? 0, now: () => baseNow() + clock.offsetMs };
+  const clock: ServerClock = {
+    offsetMs: options.clockOffsetMs ?? 0,
+    now: () => baseNow() + clock.offsetMs,
+  };
   const now = () => clock.now();
   const random = seededRandom(options.randomSeed ?? (randomBytes(4).readUInt32LE() || 1));
   const timeScale = options.timeScale ?? 1;
@@ -149,23 +129,8 @@ export async function startPlatformServer(
   });
   const events = new EventSource(store, webhooks, random, now);
   const limiter = new FixedWindowLimiter(options.windowMs ?? 60_000, now);
-  const faults: Faults = {
-    latencyMs: 0,
-    errorRate: 0,
-    dropAfterCommitRate: 0,
-    oddAnswerRate: 0,
-    oddAnswer: 'no_content',
-    ignoreIdempotency: false,
-    ignoreReferenceFilter: false,
-  };
-  const stats: ServerStats = {
-    requests: 0,
-    byStatus: {},
-    rateLimited: 0,
-    injectedErrors: 0,
-    droppedAfterCommit: 0,
-    oddAfterCommit: 0,
-  };
+  const faults = noFaults();
+  const stats = emptyStats();
   const conventions: Conventions = { ...DEFAULT_CONVENTIONS, ...options.conventions };
   const requestPrefix = randomBytes(3).toString('hex');
   let openapi: unknown;
