@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { API_PREFIX, PLANS } from '../platform/wire';
-import type { ErrorBody, Plan } from '../platform/wire';
+import type { Plan } from '../platform/wire';
 import { adminRoutes } from './admin';
 import type { AdminContext } from './admin';
 import { AiRouter } from './ai';
@@ -22,13 +22,15 @@ import type { Conventions } from './conventions';
 import { hashToken } from './data/accounts';
 import type { AccountRow } from './data/accounts';
 import { openEmulatorDb } from './db';
+import { errorReply, rateLimitedReply, replyOf } from './error-replies';
 import { EventSource, startDemoActivity } from './events';
-import { HttpError, IDEMPOTENCY_KEY, matchRoute, parseJson, readBody } from './http';
+import { HttpError, matchRoute, parseJson, readBody } from './http';
 import type { Reply } from './http';
+import { idempotent } from './idempotency';
 import { openApiDocument, OPENAPI_PATH } from './openapi';
 import { seededRandom } from './random';
 import { FixedWindowLimiter } from './rate-limiter';
-import type { RateDecision, RateHeaderStyle } from './rate-limiter';
+import type { RateHeaderStyle } from './rate-limiter';
 import { apiRoutes } from './routes';
 import type { ApiContext } from './routes';
 import { seedDemo } from './seed';
@@ -274,68 +276,12 @@ export async function startPlatformServer(
     if (typeof key !== 'string' || !WRITE_METHODS.has(method) || faults.ignoreIdempotency)
       return run();
     return idempotent(
+      store.idempotency,
       account.id,
       key,
       createHash('sha256').update(`${method} ${url.pathname}\n${raw}`).digest('hex'),
       run,
     );
-  }
-
-  /** docs/platform-api.md, "Idempotency": replay, refuse a reused key, or run and remember. */
-  async function idempotent(
-    accountId: number,
-    key: string,
-    fingerprint: string,
-    run: () => Reply | Promise<Reply>,
-  ) {
-    if (!IDEMPOTENCY_KEY.test(key)) {
-      throw new HttpError(
-        400,
-        'invalid_request',
-        'Idempotency-Key must be 1 to 255 visible ASCII characters',
-      );
-    }
-    const previous = store.idempotency.find(accountId, key);
-    if (previous) {
-      if (previous.fingerprint !== fingerprint) {
-        throw new HttpError(
-          422,
-          'idempotency_key_reused',
-          'This Idempotency-Key was used with a different request',
-        );
-      }
-      if (previous.status === null) {
-        throw new HttpError(
-          409,
-          'idempotency_in_progress',
-          'A request with this Idempotency-Key is still running',
-        );
-      }
-      return {
-        status: previous.status,
-        ...(previous.body === null ? {} : { body: JSON.parse(previous.body) as unknown }),
-        headers: { 'Idempotent-Replayed': 'true' },
-      };
-    }
-    store.idempotency.begin(accountId, key, fingerprint);
-    let reply: Reply;
-    try {
-      reply = await run();
-    } catch (error) {
-      if (error instanceof HttpError && error.status < 500 && error.status !== 429) {
-        store.idempotency.finish(
-          accountId,
-          key,
-          error.status,
-          JSON.stringify(errorBody(error, 'replayed')),
-        );
-      } else {
-        store.idempotency.forget(accountId, key);
-      }
-      throw error;
-    }
-    store.idempotency.finish(accountId, key, reply.status, JSON.stringify(reply.body ?? null));
-    return reply;
   }
 
   function authenticate(header: string | undefined): AccountRow {
@@ -457,52 +403,4 @@ function sendOddly(response: ServerResponse, reply: Reply, how: OddAnswer, path:
 function bearer(header: string | undefined): string | null {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
   return match?.[1] ?? null;
-}
-
-function errorBody(error: HttpError, requestId: string): ErrorBody {
-  return {
-    error: {
-      code: error.code,
-      message: error.message,
-      ...(error.details
-        ? { details: error.details as NonNullable<ErrorBody['error']['details']> }
-        : {}),
-      ...error.extra,
-      request_id: requestId,
-    },
-  };
-}
-
-function errorReply(error: unknown, requestId: string): Reply {
-  if (error instanceof HttpError) {
-    return { status: error.status, body: errorBody(error, requestId), headers: error.headers };
-  }
-  const internal = new HttpError(500, 'internal_error', 'The server failed to handle this request');
-  console.error(`[platform] ${requestId}:`, error);
-  return { status: 500, body: errorBody(internal, requestId) };
-}
-
-/** Runs the work; an error becomes its answer. */
-async function replyOf(requestId: string, work: () => Promise<Reply>): Promise<Reply> {
-  try {
-    return await work();
-  } catch (error) {
-    return errorReply(error, requestId);
-  }
-}
-
-function rateLimitedReply(decision: RateDecision, nowMs: number, requestId: string): Reply {
-  const retryAfter = Math.max(1, Math.ceil((decision.resetAtMs - nowMs) / 1000));
-  const error = new HttpError(
-    429,
-    'rate_limited',
-    `Rate limit of ${decision.limit} requests per window exceeded; retry in ${retryAfter} s`,
-    undefined,
-    { retry_after: retryAfter },
-  );
-  return {
-    status: 429,
-    body: errorBody(error, requestId),
-    headers: { 'Retry-After': String(retryAfter) },
-  };
 }
