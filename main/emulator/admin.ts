@@ -4,31 +4,36 @@
 import { z } from 'zod';
 import { EVENT_TYPES, PLANS } from '../platform/wire';
 import type { Plan } from '../platform/wire';
+import type { AiRouter } from './ai';
+import type { EventSource } from './events';
 import { HttpError, notFound, parseWith, route } from './http';
 import type { Route } from './http';
 import { formatId, parseId } from './ids';
+import type { FixedWindowLimiter } from './rate-limiter';
 import { seedDemo } from './seed';
-import type { PlatformServer } from './server';
+import { ODD_ANSWERS } from './server-state';
+import type { Faults, ServerClock, ServerStats } from './server-state';
+import type { EmulatorStore } from './store';
+
+/** What the admin API works on, handed in by the server that serves it (server.ts). */
+export interface AdminTarget {
+  /** The default account, that events go to when the request names none. */
+  accountId: number;
+  store: EmulatorStore;
+  events: EventSource;
+  ai: AiRouter;
+  faults: Faults;
+  stats: ServerStats;
+  limiter: FixedWindowLimiter;
+  clock: ServerClock;
+}
 
 export interface AdminContext {
-  server: PlatformServer;
+  server: AdminTarget;
   random: () => number;
   body: unknown;
   query: URLSearchParams;
 }
-
-/**
- * Answers a write can get after it committed, seen from proxies and lax platforms: 204 without a
- * body, 201 with only a Location header, JSON cut short, a proxy's HTML 502 page, an empty 500.
- */
-export const ODD_ANSWERS = [
-  'no_content',
-  'location_only',
-  'truncated',
-  'html_502',
-  'empty_500',
-] as const;
-export type OddAnswer = (typeof ODD_ANSWERS)[number];
 
 const plan = z.enum(Object.keys(PLANS) as [Plan, ...Plan[]]);
 const share = z.number().min(0).max(1);
@@ -65,11 +70,11 @@ const clockAdvance = z.strictObject({ advance_ms: z.number().int().min(0) });
 
 function accountRowId({ server }: AdminContext, id: string | undefined): number {
   const rowId = parseId('account', id ?? '');
-  if (rowId === null || !server.store.account(rowId)) throw notFound('account', id ?? '');
+  if (rowId === null || !server.store.accounts.account(rowId)) throw notFound('account', id ?? '');
   return rowId;
 }
 
-function faultsView({ faults }: PlatformServer) {
+function faultsView({ faults }: AdminTarget) {
   return {
     latency_ms: faults.latencyMs,
     error_rate: faults.errorRate,
@@ -85,13 +90,13 @@ export const adminRoutes: readonly Route<AdminContext>[] = [
   route('GET', '/state', ({ server }) => ({
     status: 200,
     body: {
-      accounts: server.store.accounts().map((account) => ({
+      accounts: server.store.accounts.all().map((account) => ({
         id: formatId('account', account.id),
         name: account.name,
         plan: account.plan,
         rate_limit: account.rate_limit ?? PLANS[account.plan],
         suspended: account.suspended === 1,
-        counts: server.store.counts(account.id),
+        counts: server.store.accounts.counts(account.id),
       })),
       window_ms: server.limiter.windowMs,
       faults: faultsView(server),
@@ -102,16 +107,16 @@ export const adminRoutes: readonly Route<AdminContext>[] = [
   })),
   route('POST', '/accounts', ({ server, body }) => {
     const input = parseWith(accountCreate, body);
-    const id = server.store.createAccount(input.name, input.plan);
+    const id = server.store.accounts.createAccount(input.name, input.plan);
     return {
       status: 201,
-      body: { account_id: formatId('account', id), token: server.store.mintToken(id) },
+      body: { account_id: formatId('account', id), token: server.store.accounts.mintToken(id) },
     };
   }),
   route('PATCH', '/accounts/:id', (context, { id }) => {
     const rowId = accountRowId(context, id);
     const input = parseWith(accountPatch, context.body);
-    context.server.store.updateAccount(rowId, {
+    context.server.store.accounts.updateAccount(rowId, {
       ...(input.plan ? { plan: input.plan } : {}),
       ...(input.rate_limit !== undefined ? { rateLimit: input.rate_limit } : {}),
       ...(input.suspended !== undefined ? { suspended: input.suspended } : {}),
@@ -120,12 +125,12 @@ export const adminRoutes: readonly Route<AdminContext>[] = [
   }),
   route('POST', '/accounts/:id/tokens', (context, { id }) => ({
     status: 201,
-    body: { token: context.server.store.mintToken(accountRowId(context, id)) },
+    body: { token: context.server.store.accounts.mintToken(accountRowId(context, id)) },
   })),
   route('POST', '/accounts/:id/seed', (context, { id }) => {
     const rowId = accountRowId(context, id);
     parseWith(seedRequest, context.body);
-    if (context.server.store.counts(rowId).bots > 0) {
+    if (context.server.store.accounts.counts(rowId).bots > 0) {
       throw new HttpError(
         409,
         'already_seeded',
@@ -133,11 +138,11 @@ export const adminRoutes: readonly Route<AdminContext>[] = [
       );
     }
     seedDemo(context.server.store, rowId, context.random, context.server.clock.now());
-    return { status: 201, body: { counts: context.server.store.counts(rowId) } };
+    return { status: 201, body: { counts: context.server.store.accounts.counts(rowId) } };
   }),
   route('POST', '/tokens/revoke', ({ server, body }) => ({
     status: 200,
-    body: { revoked: server.store.revokeToken(parseWith(tokenRevoke, body).token) },
+    body: { revoked: server.store.accounts.revokeToken(parseWith(tokenRevoke, body).token) },
   })),
   route('POST', '/events', (context) => {
     const input = parseWith(eventRequest, context.body);

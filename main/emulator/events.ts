@@ -20,7 +20,7 @@ export class EventSource {
   raise(accountId: number, type: EventType): WebhookEvent | null {
     const event = this.store.transaction(() => this.build(accountId, type));
     if (!event) return null;
-    for (const webhook of this.store.activeWebhooks(accountId, type)) {
+    for (const webhook of this.store.webhooks.activeWebhooks(accountId, type)) {
       this.webhooks.dispatch({ id: webhook.id, url: webhook.url, secret: webhook.secret }, event);
     }
     return event;
@@ -28,7 +28,7 @@ export class EventSource {
 
   private build(accountId: number, type: EventType): WebhookEvent | null {
     const header = () => {
-      const { id, createdAt } = this.store.createEvent(accountId, type);
+      const { id, createdAt } = this.store.webhooks.createEvent(accountId, type);
       return { id, created_at: iso(createdAt) };
     };
     switch (type) {
@@ -37,12 +37,12 @@ export class EventSource {
         return order && { ...header(), type, data: { order } };
       }
       case 'message.received': {
-        const subscribers = this.store.subscriberRowIds(accountId);
+        const subscribers = this.store.subscribers.subscriberRowIds(accountId);
         if (subscribers.length === 0) return null;
         const subscriberId = pick(this.random, subscribers);
-        const subscriber = this.store.getSubscriber(accountId, subscriberId);
+        const subscriber = this.store.subscribers.getSubscriber(accountId, subscriberId);
         if (!subscriber) return null;
-        const message = this.store.addMessage(accountId, {
+        const message = this.store.subscribers.addMessage(accountId, {
           subscriberId,
           botId: Number(subscriber.bot_id.slice('bot_'.length)),
           direction: 'in',
@@ -55,17 +55,17 @@ export class EventSource {
           type,
           data: {
             message: received,
-            subscriber: this.store.getSubscriber(accountId, subscriberId) ?? subscriber,
+            subscriber: this.store.subscribers.getSubscriber(accountId, subscriberId) ?? subscriber,
           },
         };
       }
       case 'comment.posted': {
-        const posts = this.store.publishedPostRowIds(accountId);
-        const bots = this.store.botRowIds(accountId);
+        const posts = this.store.posts.publishedPostRowIds(accountId);
+        const bots = this.store.bots.botRowIds(accountId);
         const post = posts.length > 0 ? pick(this.random, posts) : null;
         const botId = post?.bot_id ?? (bots.length > 0 ? pick(this.random, bots) : null);
         if (botId === null) return null;
-        const comment = this.store.createComment(accountId, {
+        const comment = this.store.posts.createComment(accountId, {
           postId: post?.id ?? null,
           botId,
           ...demoComment(this.random),
@@ -90,7 +90,7 @@ export function startDemoActivity(
     'comment.posted',
   ];
   const timer = setInterval(() => {
-    for (const account of store.accounts()) events.raise(account.id, pick(random, kinds));
+    for (const account of store.accounts.all()) events.raise(account.id, pick(random, kinds));
   }, intervalMs);
   timer.unref();
   return () => clearInterval(timer);

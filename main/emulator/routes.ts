@@ -23,7 +23,9 @@ import {
   usageQuery,
   webhookCreate,
 } from './schemas';
-import type { AccountRow, EmulatorStore, UsageRow } from './store';
+import type { AccountRow } from './data/accounts';
+import type { UsageRow } from './data/ai-usage';
+import type { EmulatorStore } from './store';
 
 export interface ApiContext {
   account: AccountRow;
@@ -97,7 +99,7 @@ function aiUsage(context: ApiContext): AiUsage {
       400,
     );
   }
-  const rows = context.store.usage(context.account.id, from, to);
+  const rows = context.store.aiUsage.usage(context.account.id, from, to);
   const data = Array.from({ length: days }, (_, index) => {
     const date = utcDay(Date.parse(`${from}T00:00:00Z`) + index * DAY_MS);
     const dayRows = rows.filter((row) => row.date === date);
@@ -113,28 +115,29 @@ function aiUsage(context: ApiContext): AiUsage {
 export const apiRoutes: readonly Route<ApiContext>[] = [
   route('GET', '/bots', ({ store, account, query }) => {
     const q = parseQuery(botsQuery, query);
-    return ok(store.listBots(account.id, q, { page: q.page, perPage: q.per_page }));
+    return ok(store.bots.listBots(account.id, q, { page: q.page, perPage: q.per_page }));
   }),
   route('GET', '/bots/:id', ({ store, account }, { id }) =>
-    ok(found(store.getBot(account.id, pathId('bot', 'bot', id)), 'bot', id)),
+    ok(found(store.bots.getBot(account.id, pathId('bot', 'bot', id)), 'bot', id)),
   ),
   route('POST', '/bots', ({ store, account, body }) =>
-    ok(store.createBot(account.id, parseWith(botCreate, body)), 201),
+    ok(store.bots.createBot(account.id, parseWith(botCreate, body)), 201),
   ),
   route('PATCH', '/bots/:id', ({ store, account, body }, { id }) => {
     const rowId = pathId('bot', 'bot', id);
-    found(store.getBot(account.id, rowId), 'bot', id);
-    return ok(store.updateBot(account.id, rowId, parseWith(botPatch, body)));
+    found(store.bots.getBot(account.id, rowId), 'bot', id);
+    return ok(store.bots.updateBot(account.id, rowId, parseWith(botPatch, body)));
   }),
   route('DELETE', '/bots/:id', ({ store, account }, { id }) => {
-    if (!store.deleteBot(account.id, pathId('bot', 'bot', id))) throw notFound('bot', id ?? '');
+    if (!store.bots.deleteBot(account.id, pathId('bot', 'bot', id)))
+      throw notFound('bot', id ?? '');
     return { status: 204 };
   }),
 
   route('GET', '/subscribers', ({ store, account, query }) => {
     const q = parseQuery(subscribersQuery, query);
     return ok(
-      store.listSubscribers(
+      store.subscribers.listSubscribers(
         account.id,
         { botId: filterId('bot', q.bot_id), tag: q.tag, status: q.status, q: q.q },
         { page: q.page, perPage: q.per_page },
@@ -144,7 +147,7 @@ export const apiRoutes: readonly Route<ApiContext>[] = [
   route('GET', '/subscribers/:id', ({ store, account }, { id }) =>
     ok(
       found(
-        store.getSubscriber(account.id, pathId('subscriber', 'subscriber', id)),
+        store.subscribers.getSubscriber(account.id, pathId('subscriber', 'subscriber', id)),
         'subscriber',
         id,
       ),
@@ -152,7 +155,7 @@ export const apiRoutes: readonly Route<ApiContext>[] = [
   ),
   route('POST', '/subscribers/:id/messages', ({ store, account, body }, { id }) => {
     const rowId = pathId('subscriber', 'subscriber', id);
-    const subscriber = found(store.getSubscriber(account.id, rowId), 'subscriber', id);
+    const subscriber = found(store.subscribers.getSubscriber(account.id, rowId), 'subscriber', id);
     const input = parseWith(messageCreate, body);
     if (subscriber.status !== 'active') {
       throw new HttpError(
@@ -161,7 +164,7 @@ export const apiRoutes: readonly Route<ApiContext>[] = [
         `Subscriber ${subscriber.id} has unsubscribed`,
       );
     }
-    const message = store.addMessage(account.id, {
+    const message = store.subscribers.addMessage(account.id, {
       subscriberId: rowId,
       botId: parseId('bot', subscriber.bot_id) ?? 0,
       direction: 'out',
@@ -172,15 +175,15 @@ export const apiRoutes: readonly Route<ApiContext>[] = [
   }),
   route('POST', '/subscribers/:id/tags', ({ store, account, body }, { id }) => {
     const rowId = pathId('subscriber', 'subscriber', id);
-    found(store.getSubscriber(account.id, rowId), 'subscriber', id);
-    const added = store.addTag(rowId, parseWith(tagAdd, body).tag);
-    return ok(store.getSubscriber(account.id, rowId), added ? 201 : 200);
+    found(store.subscribers.getSubscriber(account.id, rowId), 'subscriber', id);
+    const added = store.subscribers.addTag(rowId, parseWith(tagAdd, body).tag);
+    return ok(store.subscribers.getSubscriber(account.id, rowId), added ? 201 : 200);
   }),
 
   route('GET', '/posts', ({ store, account, query }) => {
     const q = parseQuery(postsQuery, query);
     return ok(
-      store.listPosts(
+      store.posts.listPosts(
         account.id,
         {
           botId: filterId('bot', q.bot_id),
@@ -196,7 +199,7 @@ export const apiRoutes: readonly Route<ApiContext>[] = [
   route('POST', '/posts', ({ store, account, body, now }) => {
     const input = parseWith(postCreate, body);
     const botId = parseId('bot', input.bot_id);
-    if (botId === null || !store.getBot(account.id, botId)) {
+    if (botId === null || !store.bots.getBot(account.id, botId)) {
       throw validationFailed([{ field: 'bot_id', message: `no bot with id "${input.bot_id}"` }]);
     }
     const scheduledAt = input.scheduled_at ?? null;
@@ -206,7 +209,7 @@ export const apiRoutes: readonly Route<ApiContext>[] = [
       ]);
     }
     return ok(
-      store.createPost(account.id, {
+      store.posts.createPost(account.id, {
         botId,
         text: input.text,
         mediaUrls: input.media_urls,
@@ -220,7 +223,7 @@ export const apiRoutes: readonly Route<ApiContext>[] = [
   route('GET', '/products', ({ store, account, query }) => {
     const q = parseQuery(productsQuery, query);
     return ok(
-      store.listProducts(
+      store.products.listProducts(
         account.id,
         { sku: q.sku, clientReference: q.client_reference, q: q.q },
         { page: q.page, perPage: q.per_page },
@@ -229,7 +232,7 @@ export const apiRoutes: readonly Route<ApiContext>[] = [
   }),
   route('POST', '/products', ({ store, account, body }) => {
     const input = parseWith(productCreate, body);
-    const existing = store.productIdBySku(account.id, input.sku);
+    const existing = store.products.productIdBySku(account.id, input.sku);
     if (existing !== undefined) {
       const existingId = formatId('product', existing);
       throw new HttpError(
@@ -243,7 +246,7 @@ export const apiRoutes: readonly Route<ApiContext>[] = [
       );
     }
     return ok(
-      store.createProduct(account.id, {
+      store.products.createProduct(account.id, {
         sku: input.sku,
         name: input.name,
         description: input.description ?? null,
@@ -260,7 +263,7 @@ export const apiRoutes: readonly Route<ApiContext>[] = [
   route('GET', '/orders', ({ store, account, query }) => {
     const q = parseQuery(ordersQuery, query);
     return ok(
-      store.listOrders(
+      store.orders.listOrders(
         account.id,
         { status: q.status, botId: filterId('bot', q.bot_id), since: q.since, until: q.until },
         { page: q.page, perPage: q.per_page },
@@ -277,7 +280,7 @@ export const apiRoutes: readonly Route<ApiContext>[] = [
     if (!outcome.ok)
       throw new HttpError(outcome.status, outcome.code, outcome.message, outcome.attempts);
     const { response } = outcome;
-    store.recordUsage({
+    store.aiUsage.recordUsage({
       accountId: account.id,
       date: utcDay(now()),
       provider: response.provider,
@@ -293,7 +296,7 @@ export const apiRoutes: readonly Route<ApiContext>[] = [
     const input = parseWith(webhookCreate, body);
     const secret = input.secret ?? `whsec_${randomBytes(24).toString('base64url')}`;
     return ok(
-      store.createWebhook(account.id, { url: input.url, events: input.events, secret }),
+      store.webhooks.createWebhook(account.id, { url: input.url, events: input.events, secret }),
       201,
     );
   }),

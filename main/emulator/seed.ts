@@ -166,9 +166,9 @@ export function demoIncomingMessage(random: () => number): string {
 /** What orders are made of: the account's catalog items, active subscribers and bots. */
 function orderMaterials(store: EmulatorStore, accountId: number) {
   return {
-    products: store.productsForOrders(accountId),
-    subscribers: store.subscriberRowIds(accountId),
-    bots: store.botRowIds(accountId),
+    products: store.products.productsForOrders(accountId),
+    subscribers: store.subscribers.subscriberRowIds(accountId),
+    bots: store.bots.botRowIds(accountId),
   };
 }
 
@@ -191,7 +191,7 @@ export function createDemoOrder(
     chosen.set(product.id, product);
   }
   const currency = products[0]?.currency ?? 'EUR';
-  return store.createOrder(accountId, {
+  return store.orders.createOrder(accountId, {
     botId: bots.length > 0 ? pick(random, bots) : null,
     subscriberId: subscribers.length > 0 ? pick(random, subscribers) : null,
     status: pick(random, ORDER_STATUSES),
@@ -227,19 +227,19 @@ export function seedDemo(
 ): void {
   store.transaction(() => {
     const bots = [
-      store.createBot(accountId, {
+      store.bots.createBot(accountId, {
         name: 'Corner Bakery',
         description: 'News and specials',
         channel: 'telegram',
         status: 'active',
       }),
-      store.createBot(accountId, {
+      store.bots.createBot(accountId, {
         name: 'Bakery Orders',
         description: 'Pre-orders and questions',
         channel: 'whatsapp',
         status: 'active',
       }),
-      store.createBot(accountId, {
+      store.bots.createBot(accountId, {
         name: 'Bakery Stories',
         description: 'Behind the counter',
         channel: 'instagram',
@@ -250,7 +250,7 @@ export function seedDemo(
     for (let index = 0; index < size.subscribers; index++) {
       const first = pick(random, FIRST_NAMES);
       const last = pick(random, LAST_NAMES);
-      const id = store.createSubscriber(accountId, {
+      const id = store.subscribers.createSubscriber(accountId, {
         botId: pick(random, bots),
         name: `${first} ${last}`,
         handle:
@@ -264,7 +264,8 @@ export function seedDemo(
         status: random() < 0.05 ? 'unsubscribed' : 'active',
         createdAt: now - between(random, 1, 365) * DAY_MS,
       });
-      for (let tag = between(random, 0, 3); tag > 0; tag--) store.addTag(id, pick(random, TAGS));
+      for (let tag = between(random, 0, 3); tag > 0; tag--)
+        store.subscribers.addTag(id, pick(random, TAGS));
     }
 
     for (let index = 0; index < size.posts; index++) {
@@ -273,7 +274,7 @@ export function seedDemo(
       const at =
         Math.floor((now + day * DAY_MS) / 3_600_000) * 3_600_000 +
         between(random, 0, 3) * 1_800_000;
-      store.createPost(
+      store.posts.createPost(
         accountId,
         {
           botId: pick(random, bots),
@@ -288,7 +289,7 @@ export function seedDemo(
 
     PRODUCTS.forEach(([name, priceMinor], index) => {
       const sku = `BK-${String(index + 1).padStart(3, '0')}`;
-      store.createProduct(accountId, {
+      store.products.createProduct(accountId, {
         sku,
         name,
         description: `${name}, made in our bakery.`,
@@ -306,9 +307,9 @@ export function seedDemo(
       createDemoOrder(store, accountId, random, createdAt, materials);
     }
 
-    for (const post of store.publishedPostRowIds(accountId).slice(0, 20)) {
+    for (const post of store.posts.publishedPostRowIds(accountId).slice(0, 20)) {
       const comment = demoComment(random);
-      store.createComment(accountId, { postId: post.id, botId: post.bot_id, ...comment });
+      store.posts.createComment(accountId, { postId: post.id, botId: post.bot_id, ...comment });
     }
 
     const providers = ['lark', 'lark', 'heron', 'owl'];
@@ -316,7 +317,7 @@ export function seedDemo(
       for (let call = between(random, 0, 6); call > 0; call--) {
         const prompt = between(random, 20, 200);
         const completion = between(random, 30, 300);
-        store.recordUsage({
+        store.aiUsage.recordUsage({
           accountId,
           date: new Date(now - day * DAY_MS).toISOString().slice(0, 10),
           provider: pick(random, providers),

@@ -7,9 +7,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { API_PREFIX, PLANS } from '../platform/wire';
-import type { ErrorBody, Plan } from '../platform/wire';
+import type { Plan } from '../platform/wire';
 import { adminRoutes } from './admin';
-import type { AdminContext, OddAnswer } from './admin';
+import type { AdminContext } from './admin';
 import { AiRouter } from './ai';
 import {
   DEFAULT_CONVENTIONS,
@@ -19,19 +19,24 @@ import {
   outboundReply,
 } from './conventions';
 import type { Conventions } from './conventions';
+import { hashToken } from './data/accounts';
+import type { AccountRow } from './data/accounts';
 import { openEmulatorDb } from './db';
+import { errorReply, rateLimitedReply, replyOf } from './error-replies';
 import { EventSource, startDemoActivity } from './events';
-import { HttpError, IDEMPOTENCY_KEY, matchRoute, parseJson, readBody } from './http';
+import { HttpError, matchRoute, parseJson, readBody } from './http';
 import type { Reply } from './http';
+import { idempotent } from './idempotency';
 import { openApiDocument, OPENAPI_PATH } from './openapi';
 import { seededRandom } from './random';
 import { FixedWindowLimiter } from './rate-limiter';
-import type { RateDecision, RateHeaderStyle } from './rate-limiter';
+import type { RateHeaderStyle } from './rate-limiter';
 import { apiRoutes } from './routes';
 import type { ApiContext } from './routes';
 import { seedDemo } from './seed';
-import { EmulatorStore, hashToken } from './store';
-import type { AccountRow } from './store';
+import { emptyStats, noFaults } from './server-state';
+import type { Faults, OddAnswer, ServerClock, ServerStats } from './server-state';
+import { EmulatorStore } from './store';
 import { WebhookDispatcher } from './webhooks';
 
 export interface PlatformServerOptions {
@@ -64,31 +69,6 @@ export interface PlatformServerOptions {
   conventions?: Partial<Conventions>;
 }
 
-export interface Faults {
-  /** Added before every API request is handled. */
-  latencyMs: number;
-  /** Share of API requests answered 503 without being handled. */
-  errorRate: number;
-  /** Share of successful writes whose connection is dropped after the write committed. */
-  dropAfterCommitRate: number;
-  /** Share of successful writes answered oddly, as `oddAnswer` says, after the write committed. */
-  oddAnswerRate: number;
-  oddAnswer: OddAnswer;
-  /** Acts like a platform that ignores Idempotency-Key, so clients must not count on it. */
-  ignoreIdempotency: boolean;
-  /** Lists ignore `client_reference`, as platforms ignore query parameters they do not know. */
-  ignoreReferenceFilter: boolean;
-}
-
-export interface ServerStats {
-  requests: number;
-  byStatus: Record<string, number>;
-  rateLimited: number;
-  injectedErrors: number;
-  droppedAfterCommit: number;
-  oddAfterCommit: number;
-}
-
 export interface PlatformServer {
   /** Ends in /api/v1. */
   baseUrl: string;
@@ -104,7 +84,7 @@ export interface PlatformServer {
   faults: Faults;
   stats: ServerStats;
   limiter: FixedWindowLimiter;
-  clock: { now: () => number; offsetMs: number };
+  clock: ServerClock;
   close(): Promise<void>;
 }
 
@@ -115,7 +95,10 @@ export async function startPlatformServer(
   options: PlatformServerOptions = {},
 ): Promise<PlatformServer> {
   const baseNow = options.now ?? Date.now;
-  const clock = { offsetMs: options.clockOffsetMs ?? 0, now: () => baseNow() + clock.offsetMs };
+  const clock: ServerClock = {
+    offsetMs: options.clockOffsetMs ?? 0,
+    now: () => baseNow() + clock.offsetMs,
+  };
   const now = () => clock.now();
   const random = seededRandom(options.randomSeed ?? (randomBytes(4).readUInt32LE() || 1));
   const timeScale = options.timeScale ?? 1;
@@ -125,16 +108,16 @@ export async function startPlatformServer(
   db.prepare('DELETE FROM idempotency WHERE status IS NULL').run();
 
   const plan = options.plan ?? 'free';
-  let accountId = store.accounts()[0]?.id;
+  let accountId = store.accounts.all()[0]?.id;
   if (accountId === undefined) {
-    accountId = store.createAccount('Demo workspace', plan);
+    accountId = store.accounts.createAccount('Demo workspace', plan);
     if (options.seed === 'demo') seedDemo(store, accountId, random, now());
   } else {
-    store.updateAccount(accountId, { plan });
+    store.accounts.updateAccount(accountId, { plan });
   }
   if (options.rateLimit !== undefined)
-    store.updateAccount(accountId, { rateLimit: options.rateLimit });
-  const token = store.mintToken(accountId);
+    store.accounts.updateAccount(accountId, { rateLimit: options.rateLimit });
+  const token = store.accounts.mintToken(accountId);
   const adminToken = options.admin ? `adm_${randomBytes(24).toString('base64url')}` : null;
 
   const ai = new AiRouter({ now, random, timeScale });
@@ -143,33 +126,19 @@ export async function startPlatformServer(
     random,
     now,
     ...(options.fetch ? { fetch: options.fetch } : {}),
-    onGone: (subscriptionId) => store.deactivateWebhook(Number(subscriptionId.slice('wh_'.length))),
+    onGone: (subscriptionId) =>
+      store.webhooks.deactivateWebhook(Number(subscriptionId.slice('wh_'.length))),
   });
   const events = new EventSource(store, webhooks, random, now);
   const limiter = new FixedWindowLimiter(options.windowMs ?? 60_000, now);
-  const faults: Faults = {
-    latencyMs: 0,
-    errorRate: 0,
-    dropAfterCommitRate: 0,
-    oddAnswerRate: 0,
-    oddAnswer: 'no_content',
-    ignoreIdempotency: false,
-    ignoreReferenceFilter: false,
-  };
-  const stats: ServerStats = {
-    requests: 0,
-    byStatus: {},
-    rateLimited: 0,
-    injectedErrors: 0,
-    droppedAfterCommit: 0,
-    oddAfterCommit: 0,
-  };
+  const faults = noFaults();
+  const stats = emptyStats();
   const conventions: Conventions = { ...DEFAULT_CONVENTIONS, ...options.conventions };
   const requestPrefix = randomBytes(3).toString('hex');
   let openapi: unknown;
   let requestCount = 0;
 
-  const purge = setInterval(() => store.purgeIdempotency(now() - IDEMPOTENCY_TTL_MS), 3_600_000);
+  const purge = setInterval(() => store.idempotency.purge(now() - IDEMPOTENCY_TTL_MS), 3_600_000);
   purge.unref();
   const stopActivity = options.demoActivityMs
     ? startDemoActivity(events, store, random, options.demoActivityMs)
@@ -307,6 +276,7 @@ export async function startPlatformServer(
     if (typeof key !== 'string' || !WRITE_METHODS.has(method) || faults.ignoreIdempotency)
       return run();
     return idempotent(
+      store.idempotency,
       account.id,
       key,
       createHash('sha256').update(`${method} ${url.pathname}\n${raw}`).digest('hex'),
@@ -314,66 +284,9 @@ export async function startPlatformServer(
     );
   }
 
-  /** docs/platform-api.md, "Idempotency": replay, refuse a reused key, or run and remember. */
-  async function idempotent(
-    accountId: number,
-    key: string,
-    fingerprint: string,
-    run: () => Reply | Promise<Reply>,
-  ) {
-    if (!IDEMPOTENCY_KEY.test(key)) {
-      throw new HttpError(
-        400,
-        'invalid_request',
-        'Idempotency-Key must be 1 to 255 visible ASCII characters',
-      );
-    }
-    const previous = store.idempotency(accountId, key);
-    if (previous) {
-      if (previous.fingerprint !== fingerprint) {
-        throw new HttpError(
-          422,
-          'idempotency_key_reused',
-          'This Idempotency-Key was used with a different request',
-        );
-      }
-      if (previous.status === null) {
-        throw new HttpError(
-          409,
-          'idempotency_in_progress',
-          'A request with this Idempotency-Key is still running',
-        );
-      }
-      return {
-        status: previous.status,
-        ...(previous.body === null ? {} : { body: JSON.parse(previous.body) as unknown }),
-        headers: { 'Idempotent-Replayed': 'true' },
-      };
-    }
-    store.beginIdempotency(accountId, key, fingerprint);
-    let reply: Reply;
-    try {
-      reply = await run();
-    } catch (error) {
-      if (error instanceof HttpError && error.status < 500 && error.status !== 429) {
-        store.finishIdempotency(
-          accountId,
-          key,
-          error.status,
-          JSON.stringify(errorBody(error, 'replayed')),
-        );
-      } else {
-        store.forgetIdempotency(accountId, key);
-      }
-      throw error;
-    }
-    store.finishIdempotency(accountId, key, reply.status, JSON.stringify(reply.body ?? null));
-    return reply;
-  }
-
   function authenticate(header: string | undefined): AccountRow {
     const token = bearer(header);
-    const account = token ? store.accountForTokenHash(hashToken(token)) : undefined;
+    const account = token ? store.accounts.accountForTokenHash(hashToken(token)) : undefined;
     if (!account) {
       throw new HttpError(
         401,
@@ -490,52 +403,4 @@ function sendOddly(response: ServerResponse, reply: Reply, how: OddAnswer, path:
 function bearer(header: string | undefined): string | null {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
   return match?.[1] ?? null;
-}
-
-function errorBody(error: HttpError, requestId: string): ErrorBody {
-  return {
-    error: {
-      code: error.code,
-      message: error.message,
-      ...(error.details
-        ? { details: error.details as NonNullable<ErrorBody['error']['details']> }
-        : {}),
-      ...error.extra,
-      request_id: requestId,
-    },
-  };
-}
-
-function errorReply(error: unknown, requestId: string): Reply {
-  if (error instanceof HttpError) {
-    return { status: error.status, body: errorBody(error, requestId), headers: error.headers };
-  }
-  const internal = new HttpError(500, 'internal_error', 'The server failed to handle this request');
-  console.error(`[platform] ${requestId}:`, error);
-  return { status: 500, body: errorBody(internal, requestId) };
-}
-
-/** Runs the work; an error becomes its answer. */
-async function replyOf(requestId: string, work: () => Promise<Reply>): Promise<Reply> {
-  try {
-    return await work();
-  } catch (error) {
-    return errorReply(error, requestId);
-  }
-}
-
-function rateLimitedReply(decision: RateDecision, nowMs: number, requestId: string): Reply {
-  const retryAfter = Math.max(1, Math.ceil((decision.resetAtMs - nowMs) / 1000));
-  const error = new HttpError(
-    429,
-    'rate_limited',
-    `Rate limit of ${decision.limit} requests per window exceeded; retry in ${retryAfter} s`,
-    undefined,
-    { retry_after: retryAfter },
-  );
-  return {
-    status: 429,
-    body: errorBody(error, requestId),
-    headers: { 'Retry-After': String(retryAfter) },
-  };
 }

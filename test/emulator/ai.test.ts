@@ -1,14 +1,9 @@
 // The reference server's AI providers: deterministic replies, token counts, cost, selection,
 // failover and the health cool-down.
 import { describe, expect, it } from 'vitest';
-import {
-  AiRouter,
-  DEFAULT_AI_PROVIDERS,
-  countTokens,
-  generateReply,
-  promptTokens,
-} from '../../main/emulator/ai';
+import { AiRouter, DEFAULT_AI_PROVIDERS } from '../../main/emulator/ai';
 import type { AiChatInput, AiChatOutcome } from '../../main/emulator/ai';
+import { countTokens, generateReply, promptTokens } from '../../main/emulator/ai-replies';
 import type { AiChatResponse, ChatMessage } from '../../main/platform/wire';
 import { seededRandom } from '../../main/emulator/random';
 

@@ -238,9 +238,9 @@ describe('the contract run: every answer of the reference server fits the OpenAP
     await runAll(ownCalls(run), server.token);
     await runAll(await valid(), null, 401);
 
-    server.store.updateAccount(server.accountId, { suspended: true });
+    server.store.accounts.updateAccount(server.accountId, { suspended: true });
     await runAll(await valid(), server.token, 403);
-    server.store.updateAccount(server.accountId, { suspended: false });
+    server.store.accounts.updateAccount(server.accountId, { suspended: false });
 
     server.faults.errorRate = 1;
     await runAll(await valid(), server.token, 503);
@@ -255,9 +255,9 @@ describe('the contract run: every answer of the reference server fits the OpenAP
     );
 
     // An account allowed one request per window: after it, every operation is 429.
-    const limited = server.store.createAccount('Limited', 'free');
-    server.store.updateAccount(limited, { rateLimit: 1 });
-    const limitedToken = server.store.mintToken(limited);
+    const limited = server.store.accounts.createAccount('Limited', 'free');
+    server.store.accounts.updateAccount(limited, { rateLimit: 1 });
+    const limitedToken = server.store.accounts.mintToken(limited);
     await runAll([{ method: 'GET', path: '/bots', expect: 200 }], limitedToken);
     await runAll(await valid(), limitedToken, 429);
 

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ODD_ANSWERS } from '../../main/emulator/admin';
+import { ODD_ANSWERS } from '../../main/emulator/server-state';
 import { Pressroom } from '../../main/core/pressroom';
 import type { PressroomConfig } from '../../main/core/pressroom';
 import type { PublisherEvent } from '../../main/queue/publisher';
@@ -213,7 +213,7 @@ describe('publisher', () => {
     const platform = await startTestPlatform({ seed: 'demo', plan: 'enterprise' });
     // 250 older posts of the same bot, someone else's: ours lands on the second page, oldest first.
     for (let i = 0; i < 250; i++)
-      platform.server.store.createPost(platform.server.accountId, {
+      platform.server.store.posts.createPost(platform.server.accountId, {
         botId: 1,
         text: `Someone else's ${i}`,
         mediaUrls: [],

@@ -57,7 +57,7 @@ async function syncsEverything(conventions: Partial<Conventions>) {
   const times = conventions.times ?? 'iso';
   const { store, accountId } = platform.server;
   const all = { page: 1, perPage: 10_000 };
-  const orders = store.listOrders(accountId, {}, all).data;
+  const orders = store.orders.listOrders(accountId, {}, all).data;
   expect(
     pressroom.store.cache
       .orders({ offset: 0, limit: 10_000 })
@@ -72,7 +72,7 @@ async function syncsEverything(conventions: Partial<Conventions>) {
       ])
       .sort(),
   );
-  const bots = store.listBots(accountId, {}, all).data;
+  const bots = store.bots.listBots(accountId, {}, all).data;
   expect(
     pressroom.store.cache
       .bots()
@@ -85,7 +85,7 @@ async function syncsEverything(conventions: Partial<Conventions>) {
   await pressroom.queue.publishDue();
   const published = pressroom.store.posts.require(post.id);
   expect(published.status).toBe('published');
-  const onServer = store
+  const onServer = store.posts
     .listPosts(accountId, {}, all)
     .data.find((candidate) => candidate.text === 'Across conventions');
   expect(published.remoteId).toBe(wireId(ids, onServer?.id ?? ''));
@@ -181,7 +181,7 @@ describe('pruning', () => {
     });
     const { store, accountId } = platform.server;
     for (let n = 0; n < 170; n++) {
-      store.createOrder(accountId, {
+      store.orders.createOrder(accountId, {
         botId: null,
         subscriberId: null,
         status: 'paid',
