@@ -9,14 +9,6 @@ import { describe, expect, it } from 'vitest';
 /** The folders whose TypeScript modules may not import each other in a circle. */
 const ROOTS = ['main', 'shared', 'renderer/src'];
 
-/**
- * Circles that were there when this check came: removed by the #18 emulator/renderer splits.
- * Delete an entry once its circle is gone; this test says when one is.
- */
-const KNOWN_CIRCLES: readonly (readonly string[])[] = [
-  ['main/emulator/admin.ts', 'main/emulator/server.ts'],
-];
-
 /** Imports that are no module of ours: components and assets, which the bundler reads. */
 const NOT_MODULES = /\.(svelte|css|json|svg|png)$/;
 
@@ -114,9 +106,6 @@ function describeCircle({ files, path }: Circle): string {
   return [...path, path[0]].join(' → ') + (others.length > 0 ? ` (with ${others.join(', ')})` : '');
 }
 
-const isKnown = ({ files }: Circle, known: readonly string[]) =>
-  files.length === known.length && known.every((file) => files.includes(file));
-
 describe('import circles', () => {
   it('counts every kind of import: type-only, re-exports and dynamic ones', () => {
     const source = [
@@ -144,17 +133,7 @@ describe('import circles', () => {
 
   const found = circles(importGraph(ROOTS.flatMap(typeScriptFiles)));
 
-  it('finds none in main/, shared/ or renderer/src/ but the known ones', () => {
-    const unknown = found.filter(
-      (circle) => !KNOWN_CIRCLES.some((known) => isKnown(circle, known)),
-    );
-    expect(unknown.map(describeCircle)).toEqual([]);
-  });
-
-  it('keeps no known circle that is gone', () => {
-    const gone = KNOWN_CIRCLES.filter((known) => !found.some((circle) => isKnown(circle, known)));
-    expect(
-      gone.map((known) => `${known.join(', ')}: no longer a circle, delete it from KNOWN_CIRCLES`),
-    ).toEqual([]);
+  it('finds none in main/, shared/ or renderer/src/', () => {
+    expect(found.map(describeCircle)).toEqual([]);
   });
 });
