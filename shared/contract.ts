@@ -36,14 +36,17 @@ import type {
 } from './domain';
 import { isTimeZone } from './time';
 import { isCurrency } from './money';
-import { localMediaName } from './media';
+import type { MediaType } from './media';
+import { MEDIA_MAX_BYTES, THUMBNAIL_MAX_BYTES, localMediaName } from './media';
 import { isHttpUrl } from './url';
 import { apiBaseUrl, httpUrl, text } from './validation';
 import type { ConnectionReport } from './connection';
 import { LIMITS } from './limits';
 
 /** A base64 string of 64 MiB of file; the web host sizes its request limit from it. */
-export const MAX_UPLOAD_BASE64 = Math.ceil((64 * 1024 * 1024) / 3) * 4;
+/** How long the base64 text of `bytes` bytes is. */
+const base64Length = (bytes: number) => Math.ceil(bytes / 3) * 4;
+export const MAX_UPLOAD_BASE64 = base64Length(64 * 1024 * 1024);
 export const PLAN_NAMES = ['free', 'pro', 'enterprise'] as const;
 
 const zone = z
@@ -99,6 +102,10 @@ export const POST_MODES = ['draft', 'schedule', 'publish_now', 'hand_off'] as co
  * true goes ahead.
  */
 const allowDuplicate = z.boolean().default(false);
+/** Where uploaded pictures are published from: a folder the user's web space serves at the URL. */
+export const mediaHost = z.strictObject({ folder: z.string().min(1), publicBaseUrl: httpUrl });
+export type MediaHost = z.infer<typeof mediaHost>;
+
 /** A post's picture: on the web, or uploaded into Pressroom (shared/media.ts) until it is published. */
 const mediaUrl = z
   .string()
@@ -231,6 +238,26 @@ export const operations = {
   }),
   /** Removes a post that never went out (draft, failed or missed), with its queue item. */
   deletePost: z.strictObject({ id: itemId }),
+  /**
+   * A picture the page read (chosen or dropped), with the small thumbnail it drew for lists and
+   * the calendar; answered with the reference a post's mediaUrls keeps.
+   */
+  addMedia: z.strictObject({
+    fileName: upload.fileName,
+    contentBase64: z.string().max(base64Length(MEDIA_MAX_BYTES), {
+      error: `is over ${MEDIA_MAX_BYTES / 1024 / 1024} MiB`,
+    }),
+    thumbnailBase64: z
+      .string()
+      .max(base64Length(THUMBNAIL_MAX_BYTES), {
+        error: `is over ${THUMBNAIL_MAX_BYTES / 1024} KiB`,
+      })
+      .optional(),
+  }),
+  /** The file names and thumbnails of a post's pictures, for its editor. */
+  describeMedia: z.strictObject({ urls: mediaUrls }),
+  /** Where uploaded pictures are published from: a folder the user's web space serves; null for none. */
+  setMediaHost: z.strictObject({ host: mediaHost.nullable() }),
   /** Takes a scheduled post out of the queue; it stays, as a draft, at its time. */
   moveToDrafts: z.strictObject({ id: itemId }),
   listProducts: z.strictObject({
@@ -414,6 +441,9 @@ export const OPERATION_SIDES = {
   listPosts: 'renderer',
   getCalendar: 'renderer',
   deletePost: 'renderer',
+  addMedia: 'renderer',
+  describeMedia: 'renderer',
+  setMediaHost: 'main',
   moveToDrafts: 'renderer',
   listProducts: 'renderer',
   saveProduct: 'renderer',
@@ -460,6 +490,17 @@ export const OPERATION_SIDES = {
   checkConnection: 'renderer',
 } as const satisfies Record<keyof typeof operations, CallerSide>;
 
+/** A post's picture as a page shows it. */
+export interface MediaPicture {
+  /** What the post's mediaUrls keeps: a web address, or pressroom-media:<hash>.<ext>. */
+  url: string;
+  /** The uploaded file's name; null for a web address. */
+  fileName: string | null;
+  type: MediaType | null;
+  /** What an <img> may show (an https address or a data: thumbnail); null when nothing can be. */
+  thumbnailUrl: string | null;
+}
+
 /** getCalendar's answer. */
 export interface CalendarRange {
   /** The range's posts to draw, by time. */
@@ -469,6 +510,8 @@ export interface CalendarRange {
   drafts: LocalPost[];
   freeSlots: FreeSlot[];
   bots: BotSummary[];
+  /** A picture of the range's posts and drafts → what a chip may show for it (MediaPicture). */
+  thumbnails: Record<string, string>;
 }
 
 /** What each operation answers with (the value of a successful CallResult). */
@@ -485,6 +528,9 @@ export interface OperationResults {
   listPosts: LocalPost[];
   getCalendar: CalendarRange;
   deletePost: { removed: number };
+  addMedia: MediaPicture;
+  describeMedia: MediaPicture[];
+  setMediaHost: null;
   moveToDrafts: LocalPost;
   listProducts: Page<LocalProduct>;
   saveProduct: LocalProduct;

@@ -7,6 +7,7 @@ import { registerExport, registerImport } from './commands/import';
 import { registerPlatform } from './commands/platform';
 import { registerPosts } from './commands/posts';
 import { registerQueue } from './commands/queue';
+import { registerMedia } from './commands/media';
 import { registerSchedule } from './commands/schedule';
 import { registerServe } from './commands/serve';
 import { addGlobalOptions } from './options';
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
   registerPosts(program);
   registerQueue(program);
   registerSchedule(program);
+  registerMedia(program);
   registerImport(program);
   registerExport(program);
   registerServe(program);

@@ -17,6 +17,7 @@ import { AiService } from './services/ai';
 import { BotsService } from './services/bots';
 import { CatalogService } from './services/catalog';
 import { ImportsService } from './services/imports';
+import { MediaService } from './services/media';
 import { PeopleService } from './services/people';
 import { PlanningService } from './services/planning';
 import { PostsService } from './services/posts';
@@ -63,6 +64,7 @@ export class Pressroom {
   readonly imports: ImportsService;
   readonly ai: AiService;
   readonly webhooks: WebhooksService;
+  readonly media: MediaService;
   private readonly events = new CoreEvents();
   private readonly platform: GovernedClient;
   private readonly lease: PublishingLease;
@@ -77,6 +79,7 @@ export class Pressroom {
     this.governor = this.platform.governor;
     this.lease = new PublishingLease(store);
     this.settings = new SettingsService(store, events);
+    this.media = new MediaService(store);
     const client = this.platform.client;
     const publisher = client
       ? new Publisher({
@@ -91,18 +94,19 @@ export class Pressroom {
           },
           ...(config.retryRules ? { rules: config.retryRules } : {}),
           mayPublish: () => this.lease.refusal(),
+          publicMediaUrls: (urls) => this.media.publicUrls(urls),
         })
       : null;
     const puller = client ? new PullSync(store, client, this.governor) : null;
     const scheduler = publisher
       ? new Scheduler({ publisher, store, now, onError: config.onError ?? reportDrainError })
       : null;
-    this.queue = new QueueService(store, now, events, this.platform, {
+    this.queue = new QueueService(store, now, events, this.platform, this.media, {
       publisher,
       scheduler,
       puller,
     });
-    this.posts = new PostsService(store, now, events, this.settings, this.queue);
+    this.posts = new PostsService(store, now, events, this.settings, this.queue, this.media);
     this.bots = new BotsService(store, this.queue);
     this.planning = new PlanningService(
       store,
@@ -112,6 +116,7 @@ export class Pressroom {
       this.queue,
       this.posts,
       this.bots,
+      this.media,
     );
     this.people = new PeopleService(store, now, this.platform, this.queue);
     this.catalog = new CatalogService(store, now, events, this.settings, this.queue);

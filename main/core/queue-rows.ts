@@ -33,7 +33,11 @@ function clip(text: string, length = 80): string {
 class Names {
   private readonly bots: Map<string, BotSummary>;
 
-  constructor(private readonly store: WorkspaceStore) {
+  constructor(
+    private readonly store: WorkspaceStore,
+    /** What a page may show for a post's pictures (an https address, an upload's thumbnail). */
+    readonly pictureOf: (urls: readonly string[]) => string | null,
+  ) {
     this.bots = new Map(store.cache.bots().map((bot) => [bot.id, bot]));
   }
 
@@ -58,7 +62,7 @@ function postRow(
     ...fields,
     title: clip(post.text) || 'A post without text',
     bot: names.bot(post.botId),
-    thumbnailUrl: post.mediaUrls.find((url) => httpsOnly(url)) ?? null,
+    thumbnailUrl: names.pictureOf(post.mediaUrls),
     postStatus: post.status,
     postId: post.id,
   };
@@ -118,8 +122,9 @@ function itemRow(store: WorkspaceStore, names: Names, item: OutboxItem): QueueRo
 export function queueRows(
   store: WorkspaceStore,
   query: { states?: readonly OutboxState[] | undefined; limit: number; now: number },
+  pictureOf: (urls: readonly string[]) => string | null,
 ): QueueRow[] {
-  const names = new Names(store);
+  const names = new Names(store, pictureOf);
   const items = store.outbox
     .rows(query.states, query.limit)
     .map((item) => itemRow(store, names, item));

@@ -47,6 +47,8 @@ const rendererHandlers: HandlersFor<'renderer'> = {
   getCalendar: (s, input) => s.current.planning.getCalendar(input),
   deletePost: (s, input) => s.current.posts.deletePost(input),
   moveToDrafts: (s, input) => s.current.posts.moveToDrafts(input),
+  addMedia: (s, input) => s.current.media.addMedia(input),
+  describeMedia: (s, input) => s.current.media.describeMedia(input),
   listProducts: (s, input) => s.current.catalog.listProducts(input),
   saveProduct: (s, input) => s.current.catalog.saveProduct(input),
   duplicateProduct: (s, input) => s.current.catalog.duplicateProduct(input),
@@ -94,6 +96,7 @@ const rendererHandlers: HandlersFor<'renderer'> = {
 const mainHandlers: HandlersFor<'main'> = {
   importFile: (s, input) => s.current.imports.importFile(input),
   exportFile: (s, input) => s.current.imports.exportFile(input),
+  setMediaHost: (s, input) => (s.current.media.setMediaHost(input), null),
 };
 
 /** The one table from every contract operation to the service method that serves it. */

@@ -2,7 +2,7 @@
 // server, a real account, or offline drafts. Each has its own database, so demo posts can never be
 // published to a real account. Electron's IPC and the web host both call through one Session.
 import { join } from 'node:path';
-import type { CoreEvent } from '../../shared/contract';
+import type { CoreEvent, MediaHost } from '../../shared/contract';
 import type { AccountSettings } from '../../shared/domain';
 import { createPlatformClient } from '../platform/client';
 import { PlatformError } from '../platform/errors';
@@ -21,6 +21,8 @@ import type { WebhookReceiver } from './receiver';
 export interface DemoPlatform {
   apiBase: string;
   token: string;
+  /** Where the demo publishes uploaded pictures from (its own web space; a new port each start). */
+  mediaHost?: MediaHost;
   close(): Promise<void>;
 }
 
@@ -168,6 +170,8 @@ export class Session {
     this.mode = mode;
     this.account = account;
     this.pressroom = new Pressroom({ ...this.options.pressroom, ...config });
+    if (mode === 'demo' && this.demoPlatform?.mediaHost)
+      this.pressroom.media.setHost(this.demoPlatform.mediaHost);
     this.unsubscribe = this.pressroom.subscribe((event) => {
       for (const listener of this.listeners) listener(event);
     });

@@ -27,6 +27,7 @@ import { EventSource, startDemoActivity } from './events';
 import { HttpError, matchRoute, parseJson, readBody } from './http';
 import type { Reply } from './http';
 import { idempotent } from './idempotency';
+import { DEMO_MEDIA_PATH, serveDemoMedia } from './demo-media';
 import { openApiDocument, OPENAPI_PATH } from './openapi';
 import { seededRandom } from './random';
 import { FixedWindowLimiter } from './rate-limiter';
@@ -61,6 +62,8 @@ export interface PlatformServerOptions {
   timeScale?: number;
   /** How often the demo raises an event on its own; 0 or absent: never. */
   demoActivityMs?: number;
+  /** The demo's web space: pictures in this folder are served under /demo-media/. */
+  mediaFolder?: string;
   now?: () => number;
   randomSeed?: number;
   /** Used to deliver webhooks. */
@@ -192,6 +195,9 @@ export async function startPlatformServer(
     }
     if (adminToken && url.pathname.startsWith('/admin/v1/')) {
       return handleAdmin(request, response, url, method, requestId);
+    }
+    if (method === 'GET' && options.mediaFolder && url.pathname.startsWith(DEMO_MEDIA_PATH)) {
+      return serveDemoMedia(options.mediaFolder, url.pathname, response);
     }
     // The API's own description is public: a client generator needs no account.
     if (method === 'GET' && url.pathname === OPENAPI_PATH) {

@@ -29,8 +29,8 @@ export interface WebHost {
 }
 
 const MAX_BODY = 1024 * 1024;
-/** File uploads (import and its preview) carry the file itself, base64-encoded. */
-const UPLOAD_OPERATIONS = new Set(['importUpload', 'previewUpload']);
+/** File uploads (import, its preview, a post's picture) carry the file itself, base64-encoded. */
+const UPLOAD_OPERATIONS = new Set(['importUpload', 'previewUpload', 'addMedia']);
 const MAX_UPLOAD_BODY = MAX_UPLOAD_BASE64 + 64 * 1024;
 /**
  * Uploads buffered at once: each may hold ~90 MB, so a third is answered 429 with Retry-After

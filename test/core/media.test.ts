@@ -4,12 +4,14 @@ import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MediaService } from '../../main/core/media';
+import { Pressroom } from '../../main/core/pressroom';
+import { MediaService } from '../../main/core/services/media';
 import { WorkspaceStore } from '../../main/store';
 import { MEDIA_MAX_BYTES, sniffMediaType } from '../../shared/media';
+import { startTestPlatform } from '../support/platform';
 
 /** A 1×1 PNG, byte for byte. */
-export const PNG = Buffer.from(
+const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
   'base64',
 );
@@ -38,12 +40,14 @@ describe('uploaded pictures', () => {
     expect(added).toMatchObject({
       fileName: 'Shop front.png',
       type: 'image/png',
-      size: PNG.length,
     });
     expect(added.url).toMatch(/^pressroom-media:[0-9a-f]{64}\.png$/);
     expect(added.thumbnailUrl).toBe(`data:image/png;base64,${PNG.toString('base64')}`);
     expect(service.add('copy.png', PNG).url).toBe(added.url);
-    expect(store.db.prepare('SELECT COUNT(*) AS n FROM media').get()).toEqual({ n: 1 });
+    expect(store.db.prepare('SELECT COUNT(*) AS n, SUM(size) AS bytes FROM media').get()).toEqual({
+      n: 1,
+      bytes: PNG.length,
+    });
     store.close();
   });
 
@@ -108,5 +112,81 @@ describe('uploaded pictures', () => {
     await service.publicUrls(urls);
     expect(statSync(join(folder, name)).mtimeMs).toBe(written);
     store.close();
+  });
+});
+
+describe('a post with an uploaded picture', () => {
+  it('is refused a place in the queue until a media host is set, then published by its public address, which the demo web space serves', async () => {
+    const mediaFolder = mkdtempSync(join(tmpdir(), 'pressroom-demo-media-'));
+    const platform = await startTestPlatform({ seed: 'demo', mediaFolder });
+    const pressroom = new Pressroom({
+      dbFile: ':memory:',
+      apiBase: platform.server.baseUrl,
+      token: platform.server.token,
+    });
+    const picture = pressroom.media.addMedia({
+      fileName: 'rye.png',
+      contentBase64: PNG.toString('base64'),
+    });
+    const post = { text: 'Rye, with a picture', botId: 'bot_1', mediaUrls: [picture.url] };
+    expect(() => pressroom.posts.addPost({ ...post, mode: 'publish_now' })).toThrow(
+      /mediaUrls: has an uploaded picture, and the platform takes pictures only by web address/,
+    );
+    // A draft may carry it: only publishing needs the host.
+    const draft = pressroom.posts.addPost({ ...post, mode: 'draft' });
+    expect(pressroom.store.outbox.list()).toEqual([]);
+
+    const publicBaseUrl = `${platform.server.origin}/demo-media/`;
+    pressroom.media.setMediaHost({ host: { folder: mediaFolder, publicBaseUrl } });
+    pressroom.posts.queuePost({ id: draft.id, mode: 'publish_now' });
+    await pressroom.queue.publishUntilEmpty();
+
+    const name = picture.url.slice('pressroom-media:'.length);
+    const sent = await platform.client.listPosts({ per_page: 200 });
+    const published = sent.items.find((remote) => remote.text === post.text);
+    expect(published?.media_urls).toEqual([`${publicBaseUrl}${name}`]);
+    const served = await fetch(`${publicBaseUrl}${name}`);
+    expect(served.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await served.arrayBuffer())).toEqual(PNG);
+    // Only pictures by their hashed names: nothing else in or beside the folder.
+    for (const path of ['../demo-platform.sqlite', '%2e%2e%2fsecret.png', 'notes.txt'])
+      expect((await fetch(`${publicBaseUrl}${path}`)).status).toBe(404);
+
+    expect(pressroom.media.describeMedia({ urls: [picture.url] })).toEqual([
+      {
+        url: picture.url,
+        fileName: 'rye.png',
+        type: 'image/png',
+        thumbnailUrl: picture.thumbnailUrl,
+      },
+    ]);
+    expect(pressroom.queue.listQueue({}).find((row) => row.postId === draft.id)?.thumbnailUrl).toBe(
+      picture.thumbnailUrl,
+    );
+    pressroom.close();
+  });
+
+  it('shows its thumbnail on the calendar, and a scheduled one keeps its place only with a host', () => {
+    const pressroom = new Pressroom({ dbFile: ':memory:' });
+    const picture = pressroom.media.add('rye.png', PNG);
+    const at = Date.now() + 3_600_000;
+    const post = pressroom.posts.addPost({
+      text: 'Scheduled, pictures later',
+      botId: 'bot_1',
+      at: new Date(at).toISOString(),
+      zone: 'UTC',
+    });
+    expect(() => pressroom.posts.updatePost({ id: post.id, mediaUrls: [picture.url] })).toThrow(
+      /set a media host first/,
+    );
+    pressroom.media.setHost({ folder: tmpdir(), publicBaseUrl: 'https://shop.example/media/' });
+    pressroom.posts.updatePost({
+      id: post.id,
+      mediaUrls: [picture.url, 'https://cdn.example/b.jpg'],
+    });
+    const range = pressroom.planning.getCalendar({ from: at - 1, to: at + 1, zone: 'UTC' });
+    expect(range.posts.map((shown) => shown.id)).toEqual([post.id]);
+    expect(range.thumbnails).toEqual({ [picture.url]: picture.thumbnailUrl });
+    pressroom.close();
   });
 });

@@ -231,6 +231,21 @@ describe('workspace migrations', () => {
     v9.close();
   });
 
+  it('10 keeps each uploaded picture once, by its name, with its bytes', () => {
+    const v10 = openWorkspaceDb(':memory:', MIGRATIONS.slice(0, 10));
+    const insert = v10.prepare(
+      `INSERT INTO media (name, original_name, type, size, bytes, created_at)
+         VALUES ('abc.png', 'Shop.png', 'image/png', 3, ?, 1)`,
+    );
+    insert.run(Buffer.from([1, 2, 3]));
+    expect(() => insert.run(Buffer.from([1, 2, 3]))).toThrow(/UNIQUE|PRIMARY KEY/);
+    expect(v10.prepare('SELECT bytes, thumbnail FROM media').get()).toEqual({
+      bytes: Buffer.from([1, 2, 3]),
+      thumbnail: null,
+    });
+    v10.close();
+  });
+
   it('refuses a migration that would leave rows pointing at nothing, as a whole', () => {
     const file = tempFile();
     const current = openWorkspaceDb(file);

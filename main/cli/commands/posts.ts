@@ -42,7 +42,7 @@ export function registerPosts(program: Command): void {
       'IANA time zone of --at and of the calendar (default: this computer’s)',
     )
     .option('--bot <id>', 'the bot that publishes it')
-    .option('--media <url...>', 'media URLs (http or https)')
+    .option('--media <url...>', 'pictures: http(s) URLs, or references printed by `media add`')
     .addOption(
       new Option('--mode <mode>', 'draft | schedule | publish_now | hand_off')
         .choices(['draft', 'schedule', 'publish_now', 'hand_off'])

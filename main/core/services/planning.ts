@@ -23,6 +23,7 @@ import { InvalidInput, NotAllowed } from '../errors';
 import type { CoreEvents } from '../events';
 import { validate } from '../input';
 import type { BotsService } from './bots';
+import type { MediaService } from './media';
 import type { PostsService } from './posts';
 import type { QueueService } from './queue';
 import type { SettingsService } from './settings';
@@ -49,6 +50,7 @@ export class PlanningService {
     private readonly queue: QueueService,
     private readonly posts: PostsService,
     private readonly bots: BotsService,
+    private readonly media: MediaService,
   ) {}
 
   getSchedule(input: OperationInput<'getSchedule'>): BotSchedule {
@@ -120,12 +122,14 @@ export class PlanningService {
       perDay === undefined
         ? { posts: this.store.posts.list(filter), hidden: {} }
         : this.store.posts.listPerDay(filter, perDay, (ms) => clock.wall(ms).slice(0, 10));
+    const drafts = this.store.posts.list({ status: 'draft', unscheduled: true });
     return {
       posts,
       hidden,
-      drafts: this.store.posts.list({ status: 'draft', unscheduled: true }),
+      drafts,
       freeSlots: this.listFreeSlots({ from, to }),
       bots: this.bots.listBots(),
+      thumbnails: this.media.firstThumbnails([...posts, ...drafts]),
     };
   }
 

@@ -10,6 +10,7 @@ import type { WorkspaceStore } from '../../store';
 import { DuplicateContent, InvalidInput, NotAllowed } from '../errors';
 import type { CoreEvents } from '../events';
 import { validate } from '../input';
+import type { MediaService } from './media';
 import type { QueueService } from './queue';
 import type { SettingsService } from './settings';
 
@@ -24,6 +25,7 @@ export class PostsService {
     private readonly events: CoreEvents,
     private readonly settings: SettingsService,
     private readonly queue: QueueService,
+    private readonly media: MediaService,
   ) {}
 
   addPost(input: OperationInput<'addPost'>): LocalPost {
@@ -72,6 +74,7 @@ export class PostsService {
 
   /** Puts a post in the outbox; an unsettled earlier attempt is reopened, not doubled. */
   enqueuePost(post: LocalPost, mode: QueueMode): void {
+    this.requirePublishable(post.mediaUrls);
     const now = this.now();
     const item = {
       priority:
@@ -88,6 +91,12 @@ export class PostsService {
     if (unsettled) this.store.outbox.reopen(unsettled.id, item);
     else this.store.outbox.enqueue({ kind: 'create_post', postId: post.id, ...item });
     this.queue.changed(true);
+  }
+
+  /** Refuses to queue uploaded pictures the publisher could not put on the web. */
+  private requirePublishable(mediaUrls: readonly string[]): void {
+    const problem = this.media.publishProblem(mediaUrls);
+    if (problem) throw new InvalidInput([problem]);
   }
 
   /** Why a post cannot be changed any more, or null while it can. */
@@ -130,6 +139,7 @@ export class PostsService {
           ]);
         if (scheduledAt !== post.scheduledAt) this.store.outbox.reschedule(open.id, scheduledAt);
       }
+      if (open && request.mediaUrls) this.requirePublishable(request.mediaUrls);
       const botId = request.botId === undefined ? post.botId : request.botId;
       const text = request.text ?? post.text;
       // A queued post is checked again when what the guard compares changes, and only then.

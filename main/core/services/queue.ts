@@ -13,6 +13,7 @@ import type { CoreEvents } from '../events';
 import type { GovernedClient } from '../governed-client';
 import { validate } from '../input';
 import { queueRows } from '../queue-rows';
+import type { MediaService } from './media';
 
 /** The engine that sends the outbox; all null without a platform account. */
 export interface QueueEngine {
@@ -27,6 +28,7 @@ export class QueueService {
     private readonly now: () => number,
     private readonly events: CoreEvents,
     private readonly platform: GovernedClient,
+    private readonly media: MediaService,
     private readonly engine: QueueEngine,
   ) {}
 
@@ -59,7 +61,9 @@ export class QueueService {
 
   listQueue(input: OperationInput<'listQueue'> = {}): QueueRow[] {
     const { states, limit } = validate('listQueue', input);
-    return queueRows(this.store, { states, limit, now: this.now() });
+    return queueRows(this.store, { states, limit, now: this.now() }, (urls) =>
+      this.media.thumbnailUrl(urls),
+    );
   }
 
   retryItem(input: OperationInput<'retryItem'>): OutboxItem {

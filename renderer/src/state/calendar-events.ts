@@ -27,6 +27,8 @@ export type PostView = {
   spokenAfter: string;
   /** The text's first line. */
   title: string;
+  /** Its first picture a page can show (CalendarRange.thumbnails), or null. */
+  thumbnail: string | null;
   /** Its wall time in the user's zone, "2026-11-24T09:00:00". */
   start: string;
   /** Where the time grid's event for it ends: SHOWN_MINUTES of wall time later. */
@@ -158,8 +160,17 @@ const TIME_OF_DAY = new Intl.DateTimeFormat(undefined, {
   timeZone: 'UTC',
 });
 
-/** One post as the calendar draws it, at its time (`at`) on the zone's wall clock. */
-export function viewOf(post: LocalPost, at: number, clock: WallClock, botName: string): PostView {
+/**
+ * One post as the calendar draws it, at its time (`at`) on the zone's wall clock, with the first
+ * of its pictures that `thumbnails` has.
+ */
+export function viewOf(
+  post: LocalPost,
+  at: number,
+  clock: WallClock,
+  botName: string,
+  thumbnails: Readonly<Record<string, string>> = {},
+): PostView {
   const locked = lockReason(post);
   const start = clock.wall(at);
   const mark = STATUS_MARKS[post.status];
@@ -172,6 +183,7 @@ export function viewOf(post: LocalPost, at: number, clock: WallClock, botName: s
     spokenBefore: `${mark.label}, ${botName}:`,
     spokenAfter: locked ? `(locked: ${locked})` : '',
     title: post.text.split('\n', 1)[0] ?? '',
+    thumbnail: post.mediaUrls.map((url) => thumbnails[url]).find((shown) => shown) ?? null,
     start,
     end: clock.wall(at, SHOWN_MINUTES),
     time: TIME_OF_DAY.format(Date.parse(`${start}Z`)),

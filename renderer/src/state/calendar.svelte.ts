@@ -72,6 +72,8 @@ export class CalendarState implements PostBoard {
   /** The visible range's posting slots that no post holds, by time (every bot with a schedule). */
   freeSlots = $state.raw<FreeSlot[]>([]);
   bots = $state.raw<BotSummary[]>([]);
+  /** A post's picture → what its chip may show (CalendarRange.thumbnails). */
+  private thumbnails = $state.raw<Record<string, string>>({});
   #botFilter = $state('');
   #statusFilter = $state<PostStatus | ''>('');
   loading = $state(false);
@@ -99,11 +101,14 @@ export class CalendarState implements PostBoard {
   private readonly days = $derived.by((): CappedDay<PostView>[] => {
     const clock = new WallClock(this.zone);
     const names = this.botNames;
+    const thumbnails = this.thumbnails;
     // Sorted by time first (a move reorders), so a day past its cap keeps its earliest posts.
     const views = this.posts
       .filter((post) => post.scheduledAt !== null)
       .sort((a, b) => (a.scheduledAt ?? 0) - (b.scheduledAt ?? 0))
-      .map((post) => viewOf(post, post.scheduledAt ?? 0, clock, nameOf(names, post.botId)));
+      .map((post) =>
+        viewOf(post, post.scheduledAt ?? 0, clock, nameOf(names, post.botId), thumbnails),
+      );
     const cap = DAY_CAPS[this.view];
     // The other views draw every post; counts left from a capped view's answer are not theirs.
     const left = cap === undefined ? {} : this.hidden;
@@ -264,7 +269,8 @@ export class CalendarState implements PostBoard {
     }
     this.loaded = true;
     this.loadError = null;
-    const { posts, hidden, drafts, freeSlots, bots } = answer.value;
+    const { posts, hidden, drafts, freeSlots, bots, thumbnails } = answer.value;
+    this.thumbnails = thumbnails;
     this.posts = posts;
     this.hidden = hidden;
     this.drafts = drafts;

@@ -16,6 +16,7 @@ import type {
   LocalProduct,
   RowError,
 } from '../../../shared/domain';
+import { readAsBase64 } from '../lib/files';
 import type { Shell } from './shell.svelte';
 
 export type ImportKind = ImportResult['kind'];
@@ -111,16 +112,6 @@ export function tooBig(file: { name: string; size: number }): string | null {
   const limit = Math.floor(((MAX_UPLOAD_BASE64 / 4) * 3) / 1024 / 1024);
   const size = (file.size / 1024 / 1024).toFixed(1);
   return `“${file.name}” is ${size} MiB; files up to ${limit} MiB can be imported here. Split it, or import it with the command line (npm run -s cli -- import).`;
-}
-
-/** The file's bytes as base64, read by the browser (a data URL, less its prefix). */
-function readAsBase64(file: Blob): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
-    reader.onerror = () => reject(reader.error ?? new Error('the file could not be read'));
-    reader.readAsDataURL(file);
-  });
 }
 
 export class ImportState {

@@ -62,7 +62,7 @@ export class PostEditor {
     private readonly shell: Shell,
     start: EditorStart = {},
   ) {
-    this.media = new PostMedia(start.post?.mediaUrls);
+    this.media = new PostMedia(shell.api, start.post?.mediaUrls);
     this.fields = new PostFields(shell, this.media, start);
     this.ai = new PostAssist(shell, this.fields);
   }

@@ -226,7 +226,7 @@ export class PostFields {
   /** What a field says now, to tell whether the core's refusal of it still stands. */
   private valueOf(field: FieldName | null): string {
     if (field === 'text') return this.text;
-    if (field === 'mediaUrls') return this.media.text;
+    if (field === 'mediaUrls') return this.media.urls.join('\n');
     if (field === 'botId') return this.chosenBot;
     if (field === 'at') return `${this.date}T${this.time}${this.reading}`;
     if (field === 'zone') return this.zone;

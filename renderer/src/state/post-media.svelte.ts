@@ -1,10 +1,20 @@
-// The post editor's media list (browser): the media URLs as typed, one a line, read into lines
-// with their previews, the ones whose preview would not load, and the checks the platform makes.
-import type { Issue } from '../../../shared/contract';
+// The post editor's pictures (browser): web addresses as typed, one a line, with their previews,
+// and pictures uploaded into Pressroom (chosen, dropped or pasted), each with its thumbnail; the
+// checks the platform makes on the whole list.
+import type { Issue, MediaPicture } from '../../../shared/contract';
+import { LIMITS } from '../../../shared/limits';
+import { MEDIA_MAX_BYTES, MEDIA_TYPES, isLocalMedia, sniffMediaType } from '../../../shared/media';
 import { isHttpUrl } from '../../../shared/url';
+import type { Api } from '../lib/api';
+import { drawThumbnail, readAsBase64 } from '../lib/files';
 
 /** A post's media limit, as docs/platform-api.md reads Platform API v1 (Post). */
-export const MEDIA_LIMIT = 10;
+export const MEDIA_LIMIT = LIMITS.postMediaUrls;
+
+/** What a file input offers to pick: the pictures a post can carry. */
+export const PICTURE_TYPES = Object.keys(MEDIA_TYPES).join(',');
+
+const TYPE_NAMES = 'PNG, JPG, GIF or WebP';
 
 export interface MediaLine {
   url: string;
@@ -31,20 +41,77 @@ export function parseMedia(text: string, broken: readonly string[] = []): MediaL
     });
 }
 
+/** Why a file cannot be a post's picture, before it is sent anywhere; null when it can. */
+export async function pictureProblem(file: File): Promise<string | null> {
+  if (file.size > MEDIA_MAX_BYTES)
+    return `“${file.name}” is ${(file.size / 1024 / 1024).toFixed(1)} MiB; a picture may be at most ${MEDIA_MAX_BYTES / 1024 / 1024} MiB`;
+  const head = new Uint8Array(await file.slice(0, 16).arrayBuffer());
+  return sniffMediaType(head)
+    ? null
+    : `“${file.name}” is not a picture Pressroom can post (${TYPE_NAMES})`;
+}
+
+/** Whether a drag carries files (while dragging, the browser hides which). */
+export function carriesFiles(transfer: DataTransfer | null): boolean {
+  return transfer?.types.includes('Files') ?? false;
+}
+
+/** The files a drop or a paste carries; the text of a paste is left to the field it lands in. */
+export function filesIn(transfer: DataTransfer | null): File[] {
+  return transfer ? [...transfer.files] : [];
+}
+
 export class PostMedia {
-  /** The URLs as the user typed them, one a line. */
+  /** The web addresses as the user typed them, one a line. */
   text = $state('');
   /** Preview URLs that would not load. */
   private broken = $state.raw<readonly string[]>([]);
   readonly lines = $derived(parseMedia(this.text, this.broken));
+  /** Pictures uploaded into Pressroom, in the order they were added. */
+  pictures = $state.raw<MediaPicture[]>([]);
+  /** How many files are being read and sent. */
+  uploading = $state(0);
+  /** Why files the user gave were not added, one sentence each; cleared by the next files. */
+  uploadErrors = $state.raw<string[]>([]);
 
-  constructor(urls: readonly string[] = []) {
-    this.text = urls.join('\n');
+  constructor(
+    private readonly api: Pick<Api, 'addMedia' | 'describeMedia'>,
+    urls: readonly string[] = [],
+  ) {
+    this.text = urls.filter((url) => !isLocalMedia(url)).join('\n');
+    const uploaded = urls.filter(isLocalMedia);
+    this.pictures = uploaded.map((url) => ({
+      url,
+      fileName: null,
+      type: null,
+      thumbnailUrl: null,
+    }));
+    if (uploaded.length > 0) void this.describe(uploaded);
   }
 
-  /** The URLs as every call sends them. */
+  /** Every picture as calls send them: typed addresses first (their line numbers), then uploads. */
   get urls(): string[] {
-    return this.lines.map((line) => line.url);
+    return [...this.lines.map((line) => line.url), ...this.pictures.map((picture) => picture.url)];
+  }
+
+  /** Adds the pictures among `files`, saying for each other file why it was not added. */
+  async addFiles(files: readonly File[]): Promise<void> {
+    this.uploadErrors = [];
+    const errors: string[] = [];
+    for (const file of files) {
+      this.uploading++;
+      try {
+        const error = await this.add(file);
+        if (error) errors.push(error);
+      } finally {
+        this.uploading--;
+      }
+    }
+    this.uploadErrors = errors;
+  }
+
+  remove(url: string): void {
+    this.pictures = this.pictures.filter((picture) => picture.url !== url);
   }
 
   /** A preview image failed to load: say so in place of it. */
@@ -52,7 +119,7 @@ export class PostMedia {
     if (!this.broken.includes(url)) this.broken = [...this.broken, url];
   }
 
-  /** The lines that are no URL, and too many lines, as the platform would refuse them. */
+  /** The lines that are no URL, and too many pictures, as the platform would refuse them. */
   check(): Issue[] {
     const issues: Issue[] = [];
     this.lines.forEach((line, index) => {
@@ -62,11 +129,46 @@ export class PostMedia {
           message: `Media line ${index + 1} is not an http(s) URL`,
         });
     });
-    if (this.lines.length > MEDIA_LIMIT)
+    const count = this.urls.length;
+    if (count > MEDIA_LIMIT)
       issues.push({
         field: 'mediaUrls',
-        message: `The post has ${this.lines.length} media URLs; the platform takes at most ${MEDIA_LIMIT}`,
+        message: `The post has ${count} pictures; the platform takes at most ${MEDIA_LIMIT}`,
       });
     return issues;
+  }
+
+  private async add(file: File): Promise<string | null> {
+    if (this.urls.length >= MEDIA_LIMIT)
+      return `“${file.name}” was not added: a post carries at most ${MEDIA_LIMIT} pictures`;
+    const problem = await pictureProblem(file);
+    if (problem) return problem;
+    let contentBase64: string;
+    let thumbnail: Blob | null;
+    try {
+      [contentBase64, thumbnail] = await Promise.all([readAsBase64(file), drawThumbnail(file)]);
+    } catch (error) {
+      return `“${file.name}” could not be read (${error instanceof Error ? error.message : String(error)})`;
+    }
+    const result = await this.api.addMedia({
+      fileName: file.name,
+      contentBase64,
+      ...(thumbnail ? { thumbnailBase64: await readAsBase64(thumbnail) } : {}),
+    });
+    if (!result.ok) return result.error.message;
+    const added = result.value;
+    if (!this.pictures.some((picture) => picture.url === added.url))
+      this.pictures = [...this.pictures, added];
+    return null;
+  }
+
+  /** Names and thumbnails of the pictures a post had when the editor opened. */
+  private async describe(urls: string[]): Promise<void> {
+    const result = await this.api.describeMedia({ urls });
+    if (!result.ok) return; // the pictures stay, shown without a name or thumbnail
+    const described = result.value;
+    this.pictures = this.pictures.map(
+      (picture) => described.find((found) => found.url === picture.url) ?? picture,
+    );
   }
 }

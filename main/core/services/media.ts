@@ -4,8 +4,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
-import type { MediaType } from '../../shared/media';
+import type { MediaHost, MediaPicture, OperationInput } from '../../../shared/contract';
+import { mediaHost } from '../../../shared/contract';
+import type { MediaType } from '../../../shared/media';
 import {
   MEDIA_MAX_BYTES,
   MEDIA_TYPES,
@@ -14,26 +15,10 @@ import {
   localMediaName,
   localMediaRef,
   sniffMediaType,
-} from '../../shared/media';
-import { httpUrl } from '../../shared/validation';
-import type { WorkspaceStore } from '../store';
-import { InvalidInput } from './errors';
-
-/** Where published pictures go: a folder the user's web space serves at `publicBaseUrl`. */
-export const mediaHostSchema = z.strictObject({
-  folder: z.string().min(1),
-  publicBaseUrl: httpUrl,
-});
-export type MediaHost = z.infer<typeof mediaHostSchema>;
-
-export interface AddedMedia {
-  /** What a post's mediaUrls keeps: `pressroom-media:<sha256>.<ext>`. */
-  url: string;
-  fileName: string;
-  type: MediaType;
-  size: number;
-  thumbnailUrl: string | null;
-}
+} from '../../../shared/media';
+import type { WorkspaceStore } from '../../store';
+import { InvalidInput } from '../errors';
+import { validate } from '../input';
 
 const MEDIA_HOST_KEY = 'media_host';
 const typeNames = Object.values(MEDIA_TYPES)
@@ -47,8 +32,26 @@ function dataUrl(type: MediaType, bytes: Uint8Array): string {
 export class MediaService {
   constructor(private readonly store: WorkspaceStore) {}
 
+  /** A picture the page read and sent, with the thumbnail it drew. */
+  addMedia(input: OperationInput<'addMedia'>): MediaPicture {
+    const { fileName, contentBase64, thumbnailBase64 } = validate('addMedia', input);
+    return this.add(
+      fileName,
+      Buffer.from(contentBase64, 'base64'),
+      thumbnailBase64 === undefined ? null : Buffer.from(thumbnailBase64, 'base64'),
+    );
+  }
+
+  describeMedia(input: OperationInput<'describeMedia'>): MediaPicture[] {
+    return this.describe(validate('describeMedia', input).urls);
+  }
+
+  setMediaHost(input: OperationInput<'setMediaHost'>): void {
+    this.setHost(validate('setMediaHost', input).host);
+  }
+
   /** Keeps a picture; `thumbnail`, when the page made one, is what lists and the calendar show. */
-  add(fileName: string, bytes: Uint8Array, thumbnail: Uint8Array | null = null): AddedMedia {
+  add(fileName: string, bytes: Uint8Array, thumbnail: Uint8Array | null = null): MediaPicture {
     const type = sniffMediaType(bytes);
     if (!type)
       throw new InvalidInput([
@@ -74,20 +77,29 @@ export class MediaService {
       ]);
     const hash = createHash('sha256').update(bytes).digest('hex');
     const url = localMediaRef(hash, type);
-    const stored = this.store.media.put({
+    this.store.media.put({
       name: localMediaName(url) ?? '',
       originalName: fileName,
       type,
       bytes,
       thumbnail: thumbnail && thumbnailType ? { type: thumbnailType, bytes: thumbnail } : null,
     });
-    return {
-      url,
-      fileName,
-      type,
-      size: stored.size,
-      thumbnailUrl: this.thumbnailUrls([url]).get(url) ?? null,
-    };
+    return { url, fileName, type, thumbnailUrl: this.thumbnailUrls([url]).get(url) ?? null };
+  }
+
+  /** A post's pictures as its editor shows them: names for uploaded ones, and thumbnails. */
+  describe(urls: readonly string[]): MediaPicture[] {
+    const shown = this.thumbnailUrls(urls);
+    return urls.map((url) => {
+      const name = localMediaName(url);
+      const stored = name ? this.store.media.get(name) : undefined;
+      return {
+        url,
+        fileName: stored?.originalName ?? null,
+        type: stored?.type ?? null,
+        thumbnailUrl: shown.get(url) ?? null,
+      };
+    });
   }
 
   /**
@@ -122,8 +134,19 @@ export class MediaService {
     return urls.map((url) => shown.get(url)).find((url) => url !== undefined) ?? null;
   }
 
+  /** Each post's first picture a page can show, by its address: what calendar chips draw. */
+  firstThumbnails(posts: readonly { mediaUrls: readonly string[] }[]): Record<string, string> {
+    const shown = this.thumbnailUrls(posts.flatMap((post) => post.mediaUrls));
+    const first: Record<string, string> = {};
+    for (const post of posts) {
+      const url = post.mediaUrls.find((candidate) => shown.has(candidate));
+      if (url) first[url] = shown.get(url) ?? '';
+    }
+    return first;
+  }
+
   host(): MediaHost | null {
-    return this.store.settings.get(MEDIA_HOST_KEY, mediaHostSchema.nullable(), null);
+    return this.store.settings.get(MEDIA_HOST_KEY, mediaHost.nullable(), null);
   }
 
   setHost(host: MediaHost | null): void {
