@@ -1,7 +1,7 @@
 // The native parts of the app that are plain data (Electron main process): the application
 // menu, the tray's summary and menu of the queue, and which core events become notifications.
 // shell.ts hands them to Electron; tests read them as they are.
-import type { CoreEvent } from '../../shared/contract';
+import type { CoreEvent } from '../../shared/answers';
 import type { OutboxItem, Status } from '../../shared/domain';
 import type { MenuItemOptions, NotificationOptions } from './electron-api';
 

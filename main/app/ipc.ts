@@ -3,7 +3,8 @@
 // validates with the contract's schemas (core/service.ts `invokeFromRenderer`, which also refuses
 // main-only operations); anything else is refused, logged without its payload (it may hold a
 // token), and answered as a CallResult, never a throw.
-import type { CallResult, OperationName } from '../../shared/contract';
+import type { OperationName } from '../../shared/contract';
+import type { CallResult } from '../../shared/answers';
 import { OPERATION_NAMES, invokeFromRenderer } from '../core/service';
 import type { Session } from '../core/session';
 import { CALL_PREFIX, isAppUrl } from './channels';

@@ -4,7 +4,8 @@
 // preload may: `electron` and pure modules.
 import { contextBridge, ipcRenderer } from 'electron';
 import type { IpcRendererEvent } from 'electron';
-import type { CallResult, CoreEvent, OperationName } from '../../shared/contract';
+import type { OperationName } from '../../shared/contract';
+import type { CallResult, CoreEvent } from '../../shared/answers';
 import type { Transport } from '../../renderer/src/lib/api';
 import { CALL_PREFIX, EVENT_CHANNEL } from './channels';
 

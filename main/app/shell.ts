@@ -2,7 +2,7 @@
 // the app around it — single instance, menu, tray, notifications, dialogs, backups, the log and
 // a clean quit. It takes Electron as an argument (ElectronApi) so tests can run it on a fake.
 import { join } from 'node:path';
-import type { CoreEvent } from '../../shared/contract';
+import type { CoreEvent } from '../../shared/answers';
 import type { OutboxItem } from '../../shared/domain';
 import { userDataDir } from '../core/paths';
 import { invoke } from '../core/service';

@@ -1,6 +1,6 @@
 // The workspace's event sink (Node, main process): what the core pushes to whoever follows it
 // (the windows' live views, the web host's event stream, the CLI), fanned out to every listener.
-import type { CoreEvent } from '../../shared/contract';
+import type { CoreEvent } from '../../shared/answers';
 
 export class CoreEvents {
   private readonly listeners = new Set<(event: CoreEvent) => void>();

@@ -1,7 +1,7 @@
 // The workspace (Node, main process): the composition root the operation table, the CLI and tests
 // reach the core services through. It opens one workspace's store, builds its governed platform
 // client, publisher, scheduler and pull sync, hands each service what it needs, and closes it all.
-import type { CoreEvent } from '../../shared/contract';
+import type { CoreEvent } from '../../shared/answers';
 import { Publisher } from '../queue/publisher';
 import type { PublisherEvent } from '../queue/publisher';
 import type { RateGovernor } from '../queue/governor';

@@ -3,14 +3,8 @@
 // Electron's IPC and the web host call with whatever a page sent. The operation must be in the
 // contract, its input is validated against it, and the answer is always a CallResult, never a throw.
 import type { z } from 'zod';
-import type {
-  CallError,
-  CallResult,
-  CallerSide,
-  OperationName,
-  OperationResults,
-  Operations,
-} from '../../shared/contract';
+import type { CallerSide, OperationName, Operations } from '../../shared/contract';
+import type { CallError, CallResult, OperationResults } from '../../shared/answers';
 import { OPERATION_SIDES, operations } from '../../shared/contract';
 import { UnusableFile } from '../csv/read';
 import { PlatformError } from '../platform/errors';

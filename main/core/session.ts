@@ -2,7 +2,8 @@
 // server, a real account, or offline drafts. Each has its own database, so demo posts can never be
 // published to a real account. Electron's IPC and the web host both call through one Session.
 import { join } from 'node:path';
-import type { CoreEvent, MediaHost } from '../../shared/contract';
+import type { MediaHost } from '../../shared/contract';
+import type { CoreEvent } from '../../shared/answers';
 import type { AccountSettings } from '../../shared/domain';
 import { createPlatformClient } from '../platform/client';
 import { PlatformError } from '../platform/errors';

@@ -3,7 +3,7 @@
 // is looked up on the platform before it is sent again, so nothing is published twice even on a
 // platform that ignores Idempotency-Key.
 import { setMaxListeners } from 'node:events';
-import type { QueueEvent as PublisherEvent } from '../../shared/contract';
+import type { QueueEvent as PublisherEvent } from '../../shared/answers';
 import type { LocalPost, OutboxItem } from '../../shared/domain';
 import { PRIORITY } from '../../shared/domain';
 import { minorToDecimal } from '../../shared/money';
@@ -16,7 +16,7 @@ import type { RateGovernor, Release } from './governor';
 import { DEFAULT_RETRY_RULES, decide } from './retry';
 import type { RetryRules } from './retry';
 
-export type { QueueEvent as PublisherEvent } from '../../shared/contract';
+export type { QueueEvent as PublisherEvent } from '../../shared/answers';
 
 /** How far the platform's clock may be behind ours when a lookup compares creation times. */
 const CLOCK_SKEW_MS = 60_000;

@@ -1,7 +1,7 @@
 // The preload: exposes exactly `window.pressroom` — the renderer's Transport — with calls on each
 // operation's own channel and events without Electron's event object; no ipcRenderer, no Node.
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import type { CallResult, CoreEvent } from '../../shared/contract';
+import type { CallResult, CoreEvent } from '../../shared/answers';
 import type { Transport } from '../../renderer/src/lib/api';
 
 const exposed = new Map<string, unknown>();

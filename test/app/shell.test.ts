@@ -14,7 +14,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CallResult, CoreEvent } from '../../shared/contract';
+import type { CallResult, CoreEvent } from '../../shared/answers';
 import type { LocalPost } from '../../shared/domain';
 import { APP_URL, CALL_PREFIX, EVENT_CHANNEL } from '../../main/app/channels';
 import type { IpcEvent } from '../../main/app/electron-api';

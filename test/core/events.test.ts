@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Pressroom } from '../../main/core/pressroom';
-import type { CoreEvent } from '../../shared/contract';
+import type { CoreEvent } from '../../shared/answers';
 import { startTestPlatform } from '../support/platform';
 
 const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();

@@ -2,7 +2,7 @@
 // server: a write's queue events carry the item the call returned, the cache learns of a write
 // at the next sync, and every sync tells the screens so.
 import { describe, expect, it } from 'vitest';
-import type { CoreEvent } from '../../shared/contract';
+import type { CoreEvent } from '../../shared/answers';
 import { Pressroom } from '../../main/core/pressroom';
 import { startTestPlatform } from '../support/platform';
 

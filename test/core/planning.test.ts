@@ -2,7 +2,8 @@
 // core: slots computed from the stored posts in the workspace's zone, through DST changes.
 import { Temporal } from 'temporal-polyfill';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CallResult, CoreEvent, OperationName, OperationResults } from '../../shared/contract';
+import type { OperationName } from '../../shared/contract';
+import type { CallResult, CoreEvent, OperationResults } from '../../shared/answers';
 import type { LocalPost } from '../../shared/domain';
 import { toInstant } from '../../shared/time';
 import { DuplicateContent, InvalidInput, NotAllowed } from '../../main/core/errors';

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { seedDemoWorkspace } from '../../main/core/demo-workspace';
 import { invoke } from '../../main/core/service';
-import type { OperationName, OperationResults } from '../../shared/contract';
+import type { OperationName } from '../../shared/contract';
+import type { OperationResults } from '../../shared/answers';
 import { openDemoSession } from '../support/session';
 
 async function workspace() {

@@ -1,6 +1,7 @@
 // The operations behind the renderer's screens, through `invoke` as the renderer calls them.
 import { describe, expect, it } from 'vitest';
-import type { CallResult, CoreEvent, OperationName, OperationResults } from '../../shared/contract';
+import type { OperationName } from '../../shared/contract';
+import type { CallResult, CoreEvent, OperationResults } from '../../shared/answers';
 import { invoke } from '../../main/core/service';
 import { openDemoSession } from '../support/session';
 

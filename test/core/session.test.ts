@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CoreEvent } from '../../shared/contract';
+import type { CoreEvent } from '../../shared/answers';
 import { invoke } from '../../main/core/service';
 import { startTestPlatform } from '../support/platform';
 import type { TestPlatform } from '../support/platform';

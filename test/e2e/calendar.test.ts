@@ -5,7 +5,7 @@
 // error that clears as the text is typed, and one main action beside a keyboard-driven More menu.
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { OperationResults } from '../../shared/contract';
+import type { OperationResults } from '../../shared/answers';
 import type { LocalPost } from '../../shared/domain';
 import { wallTime } from '../../renderer/src/components/common/format';
 import { nextWholeHour } from '../../renderer/src/state/post-when';

@@ -4,7 +4,7 @@
 // Axe scans the schedule editor, the calendar's free slots and the duplicate question.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { OperationResults } from '../../shared/contract';
+import type { OperationResults } from '../../shared/answers';
 import type { BotSchedule, BotSummary, LocalPost } from '../../shared/domain';
 import { wallTime } from '../../renderer/src/components/common/format';
 import { seriousViolations } from './axe';

@@ -2,7 +2,7 @@
 // post to go (ours or one the platform publishes itself), with its date in the user's zone and its
 // bot; a row's detail holds the outbox item, and axe finds nothing serious with it open.
 import { describe, expect, it } from 'vitest';
-import type { OperationResults } from '../../shared/contract';
+import type { OperationResults } from '../../shared/answers';
 import { seriousViolations } from './axe';
 import { callCore, openApp, screenshot } from './harness';
 import { useServedApp } from './served-app';

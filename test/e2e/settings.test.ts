@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OperationResults } from '../../shared/contract';
+import type { OperationResults } from '../../shared/answers';
 import { callCore, launchChromium, openApp, screenshot, serve } from './harness';
 import type { Served } from './harness';
 

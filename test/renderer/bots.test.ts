@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { CallResult } from '../../shared/contract';
+import type { CallResult } from '../../shared/answers';
 import type { BotSummary, SyncReport } from '../../shared/domain';
 import BotsScreen from '../../renderer/src/screens/BotsScreen.svelte';
 import { shellContext } from '../../renderer/src/lib/context';

@@ -4,7 +4,8 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/sve
 import { tick } from 'svelte';
 import { Temporal } from 'temporal-polyfill';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { CallResult, OperationInput } from '../../shared/contract';
+import type { OperationInput } from '../../shared/contract';
+import type { CallResult } from '../../shared/answers';
 import { POST_STATUSES, type FreeSlot, type LocalPost } from '../../shared/domain';
 import CalendarScreen from '../../renderer/src/screens/CalendarScreen.svelte';
 import { shellContext } from '../../renderer/src/lib/context';

@@ -4,7 +4,8 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { estimateCampaign } from '../../shared/campaign';
-import type { CallResult, OperationInput } from '../../shared/contract';
+import type { OperationInput } from '../../shared/contract';
+import type { CallResult } from '../../shared/answers';
 import type { CampaignDrafts, LocalPost } from '../../shared/domain';
 import CampaignDialog from '../../renderer/src/components/campaign/CampaignDialog.svelte';
 import { formatDateTime } from '../../renderer/src/components/common/format';

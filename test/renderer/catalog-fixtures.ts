@@ -1,6 +1,6 @@
 // A small in-memory catalog behind the FakeTransport for the catalog tests: it sorts, searches,
 // filters and windows like the core, and refuses a taken SKU or a published product like it.
-import type { CallResult } from '../../shared/contract';
+import type { CallResult } from '../../shared/answers';
 import type { LocalProduct } from '../../shared/domain';
 import { decimalToMinor } from '../../shared/money';
 import { Shell } from '../../renderer/src/state/shell.svelte';

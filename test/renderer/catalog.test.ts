@@ -1,7 +1,7 @@
 // The catalog state (jsdom): windowed fetching, sort/search/filter resets, edits and pastes
 // that roll back per row with the core's reasons, clipboard parsing, selection and its actions.
 import { describe, expect, it, vi } from 'vitest';
-import type { CallResult } from '../../shared/contract';
+import type { CallResult } from '../../shared/answers';
 import { parseClipboardTable } from '../../renderer/src/state/catalog-paste';
 import type { PasteChoice, PasteQuestion } from '../../renderer/src/state/catalog-paste';
 import { CatalogState } from '../../renderer/src/state/catalog.svelte';

@@ -3,7 +3,7 @@
 // Every guarded call is covered: the post editor's buttons and the calendar's drag.
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { CallResult } from '../../shared/contract';
+import type { CallResult } from '../../shared/answers';
 import DuplicateDialog from '../../renderer/src/components/common/DuplicateDialog.svelte';
 import PostEditorDialog from '../../renderer/src/components/post-editor/PostEditorDialog.svelte';
 import { shellContext } from '../../renderer/src/lib/context';

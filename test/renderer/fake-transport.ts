@@ -1,6 +1,7 @@
 // A transport for component tests: answers each operation from a table, records every call,
 // and lets a test push core events; with the answers the tests share.
-import type { CallErrorKind, CallResult, CoreEvent, OperationName } from '../../shared/contract';
+import type { OperationName } from '../../shared/contract';
+import type { CallErrorKind, CallResult, CoreEvent } from '../../shared/answers';
 import type { Transport } from '../../renderer/src/lib/api';
 
 export type Answer = (input: unknown) => CallResult | Promise<CallResult>;

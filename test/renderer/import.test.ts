@@ -3,7 +3,8 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MAX_UPLOAD_BASE64 } from '../../shared/contract';
-import type { CallResult, OperationInput } from '../../shared/contract';
+import type { OperationInput } from '../../shared/contract';
+import type { CallResult } from '../../shared/answers';
 import type {
   ImportBatch,
   ImportPreview,

@@ -1,6 +1,7 @@
 // Shared by the calendar and post editor tests (jsdom): posts, settings, posting schedules, AI
 // replies, a Shell over a fake transport, and what jsdom lacks.
-import type { CallResult, OperationName } from '../../shared/contract';
+import type { OperationName } from '../../shared/contract';
+import type { CallResult } from '../../shared/answers';
 import type { BotSchedule, DuplicateConflict, LocalPost } from '../../shared/domain';
 import { parseSchedule } from '../../shared/schedule';
 import { Shell } from '../../renderer/src/state/shell.svelte';

@@ -3,7 +3,7 @@
 import { Temporal } from 'temporal-polyfill';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { CallResult } from '../../shared/contract';
+import type { CallResult } from '../../shared/answers';
 import PostEditorDialog from '../../renderer/src/components/post-editor/PostEditorDialog.svelte';
 import { PostEditor, queuedMessage } from '../../renderer/src/state/post-editor.svelte';
 import { TEXT_LIMIT } from '../../renderer/src/state/post-fields.svelte';

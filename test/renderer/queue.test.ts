@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { CallResult } from '../../shared/contract';
+import type { CallResult } from '../../shared/answers';
 import type { OutboxItem, QueueRow, Status } from '../../shared/domain';
 import QueueScreen from '../../renderer/src/screens/QueueScreen.svelte';
 import { shellContext } from '../../renderer/src/lib/context';

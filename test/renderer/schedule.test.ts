@@ -3,7 +3,7 @@
 // with the zone and the next free slots.
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { CallResult } from '../../shared/contract';
+import type { CallResult } from '../../shared/answers';
 import type { BotSummary } from '../../shared/domain';
 import { parseSchedule } from '../../shared/schedule';
 import BotsScreen from '../../renderer/src/screens/BotsScreen.svelte';

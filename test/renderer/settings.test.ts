@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { CallResult, OperationResults } from '../../shared/contract';
+import type { CallResult, OperationResults } from '../../shared/answers';
 import type { AccountSettings } from '../../shared/domain';
 import SettingsScreen from '../../renderer/src/screens/SettingsScreen.svelte';
 import { shellContext } from '../../renderer/src/lib/context';

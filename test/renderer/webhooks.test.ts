@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { CallResult } from '../../shared/contract';
+import type { CallResult } from '../../shared/answers';
 import type { ReceivedEvent, WebhookInfo } from '../../shared/domain';
 import WebhooksScreen from '../../renderer/src/screens/WebhooksScreen.svelte';
 import { shellContext } from '../../renderer/src/lib/context';

@@ -1,6 +1,7 @@
 // The catalog (Node, main process): products as the user lists, saves, copies, deletes and queues
 // them, and what locks a product against change.
-import type { Issue, OperationInput } from '../../../shared/contract';
+import type { OperationInput } from '../../../shared/contract';
+import type { Issue } from '../../../shared/answers';
 import type { LocalProduct, OutboxItem, Page } from '../../../shared/domain';
 import { PRIORITY } from '../../../shared/domain';
 import { isCurrency } from '../../../shared/money';

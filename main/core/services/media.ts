@@ -4,7 +4,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { MediaHost, MediaPicture, OperationInput } from '../../../shared/contract';
+import type { MediaHost, OperationInput } from '../../../shared/contract';
+import type { MediaPicture } from '../../../shared/answers';
 import { mediaHost } from '../../../shared/contract';
 import type { MediaType } from '../../../shared/media';
 import {

@@ -1,12 +1,8 @@
 // Planning (Node, main process): bots' weekly schedules, their free slots, the calendar, and
 // placing posts in slots ("add to queue", "share next", a campaign's drafts one slot each).
 import type { z } from 'zod';
-import type {
-  CalendarRange,
-  OperationInput,
-  OperationResults,
-  Operations,
-} from '../../../shared/contract';
+import type { OperationInput, Operations } from '../../../shared/contract';
+import type { CalendarRange, OperationResults } from '../../../shared/answers';
 import type { BotSchedule, FreeSlot, LocalPost, SharedNext } from '../../../shared/domain';
 import { PRIORITY } from '../../../shared/domain';
 import { outgoingAt } from '../../../shared/duplicates';

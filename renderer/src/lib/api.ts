@@ -2,13 +2,11 @@
 // stream. Components and state modules call `api.listPosts(...)`; only the transport knows
 // whether the core sits behind Electron's preload or the web host.
 import type {
-  CallResult,
-  CoreEvent,
   OperationInput,
   OperationName,
-  OperationResults,
   RendererOperationName,
 } from '../../../shared/contract';
+import type { CallResult, CoreEvent, OperationResults } from '../../../shared/answers';
 
 /** How calls and events travel: Electron's preload bridge, or HTTP to the web host. */
 export interface Transport {

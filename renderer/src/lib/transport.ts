@@ -1,6 +1,7 @@
 // Picks the transport (browser): Electron's preload exposes `window.pressroom`; otherwise the
 // page came from the web host, whose session token arrived in the URL fragment.
-import type { CallResult, CoreEvent, OperationName } from '../../../shared/contract';
+import type { OperationName } from '../../../shared/contract';
+import type { CallResult, CoreEvent } from '../../../shared/answers';
 import type { Transport } from './api';
 
 declare global {

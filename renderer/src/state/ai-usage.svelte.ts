@@ -1,6 +1,6 @@
 // The AI usage screen's state (browser): daily tokens per provider over the chosen range, shaped
 // once for both the chart and the table that reads the same numbers to screen readers.
-import type { CallErrorKind } from '../../../shared/contract';
+import type { CallErrorKind } from '../../../shared/answers';
 import type { AiUsageDay } from '../../../shared/domain';
 import { coalesce } from '../components/common/coalesce';
 import type { Shell } from './shell.svelte';

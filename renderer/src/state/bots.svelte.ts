@@ -1,7 +1,8 @@
 // The bots screen's state (browser): the bots the last sync brought, with the user's creates,
 // renames and deletes laid over them while the queue sends them, and until a sync shows them; each
 // bot's posting schedule as text; and the schedule being edited.
-import type { CallResult, OperationInput } from '../../../shared/contract';
+import type { OperationInput } from '../../../shared/contract';
+import type { CallResult } from '../../../shared/answers';
 import type { BotSummary, OutboxItem } from '../../../shared/domain';
 import { coalesce } from '../components/common/coalesce';
 import { PendingWrites } from '../components/common/pending-writes.svelte';

@@ -5,7 +5,7 @@
 // events. Moving posts is calendar-moves.ts. The calendar works in wall times of the user's zone;
 // this module turns them into instants, so the calendar component stays a thin wrapper.
 import { Temporal } from 'temporal-polyfill';
-import type { CoreEvent } from '../../../shared/contract';
+import type { CoreEvent } from '../../../shared/answers';
 import type { BotSummary, FreeSlot, LocalPost, PostStatus } from '../../../shared/domain';
 import { WallClock } from '../../../shared/time';
 import { coalesce } from '../components/common/coalesce';

@@ -4,7 +4,8 @@
 // slots, where a duplicate is told and may be overruled. The dialog and its parts only bind.
 import { estimateCampaign, MAX_CAMPAIGN_POSTS } from '../../../shared/campaign';
 import type { CampaignTone } from '../../../shared/campaign';
-import type { CallError, OperationInput } from '../../../shared/contract';
+import type { OperationInput } from '../../../shared/contract';
+import type { CallError } from '../../../shared/answers';
 import { comparableText } from '../../../shared/duplicates';
 import type {
   BotSummary,

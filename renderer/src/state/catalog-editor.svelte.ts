@@ -1,7 +1,7 @@
 // The catalog's cell editing (browser): the active cell and its editor, and optimistic saves
 // that show at once and roll back per row, with the core's refusal on the cell.
 import { SvelteMap } from 'svelte/reactivity';
-import type { Issue } from '../../../shared/contract';
+import type { Issue } from '../../../shared/answers';
 import type { LocalProduct } from '../../../shared/domain';
 import { COLUMNS, cellText, changeCell, issueColumn, lockReason, saveInput } from './catalog-cells';
 import type { Column, EditableKey, SaveInput } from './catalog-cells';

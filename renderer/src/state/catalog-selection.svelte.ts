@@ -1,7 +1,7 @@
 // The catalog's selection (browser): rows picked one by one or "all matching" the view, and the
 // actions on them (queue, delete), shown at once and undone when the core refuses.
 import { SvelteMap, SvelteSet } from 'svelte/reactivity';
-import type { CallResult } from '../../../shared/contract';
+import type { CallResult } from '../../../shared/answers';
 import type { LocalProduct, ProductStatus } from '../../../shared/domain';
 import { isEditable } from './catalog-cells';
 import type { CatalogHistory, HistoryStep } from './catalog-history.svelte';

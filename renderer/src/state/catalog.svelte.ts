@@ -1,7 +1,7 @@
 // The catalog screen's state (browser): one entry point over its parts — the view (sort and
 // filter), the paged rows, cell editing, pasting and the selection — that wires them together,
 // follows the core's events, and adds or duplicates products.
-import type { CoreEvent } from '../../../shared/contract';
+import type { CoreEvent } from '../../../shared/answers';
 import { PRODUCT_STATUSES } from '../../../shared/domain';
 import type { ProductStatus } from '../../../shared/domain';
 import { COLUMNS, issueColumn } from './catalog-cells';

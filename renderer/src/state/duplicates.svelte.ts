@@ -1,7 +1,7 @@
 // The duplicate-content guard as the user meets it (browser): a call the core refuses because its
 // text repeats another post of the bot asks "post it anyway?" in one dialog for the whole app, and
 // is sent again with allowDuplicate on yes. Every call that sends a post out goes through `run`.
-import type { CallResult } from '../../../shared/contract';
+import type { CallResult } from '../../../shared/answers';
 import type { DuplicateConflict } from '../../../shared/domain';
 import { formatDateTime } from '../components/common/format';
 import { STATUS_MARKS } from './post-status';

@@ -4,7 +4,8 @@
 // and the export of posts or products as CSV.
 import { describeUndone } from '../../../shared/domain';
 import { MAX_UPLOAD_BASE64 } from '../../../shared/contract';
-import type { CoreEvent, OperationInput } from '../../../shared/contract';
+import type { OperationInput } from '../../../shared/contract';
+import type { CoreEvent } from '../../../shared/answers';
 import type { TextEncoding } from '../../../shared/encodings';
 import type {
   BotSummary,

@@ -3,7 +3,7 @@
 // share next by the bot's posting schedule, delete with undo, move to drafts, duplicate — through
 // the duplicate guard. The dialog and its parts only bind to this.
 import { Temporal } from 'temporal-polyfill';
-import type { CallResult } from '../../../shared/contract';
+import type { CallResult } from '../../../shared/answers';
 import type { LocalPost, SharedNext } from '../../../shared/domain';
 import { formatDateTime } from '../components/common/format';
 import type { Overrule } from './duplicates.svelte';

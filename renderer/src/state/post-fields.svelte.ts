@@ -2,7 +2,8 @@
 // (with wall times that a DST change skips or repeats handled explicitly), the core's refusals
 // placed by field, and whether the bot's posting schedule lets the queue buttons work.
 import { Temporal } from 'temporal-polyfill';
-import type { CallResult, Issue, POST_MODES } from '../../../shared/contract';
+import type { POST_MODES } from '../../../shared/contract';
+import type { CallResult, Issue } from '../../../shared/answers';
 import type { BotSchedule, LocalPost } from '../../../shared/domain';
 import { LIMITS } from '../../../shared/limits';
 import { hasSlots } from '../../../shared/schedule';

@@ -1,7 +1,7 @@
 // The post editor's pictures (browser): web addresses as typed, one a line, with their previews,
 // and pictures uploaded into Pressroom (chosen, dropped or pasted), each with its thumbnail; the
 // checks the platform makes on the whole list.
-import type { Issue, MediaPicture } from '../../../shared/contract';
+import type { Issue, MediaPicture } from '../../../shared/answers';
 import { LIMITS } from '../../../shared/limits';
 import { MEDIA_MAX_BYTES, MEDIA_TYPES, isLocalMedia, sniffMediaType } from '../../../shared/media';
 import { isHttpUrl } from '../../../shared/url';

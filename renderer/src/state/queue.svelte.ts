@@ -1,7 +1,7 @@
 // The queue screen's state (browser): the schedule of what goes next (outbox items and the posts
 // the platform publishes itself), what needs attention and what is over; one row's detail,
 // retry/cancel, pause/resume, the live rate-limit gauge and the posts that missed their time.
-import type { CallResult, CoreEvent } from '../../../shared/contract';
+import type { CallResult, CoreEvent } from '../../../shared/answers';
 import { OUTBOX_STATES } from '../../../shared/domain';
 import type {
   LocalPost,

@@ -1,13 +1,8 @@
 // The settings screen's state (browser): the account (connect a real one, or go back to the demo),
 // the workspace's settings form, and the theme, which applies the moment it is chosen. Also the
 // form-error helpers the other forms of this module family share.
-import type {
-  CallResult,
-  Issue,
-  OperationInput,
-  OperationName,
-  PLAN_NAMES,
-} from '../../../shared/contract';
+import type { OperationInput, OperationName, PLAN_NAMES } from '../../../shared/contract';
+import type { CallResult, Issue } from '../../../shared/answers';
 import { MediaQuery } from 'svelte/reactivity';
 import { describeConnection } from '../../../shared/connection';
 import type { AccountSettings, BotSummary, Theme, WorkspaceSettings } from '../../../shared/domain';

@@ -1,6 +1,6 @@
 // The app-wide state (browser): the screen shown, the core's status and settings, and the one
 // event stream every screen listens to. Screens keep their own state in their own modules.
-import type { CallResult, CoreEvent } from '../../../shared/contract';
+import type { CallResult, CoreEvent } from '../../../shared/answers';
 import type { AccountSettings, Status, WorkspaceSettings } from '../../../shared/domain';
 import type { Api, Transport } from '../lib/api';
 import { createApi, unwrap } from '../lib/api';

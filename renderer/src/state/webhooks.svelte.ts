@@ -1,7 +1,7 @@
 // The webhooks screen's state (browser): the workspace's subscriptions, the form that subscribes a
 // URL to events, and the built-in receiver's live feed in the demo workspace. Also the app-wide
 // notification for each new order, which the app starts once, whatever screen is shown.
-import type { CoreEvent } from '../../../shared/contract';
+import type { CoreEvent } from '../../../shared/answers';
 import type { ReceivedEvent, WebhookInfo } from '../../../shared/domain';
 import { WEBHOOK_EVENTS } from '../../../shared/domain';
 import { coalesce } from '../components/common/coalesce';

@@ -1,6 +1,6 @@
 // One window of a long, searchable list from the core (browser): orders and subscribers page
 // through it the same way.
-import type { CallResult } from '../../../../shared/contract';
+import type { CallResult } from '../../../../shared/answers';
 import type { Page } from '../../../../shared/domain';
 
 export interface PageQuery {

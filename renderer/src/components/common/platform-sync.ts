@@ -1,6 +1,6 @@
 // Refreshing cached platform records (browser): the orders, subscribers and bots screens show
 // what the last pull sync brought, and refresh by running one.
-import type { CoreEvent } from '../../../../shared/contract';
+import type { CoreEvent } from '../../../../shared/answers';
 import type { Api } from '../../lib/api';
 
 /**
