@@ -442,7 +442,7 @@ describe('the post editor dialog', () => {
   it('previews https images and says when one does not load', async () => {
     const { editor } = await newEditor();
     const { dialog } = renderDialog(editor);
-    await fireEvent.input(within(dialog).getByLabelText('Media URLs'), {
+    await fireEvent.input(within(dialog).getByLabelText('Picture web addresses'), {
       target: { value: 'https://example.com/a.jpg\nhttp://example.com/b.jpg\nnope' },
     });
     const image = within(dialog).getByRole('img', { name: 'Preview of https://example.com/a.jpg' });

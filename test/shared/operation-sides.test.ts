@@ -3,7 +3,22 @@
 import { describe, expect, it } from 'vitest';
 import { OPERATION_SIDES, operations } from '../../shared/contract';
 
-const MAIN_ONLY = ['importFile', 'exportFile'];
+const MAIN_ONLY = ['importFile', 'exportFile', 'setMediaHost'];
+
+interface SchemaLike {
+  shape?: Record<string, SchemaLike>;
+  unwrap?: () => SchemaLike;
+}
+
+/** Every field name of an input, nested objects (and nullable or optional ones) included. */
+function fieldNames(schema: SchemaLike): string[] {
+  const inner = schema.unwrap ? fieldNames(schema.unwrap()) : [];
+  const own = Object.entries(schema.shape ?? {}).flatMap(([name, field]) => [
+    name,
+    ...fieldNames(field),
+  ]);
+  return [...own, ...inner];
+}
 
 describe('operation sides', () => {
   it('keeps every operation that takes a path from the page', () => {
@@ -13,7 +28,7 @@ describe('operation sides', () => {
     expect(mainOnly.sort()).toEqual(MAIN_ONLY.sort());
     // Any input field named like a path or a file on disk makes an operation main-only.
     for (const [name, schema] of Object.entries(operations)) {
-      const fields = Object.keys((schema as unknown as { shape?: object }).shape ?? {});
+      const fields = fieldNames(schema as unknown as SchemaLike);
       if (fields.some((field) => /path|dir|folder/i.test(field))) expect(MAIN_ONLY).toContain(name);
     }
   });
@@ -34,6 +49,9 @@ describe('operation sides', () => {
       getCalendar: 'renderer',
       deletePost: 'renderer',
       moveToDrafts: 'renderer',
+      addMedia: 'renderer',
+      describeMedia: 'renderer',
+      setMediaHost: 'main',
       listProducts: 'renderer',
       saveProduct: 'renderer',
       duplicateProduct: 'renderer',
