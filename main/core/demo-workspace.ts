@@ -2,10 +2,11 @@
 // platform's, so they are read-only here; a demo of nothing but those refuses the first drag a
 // new user tries. So a new demo workspace also gets work of its own, once: a posting schedule per
 // bot (the calendar's free-slot bands, Add to queue and Share next need one), drafts, posts
-// scheduled in the coming days (they publish to the demo platform when due, as a user's would),
-// and draft products in the catalog.
+// scheduled in the coming days, two with a picture (they publish to the demo platform when due,
+// as a user's would), and draft products in the catalog.
 import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
+import { DEMO_PICTURES } from './demo-pictures';
 import type { Pressroom } from './pressroom';
 
 const SEEDED = 'demo_workspace_seeded';
@@ -23,11 +24,16 @@ const DRAFTS = [
   'Idea: weekend brunch box, with pictures of each item',
 ];
 
-/** Days from today, the wall time, and the text, for the first bot. */
-const SCHEDULED: readonly [days: number, time: string, text: string][] = [
-  [1, '10:00', 'Fresh rye is out of the oven: come early, it goes fast!'],
-  [2, '12:30', 'Lunch special: soup of the day and a slice of sourdough for 6.50'],
-  [4, '17:00', 'Tomorrow only: cinnamon buns, two for one before 10:00'],
+/** Days from today, the wall time, the text and its picture, for the first bot. */
+const SCHEDULED: readonly [
+  days: number,
+  time: string,
+  text: string,
+  picture: keyof typeof DEMO_PICTURES | null,
+][] = [
+  [1, '10:00', 'Fresh rye is out of the oven: come early, it goes fast!', 'rye.png'],
+  [2, '12:30', 'Lunch special: soup of the day and a slice of sourdough for 6.50', null],
+  [4, '17:00', 'Tomorrow only: cinnamon buns, two for one before 10:00', 'cinnamon-buns.png'],
 ];
 
 const PRODUCTS: readonly [sku: string, name: string, price: string][] = [
@@ -52,10 +58,16 @@ export function seedDemoWorkspace(pressroom: Pressroom): boolean {
     if (schedule) pressroom.planning.setSchedule({ botId: bot.id, schedule });
   });
   for (const text of DRAFTS) pressroom.posts.addPost({ text, botId: first.id, mode: 'draft' });
-  for (const [days, time, text] of SCHEDULED)
+  // Pictures only where they can be published (the demo platform's web space is the host).
+  const withPictures = pressroom.media.host() !== null;
+  for (const [days, time, text, picture] of SCHEDULED)
     pressroom.posts.addPost({
       text,
       botId: first.id,
+      mediaUrls:
+        withPictures && picture
+          ? [pressroom.media.add(picture, Buffer.from(DEMO_PICTURES[picture], 'base64')).url]
+          : [],
       at: `${today.add({ days }).toString()}T${time}`,
       zone,
       allowDuplicate: true,

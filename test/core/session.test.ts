@@ -88,6 +88,20 @@ describe('session', () => {
     const scheduled = own.filter((post) => post.status === 'scheduled');
     expect(scheduled).toHaveLength(3);
     expect(scheduled.every((post) => post.scheduledAt! > Date.now())).toBe(true);
+    // Two carry a picture, published from the demo platform's web space, shown on the calendar.
+    const pictured = scheduled.filter((post) => post.mediaUrls.length > 0);
+    expect(pictured.map((post) => post.mediaUrls[0])).toEqual([
+      expect.stringMatching(/^pressroom-media:[0-9a-f]{64}\.png$/),
+      expect.stringMatching(/^pressroom-media:[0-9a-f]{64}\.png$/),
+    ]);
+    const range = pressroom.planning.getCalendar({
+      from: Date.now(),
+      to: Date.now() + 7 * 86_400_000,
+      zone: 'UTC',
+    });
+    expect(Object.keys(range.thumbnails).sort()).toEqual(
+      pictured.map((post) => post.mediaUrls[0]).sort(),
+    );
     // Its own posts move: the first drag a user tries is not refused.
     const moved = await invoke(session, 'updatePost', {
       id: scheduled[0]!.id,

@@ -21,14 +21,17 @@ afterEach(async () => {
 export async function openDemoSession(
   options: { platform?: TestPlatform; folder?: string; watch?: boolean } = {},
 ): Promise<{ session: Session; folder: string; platform: TestPlatform }> {
-  const platform = options.platform ?? (await startTestPlatform({ seed: 'demo' }));
   const folder = options.folder ?? mkdtempSync(join(tmpdir(), 'prs-'));
+  // As the app's demo platform: it serves the web space the demo's pictures are published from.
+  const mediaFolder = join(folder, 'demo-media');
+  const platform = options.platform ?? (await startTestPlatform({ seed: 'demo', mediaFolder }));
   const session = await Session.open({
     folder,
     secrets: new FileSecretStore(folder),
     demo: async () => ({
       apiBase: platform.server.baseUrl,
       token: platform.server.token,
+      mediaHost: { folder: mediaFolder, publicBaseUrl: `${platform.server.origin}/demo-media/` },
       close: async () => undefined,
     }),
     watch: options.watch ?? false,

@@ -1,0 +1,53 @@
+// The demo workspace's pictures (Node, core): two small drawings (a rye loaf, cinnamon buns),
+// drawn for Pressroom, so the first calendar a new user sees shows what pictures look like there.
+export const DEMO_PICTURES = {
+  'rye.png':
+    'iVBORw0KGgoAAAANSUhEUgAAAHgAAAB4CAIAAAC2BqGFAAAJdklEQVR42u2d234URRDG50U45EBAfANEIICcXBEPV175AkQk' +
+    'gCGAQExEknASDD6L1zyDlz6LPVPd1VXVh+mZzG42oX6/74Zkdsj+98vX1d3Vk+q/DzuqCahSBApaQasUtIJW0EpBQStolYKe' +
+    'WtD//rOpmoAUtIJW0CoFraAVtCJQ0ApapaCnF7ROjnWtQ0GrFLSCVtBKQUEraJWCVtC6Z6jzY13rUNCqAwL6h1Ozu5GCHobs' +
+    'zVOH9h33agrhGo5LtQ4vfXb4J65bXOK75vr6VacOZT6Jjwh0kiylefrwz7WOGN02+rxNzZWN6tfeYujj3A8s6AxcJItMl43O' +
+    'HLljddToLuqsk/vKHav6YvOqZUbfc09BPzigxRsz79Y6F+BysojyntMv54RmnNjX8Xr8GAR3gG6dPnHc1WQtzPgKuATrzIrR' +
+    '4sx9olWnDzs/gvAr9DLzqhX3MXjuHDoSNz/PxAw+rim4QAz5ALF7G/kSuJRsje/8zINas6CHF6yQMn4FhFeaV5nXrkruHjoQ' +
+    'b3A3xBuDC9z7Y60jhRgsDP6lfC3c8wB39oFj9wh0cfbXWnNGSBn+yVVfCS+x6Bv6cFsLnRIHj6PBx4+7Gh/ipRBx4N9VZ9uH' +
+    'HOtjoy9qPXFCyk8vzYGeXPLfBcFLHnP06He8AxK3Bie4l8aGuxoHZcziKGIIB0gGwtfCBWSO5vxaI2S0dnn+N6c1quayp7Wa' +
+    'zwC5N9DN/fEOD1ywRHFjdg/OuhqWMsmK+ufGoPCIHd+HAV9PltBcv+wpr185ZrThtG41byU+A8ed/jaY/xEzHSLF427CBLI7' +
+    'TJK9Bx3WbcTItVnM2zDv0LmYWzjBtwFnaSKj368ey2vjKv0APHG8A3gcDI6RQt3dWPsot/ZgMVINGxc2kYmRLeXzM1HEyHe9' +
+    '4QukkB0y+uPaQl7Prh2rRbnzz8l5fC7Eba296K3typIhY6QaijKLiyaRbbWLWRwgRv9SvgaWQWbYIaPnXy6ANmN6TsS4k89p' +
+    'g3o8wC2SBFMbY2QQ1tWAlHHcAyMDZTCyqQFMFksXN4gFXyODDBltjha2ah1v04K5kqLHOzwjHgfczN1Qn1Br+xip39FQrHcL' +
+    'OkMZE5kYOY4Y+YJtkdH26Hitr2q9SAsugIuBO/1tsB6P4TY/j7e2S+0S1hPaM+xA2cUFZkWTxTYoKGIwI2VEUb68bnQiLcYd' +
+    '72Duhh6nuO2ASZJExAi8PM967GsdosaA0S9FmcYFNTIGhUXchMM2p4xwX6G+jsl9Fy6mdwCb17hHHjeOmd7aJEZoxU19TcbG' +
+    'Q/1YV/0o3ySVnKV8tgPlGrGjvOXyAd/hS0L2NdcbLvFdege0uccN8S2tzViTeY3LEDI2Qs13sxfravehAZVcMPolKMeMTH/f' +
+    'Bd8a6A2jT4z+jOmNlaf82jmd4Y5ZW7D28xo+Ntqab3cBUvW2M4YG1stQyeHol6cMo9Y2T9VXjK+E+/abiOBbeIf6Ve4mHrez' +
+    '9haxtmCNd8CxEWs+qK9pgPQwdR/QSzj9I6GBE7+6knM1RobydkCZIk7BfccFX8Q7MJsjbmJtESPImqxYYR3ip44YIMsuQAyB' +
+    'cYEO7bxM7OznfhcxNGwlx3I5SxlSIkTsyX5rdJLLUxYeb3DbHEdrR1njHWjNh0WIMPVyX1NX/dL59mlrZ/Pfmw+c2DkeGjD6' +
+    'NZQXtpKUGWLC9+RfCeEdaujc5sLagrWd45CaXQyMECDU1PfQ1L2SuhtoUWxIO19gdl6/nAiNYsoC6w4X3oFek2Ntq0Cf1372' +
+    'iGEtTH0hYuqw/BgMdJAbdnEO7Hw/SOeInUloRHI5pBzy/Y4J71D/s7nAs25wC9Y0r8W8BgJEVCAiqbH8uOPKj67pUfWecN89' +
+    'w3KDFRuZdA5qDMzlJGUH970T3uE9pd/CmgaI/xn8qOgqa5fUc6z8aKvzhlnrYKBpvXHu6Ipby2/PjRGbYZs3TEPj7Y1IYiDl' +
+    '9wnKqAhrzJAgQNgcfRSUekF6QJ0H66is9hgjaDEb5PWGmwqKqg6HQTn3Y6ADO5dTjrIWpkbQbI6O5UcNmqWHrfOC2oPOEmmR' +
+    'NzDo3EiYAI25QSgfx+lfmBsZO2cop0wt0oP+DC+COq8EtBgPxwK6peSIjYQY0GK1KApa5kaa8t/ff5phHaaHmD362kNMXmLj' +
+    'YR40jodT4Wi6vpwBnXF03ssljqYjcAp03tGwcDoJR/fLaDryWNA16w4ZXUI5n9FsvYmufhRntFihHntGd606aK26SeaEEdCJ' +
+    'qqMfZZobfr2Jl9IwZympOvAOE6w6utTRdA9bTAvz6fEumGGH5YdEnKijyaoeq6M96LY6mu4DTK6OLp8Z0n6McGZITZ2aGXrK' +
+    'sZnhDkfcRjkyM8wENI6EeIfWmeFge4ad1jroSk1qrcOa+vqJ6FpHdB1jJyaxHhJJjPRaR2RhmuSG7w+e2FpHp9U7uuqYX717' +
+    'SfarKGu/Jte2eidcnKOcWL2Dna1wW4vuae3B6l3rejRdQS9Zjw5YnwjXl/Pr0WJ1VORyyXp0kM7ztAt70uvR+R0WMDXdDSrf' +
+    'YYHdbsiQcK+kZIflbaxe7rTDQqs6SnkPdlhK9gxxZ7PrniFU1uEKdfmeocicHnuG4f7snu0Z6i74hHbBW/s6aKnXqa8j7Jvp' +
+    '2tfBPieBuKyvQ/RQ73FfR2unEq1ACjuVWKddrA2stVMp2jfTqVMppLzKO/Am3alU0nu3sshY53vv6E6HD+6R7GrM9N6FvXrI' +
+    't7D3Lk55cWaPe++KWNMMSXeTij5z3wQ9IsSz3aT+t4F3k6KFW7tJRS4XdpNO7pxha380nlhJ9UeLMxOiP9q3naf7o+m6YNgf' +
+    'TTvSU/3RqdFvivqjSzr+xekg2vEfzh6jHekIPez4D88DhB3/9IxF2PEv6+Xp7PgvP8OC5wnxDAs9MZg/wwLQKXdQeLYldYYF' +
+    'T2uJMyzh3G96z7CUn8oiZwtn6enXklNZG8Hpq9Q5rdSpLHoOTqx87ptTWV3PGYqT3IXnDP1Jwivi/E/pOcPoyc59ds6w68lZ' +
+    'cuaww8nZNX5isMfJ2Uf8zP5+PTmrZ8EPyNMNss81KHq6AW76HYSnG4zpeR2pZ3R87M/riLLu/QSa8HkzYFKgOY4n0OzjZ5Pq' +
+    'M5X0KWEH6ylh+tw7fZKjPptUn02qT9vV50fr86NVClpB698zVOnfYVHQKgWtoBW0SkEraJWCVtD69wxVutahoBW0IlDQClql' +
+    'oBW0glYKCvog6X+J//NvrHUwfgAAAABJRU5ErkJggg==',
+  'cinnamon-buns.png':
+    'iVBORw0KGgoAAAANSUhEUgAAAHgAAAB4CAIAAAC2BqGFAAADD0lEQVR42u2dvXXDMBCDPVIGSpWhUmeqTJBaM6TJS5HYFn8O' +
+    'd8AJ713pAvhMUaJ4EG/H16croW5GYNAG7TJogzZoUzBog3YZtEEbtCkYtEG7DNqgDdpl0AbtMmiD/qnPj7dy2/kabgmWRqq9' +
+    'hlutN6hbBg1A0Mv2Aq0yaACCDrG3aZVBAxb0r7L315fTAvlk0IAFPehtzaqQBizoBXuzViU0YEHP6kb4ZNCABb0z8UX5ZNCA' +
+    'Bb1sL9AngwYs6E17j6xO+WTQkAc65Fl1yieVBizoWIdrA4pBQxLo2AXY7IBi0IAFjXD4x+fgj8s1wEEjHM6aZNCABU1isjlo' +
+    'KIWpKRI9dQxqQIHeXA6cqkeAhmqoB73wBif8ZpigoRj0I1fPbcSCztFQCfp04CSATtNQBnrw8txfmI1c/gkaIKCX1Uy9I0Ys' +
+    'l6EaUCN69gHo7i/vTpprDxK1GoBTx9rfHrXHsTP0EBooQA/e33e2Rco1CIBOW7xBNbQFPTsG0Rr6g55dHII0wN9Hl5hcuHdB' +
+    'NWS8+N+84+9PzQwaGoL+P5AZNBDtGYZ0BNx1yKCBaxd8x+ejSZlEQ15fB64baMQhgwYu0FMPDKcrYyoNeb13IXsu4z21hBqS' +
+    'ukn3p7zxDSdaDUn90SFLj9OL+klKsERDQcd/YRtGZrFkWEw5O5Vlyno5wzaUeZOzgSnBhsnZENyIlGDPLHhIc1MJ7ubf6yhJ' +
+    'CTb8Xgd/UrE/aKGUoDBorZRgB9ASKUFV0HIpQW3QQilBSdAkScVLgJYLr6kuWAxaeDhDU4J6oKmSigZNlxJsC5otJdgTNGFK' +
+    'sCFozpSgGGjdlKDkiFZMCWqDFkoJNgfNkxK8NOjMlKBB58WqDDojJSj8PlorJdgcNE9K0KDz8mvN9wxJUoKX2AVnSAnK93Wo' +
+    'pASvAro8Jdih904iJdihm1QiJSgPWiUl2AF0Tsqo3CPLUai9KR9UZ842pnywHe7blfLBeYpyM8S8oDdxc9oROBdcmq8S6NOk' +
+    'okT5pHuDNmiXQRu0QRuBQRu0y6AN2qBNIaW+AVsDX9IEiOiOAAAAAElFTkSuQmCC',
+} as const;
