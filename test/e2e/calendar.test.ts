@@ -151,6 +151,59 @@ describe('the calendar in Chromium', () => {
     await page.close();
   });
 
+  it('shows a post with its picture, and its menu (right-click or Shift+F10) duplicates it, moves it to drafts, and Delete deletes it with Undo', async () => {
+    const { page, problems } = await openApp(app.browser, app.served.url);
+    const { timezone } = await callCore<OperationResults['getSettings']>(app.served, 'getSettings');
+    const find = async () =>
+      (await callCore<LocalPost[]>(app.served, 'listPosts', {})).find((candidate) =>
+        candidate.text.startsWith('Tomorrow only: cinnamon buns'),
+      );
+    const post = await find();
+    expect(post?.mediaUrls).toEqual([expect.stringMatching(/^pressroom-media:/)]);
+    if (
+      wallTime(post!.scheduledAt!, timezone).slice(0, 7) !==
+      wallTime(Date.now(), timezone).slice(0, 7)
+    )
+      await page.getByRole('button', { name: 'Next', exact: true }).click();
+    const chip = page.locator('.ec-event', { hasText: 'cinnamon buns' });
+    expect(await chip.locator('img.thumb').getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+
+    await chip.click({ button: 'right' });
+    const menu = page.getByRole('menu', { name: 'Post' });
+    expect(await menu.getByRole('menuitem').allTextContents()).toEqual([
+      'Open',
+      'Duplicate',
+      'Move to drafts',
+      'Delete',
+    ]);
+    await menu.getByRole('menuitem', { name: 'Move to drafts' }).click();
+    await expect.poll(async () => (await find())?.status).toBe('draft');
+    expect((await find())?.scheduledAt).toBe(post!.scheduledAt);
+
+    // By keyboard: Shift+F10 on the focused post, then the arrows.
+    await chip.focus();
+    await page.keyboard.press('Shift+F10');
+    await menu.waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    const copy = page.getByRole('dialog', { name: 'New post' });
+    expect(await copy.getByLabel('Text').inputValue()).toBe(post!.text);
+    await page.keyboard.press('Escape');
+    await copy.waitFor({ state: 'hidden' });
+
+    await chip.focus();
+    await page.keyboard.press('Delete');
+    await expect.poll(find).toBeUndefined();
+    await page
+      .locator('.notice', { hasText: 'Post deleted' })
+      .getByRole('button', { name: 'Undo' })
+      .click();
+    await expect.poll(async () => (await find())?.status).toBe('draft');
+    expect((await find())?.mediaUrls).toEqual(post!.mediaUrls);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('opens a new post from c at the next whole hour, with one main action and a More menu', async () => {
     const { page, problems } = await openApp(app.browser, app.served.url);
     const { timezone } = await callCore<OperationResults['getSettings']>(

@@ -23,6 +23,7 @@ import {
 import type { CappedDay, MonthCell, PostView } from './calendar-events';
 import { CalendarMoves } from './calendar-moves';
 import type { PostBoard } from './calendar-moves';
+import { deletePost, moveToDrafts } from './post-actions';
 import type { EditorStart } from './post-fields.svelte';
 import { nextWholeHour } from './post-when';
 import type { Shell } from './shell.svelte';
@@ -232,6 +233,22 @@ export class CalendarState implements PostBoard {
 
   post(id: number): LocalPost | undefined {
     return this.posts.find((post) => post.id === id) ?? this.drafts.find((post) => post.id === id);
+  }
+
+  /** Deletes a post from its menu; the notice offers Undo. */
+  async deletePost(id: number): Promise<void> {
+    const post = this.post(id);
+    if (!post) return;
+    await this.shell.attempt(deletePost(this.shell, post), 'Could not delete the post');
+    await this.load();
+  }
+
+  /** Takes a scheduled post out of the queue from its menu; it stays on the calendar, a draft. */
+  async moveToDrafts(id: number): Promise<void> {
+    const post = this.post(id);
+    if (!post) return;
+    await this.shell.attempt(moveToDrafts(this.shell, post), 'Could not move the post to drafts');
+    await this.load();
   }
 
   /** The calendar moved to another range: read its posts. */

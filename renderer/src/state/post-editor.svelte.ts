@@ -2,7 +2,6 @@
 // its media list and AI assist, and the calls each button makes — save in a mode, add to queue or
 // share next by the bot's posting schedule, delete with undo, move to drafts, duplicate — through
 // the duplicate guard. The dialog and its parts only bind to this.
-import { Temporal } from 'temporal-polyfill';
 import type { CallResult } from '../../../shared/answers';
 import type { LocalPost, SharedNext } from '../../../shared/domain';
 import { formatDateTime } from '../components/common/format';
@@ -10,6 +9,7 @@ import type { Overrule } from './duplicates.svelte';
 import { PostAssist } from './post-assist.svelte';
 import { PostFields } from './post-fields.svelte';
 import type { EditorStart, PostMode, QueueAction } from './post-fields.svelte';
+import { deletePost, moveToDrafts } from './post-actions';
 import { PostMedia } from './post-media.svelte';
 import { NOT_GONE_OUT } from './post-status';
 import type { Shell } from './shell.svelte';
@@ -183,22 +183,14 @@ export class PostEditor {
   async remove(): Promise<boolean> {
     const post = this.fields.post;
     if (!post || !this.fields.canDelete || this.busy) return false;
-    const removed = await this.call(() => this.shell.api.deletePost({ id: post.id }));
-    if (!removed) return false;
-    this.shell.notices.show('success', 'Post deleted', 10_000, {
-      label: 'Undo',
-      run: () => void restorePost(this.shell, post),
-    });
-    return true;
+    return !!(await this.call(() => deletePost(this.shell, post)));
   }
 
   /** Takes a scheduled post out of the queue, keeping it as a draft at its time. */
   async moveToDrafts(): Promise<boolean> {
     const post = this.fields.post;
     if (!post || !this.fields.canMoveToDrafts || this.busy) return false;
-    const moved = await this.call(() => this.shell.api.moveToDrafts({ id: post.id }));
-    if (moved) this.shell.notices.show('success', 'Moved to drafts: it will not go out');
-    return !!moved;
+    return !!(await this.call(() => moveToDrafts(this.shell, post)));
   }
 
   /**
@@ -224,24 +216,4 @@ export class PostEditor {
       this.busy = false;
     }
   }
-}
-
-/**
- * Writes a deleted post again as it was: scheduled at its time when that is still ahead, else a
- * draft. The post it repeats is gone, so the duplicate guard has nothing to ask.
- */
-export async function restorePost(shell: Shell, post: LocalPost): Promise<void> {
-  const at = post.scheduledAt;
-  const schedule = post.status === 'scheduled' && at !== null && at > Date.now();
-  const result = await shell.api.addPost({
-    text: post.text,
-    mediaUrls: post.mediaUrls,
-    mode: schedule ? 'schedule' : 'draft',
-    allowDuplicate: true,
-    ...(post.botId ? { botId: post.botId } : {}),
-    ...(at !== null ? { at: Temporal.Instant.fromEpochMilliseconds(at).toString() } : {}),
-    ...(post.zone ? { zone: post.zone } : {}),
-  });
-  if (result.ok) shell.notices.show('success', 'Post restored');
-  else shell.notices.error(result.error.message, 'Could not restore the post');
 }

@@ -9,7 +9,8 @@ import { LIMITS } from '../../../shared/limits';
 import { hasSlots } from '../../../shared/schedule';
 import { formatDateTime, wallTime } from '../components/common/format';
 import type { PostMedia } from './post-media.svelte';
-import { lockReason, NOT_GONE_OUT } from './post-status';
+import { canDelete, canMoveToDrafts } from './post-actions';
+import { lockReason } from './post-status';
 import { readWhen } from './post-when';
 import type { Reading } from './post-when';
 import type { Shell } from './shell.svelte';
@@ -108,10 +109,8 @@ export class PostFields {
     return [...local, ...standing];
   });
   /** A post that never went out can be deleted, a scheduled one too until it is being sent. */
-  readonly canDelete = $derived(
-    !!this.post && [...NOT_GONE_OUT, 'scheduled'].includes(this.post.status),
-  );
-  readonly canMoveToDrafts = $derived(this.post?.status === 'scheduled');
+  readonly canDelete = $derived(!!this.post && canDelete(this.post));
+  readonly canMoveToDrafts = $derived(!!this.post && canMoveToDrafts(this.post));
   /**
    * The buttons this post offers: a scheduled post stays in the queue and can only be saved at a
    * (new) time; a new post, draft, failed or missed one can go out any way.
