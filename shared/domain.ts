@@ -38,6 +38,20 @@ export interface LocalPost {
   updatedAt: number;
 }
 
+/**
+ * Why a post cannot be changed any more, or null while it can: the core's rule, which the
+ * calendar and the editor also read to say so before a round trip.
+ */
+export function postLockReason(post: Pick<LocalPost, 'origin' | 'status'>): string | null {
+  if (post.origin === 'remote') return 'It was made on the platform; API v1 cannot change it';
+  if (post.status === 'published')
+    return 'It is published; API v1 has no way to change a published post';
+  if (post.status === 'handed_off')
+    return 'It was handed off: the platform publishes it, and API v1 cannot change it';
+  if (post.status === 'sending') return 'It is being sent right now';
+  return null;
+}
+
 export interface LocalProduct {
   id: number;
   remoteId: string | null;

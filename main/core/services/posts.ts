@@ -2,7 +2,7 @@
 // post against change, and the duplicate guard every way a post is queued goes through.
 import type { OperationInput } from '../../../shared/contract';
 import type { LocalPost } from '../../../shared/domain';
-import { PRIORITY } from '../../../shared/domain';
+import { PRIORITY, postLockReason } from '../../../shared/domain';
 import { describeDuplicate, findDuplicate, outgoingAt } from '../../../shared/duplicates';
 import type { DuplicateCandidate } from '../../../shared/duplicates';
 import { systemTimeZone, toInstant } from '../../../shared/time';
@@ -99,21 +99,10 @@ export class PostsService {
     if (problem) throw new InvalidInput([problem]);
   }
 
-  /** Why a post cannot be changed any more, or null while it can. */
-  private lockedReason(post: LocalPost): string | null {
-    if (post.origin === 'remote') return 'It was made on the platform; API v1 cannot change it';
-    if (post.status === 'published')
-      return 'It is published; API v1 has no way to change a published post';
-    if (post.status === 'handed_off')
-      return 'It was handed off: the platform publishes it, and API v1 cannot change it';
-    if (post.status === 'sending') return 'It is being sent right now';
-    return null;
-  }
-
   /** The post `id`, refused by name when it can no longer be changed. */
   editablePost(id: number): LocalPost {
     const post = this.requirePost(id);
-    const locked = this.lockedReason(post);
+    const locked = postLockReason(post);
     if (locked) throw new NotAllowed(`Post ${id} cannot be changed. ${locked}.`);
     return post;
   }
@@ -244,7 +233,7 @@ export class PostsService {
       this.takeOutOfQueue(post);
       if (!this.store.posts.remove(id))
         throw new NotAllowed(
-          `Post ${id} cannot be deleted. ${this.lockedReason(post) ?? `It is ${post.status}`}.`,
+          `Post ${id} cannot be deleted. ${postLockReason(post) ?? `It is ${post.status}`}.`,
         );
     });
     this.events.emit({ type: 'changed', what: 'posts' });

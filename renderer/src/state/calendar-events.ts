@@ -1,11 +1,12 @@
 // How the calendar draws posts and free slots (browser, pure): a post as the calendar shows it
 // (made once per post: a month draws a hundred at once), the library's events for posts, free
 // slots and "+N more", the day caps of the busy views, and each bot's colour.
+import { postLockReason } from '../../../shared/domain';
 import type { Calendar } from '@event-calendar/core';
 import { Temporal } from 'temporal-polyfill';
 import type { FreeSlot, LocalPost, PostStatus } from '../../../shared/domain';
 import type { WallClock } from '../../../shared/time';
-import { STATUS_MARKS, lockReason } from './post-status';
+import { STATUS_MARKS } from './post-status';
 
 /** How long a post or a free slot looks on the time grid; both are instants, so only for show. */
 export const SHOWN_MINUTES = 30;
@@ -171,7 +172,7 @@ export function viewOf(
   botName: string,
   thumbnails: Readonly<Record<string, string>> = {},
 ): PostView {
-  const locked = lockReason(post);
+  const locked = postLockReason(post);
   const start = clock.wall(at);
   const mark = STATUS_MARKS[post.status];
   return {

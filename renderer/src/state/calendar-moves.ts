@@ -1,11 +1,12 @@
 // Moving posts on the calendar (browser): a drag, a key or a drop moves a post by wall-clock
 // time in the user's zone, shows it there at once, asks first when the duplicate guard objects,
 // puts it back if the core refuses, and queues a failed or missed post moved into the future.
+import { postLockReason } from '../../../shared/domain';
 import { Temporal } from 'temporal-polyfill';
 import type { Calendar } from '@event-calendar/core';
 import type { LocalPost } from '../../../shared/domain';
 import { wallTime } from '../components/common/format';
-import { NOT_GONE_OUT, lockReason } from './post-status';
+import { NOT_GONE_OUT } from './post-status';
 import { readWhen } from './post-when';
 import type { Shell } from './shell.svelte';
 
@@ -75,7 +76,7 @@ export class CalendarMoves {
     const post = this.board.posts.find((candidate) => candidate.id === postId);
     const zone = this.board.zone;
     if (!post) return this.refuse('it is no longer on the calendar');
-    const locked = lockReason(post);
+    const locked = postLockReason(post);
     if (locked) return this.refuse(locked);
     // A wall time the clocks skip or repeat is refused with the reason, never guessed.
     const when = readWhen(wall.slice(0, 10), wall.slice(11, 16), zone);

@@ -1,20 +1,21 @@
 // What can be done to a post wherever it is shown (browser): delete it (the notice offers Undo,
 // which writes it again as it was) and move it to the drafts. The post editor's menu and the
 // calendar's context menu both call these, under the same rules.
+import { postLockReason } from '../../../shared/domain';
 import { Temporal } from 'temporal-polyfill';
 import type { CallResult } from '../../../shared/answers';
 import type { LocalPost } from '../../../shared/domain';
-import { NOT_GONE_OUT, lockReason } from './post-status';
+import { NOT_GONE_OUT } from './post-status';
 import type { Shell } from './shell.svelte';
 
 /** A post that never went out, or is only scheduled, can be deleted. */
 export function canDelete(post: LocalPost): boolean {
-  return lockReason(post) === null && [...NOT_GONE_OUT, 'scheduled'].includes(post.status);
+  return postLockReason(post) === null && [...NOT_GONE_OUT, 'scheduled'].includes(post.status);
 }
 
 /** A scheduled post of ours can leave the queue and stay a draft at its time. */
 export function canMoveToDrafts(post: LocalPost): boolean {
-  return lockReason(post) === null && post.status === 'scheduled';
+  return postLockReason(post) === null && post.status === 'scheduled';
 }
 
 /** Deletes the post; once it is gone, a notice offers Undo for a while. */

@@ -1,6 +1,7 @@
 // The post editor's fields (browser): one post's text, bot, date, time and zone, their checks
 // (with wall times that a DST change skips or repeats handled explicitly), the core's refusals
 // placed by field, and whether the bot's posting schedule lets the queue buttons work.
+import { postLockReason } from '../../../shared/domain';
 import { Temporal } from 'temporal-polyfill';
 import type { POST_MODES } from '../../../shared/contract';
 import type { CallResult, Issue } from '../../../shared/answers';
@@ -10,7 +11,6 @@ import { hasSlots } from '../../../shared/schedule';
 import { formatDateTime, wallTime } from '../components/common/format';
 import type { PostMedia } from './post-media.svelte';
 import { canDelete, canMoveToDrafts } from './post-actions';
-import { lockReason } from './post-status';
 import { readWhen } from './post-when';
 import type { Reading } from './post-when';
 import type { Shell } from './shell.svelte';
@@ -97,7 +97,7 @@ export class PostFields {
   readonly length = $derived(this.text.trim().length);
   readonly tooLong = $derived(this.length > TEXT_LIMIT);
   readonly when = $derived(readWhen(this.date, this.time, this.zone));
-  readonly locked = $derived(this.post ? lockReason(this.post) : null);
+  readonly locked = $derived(this.post ? postLockReason(this.post) : null);
   readonly title = $derived(this.post ? 'Edit post' : 'New post');
   /** The problems to show: the checks of what was tried, and the core's refusals still standing. */
   readonly issues = $derived.by((): Issue[] => {
