@@ -166,10 +166,15 @@ describe('the calendar in Chromium', () => {
     )
       await page.getByRole('button', { name: 'Next', exact: true }).click();
     const chip = page.locator('.ec-event', { hasText: 'cinnamon buns' });
-    expect(await chip.locator('img.thumb').getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+    const thumbnail = chip.locator('img.thumb');
+    expect(await thumbnail.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+    // Drawn, not only present: a loaded picture of its own size on the chip.
+    expect(await thumbnail.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(120);
+    expect((await thumbnail.boundingBox())?.width).toBeGreaterThan(10);
 
     await chip.click({ button: 'right' });
     const menu = page.getByRole('menu', { name: 'Post' });
+    await screenshot(page, 'calendar-post-menu');
     expect(await menu.getByRole('menuitem').allTextContents()).toEqual([
       'Open',
       'Duplicate',
