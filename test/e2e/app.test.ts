@@ -1,6 +1,7 @@
 // The app in Chromium on the demo workspace: it starts under the strict CSP with no console
-// errors, every screen opens, an axe-core scan finds no serious accessibility problems, a small
-// window keeps the calendar's chips readable, and the keyboard reaches everything.
+// errors, every screen opens, an axe-core scan finds no serious accessibility problems (light, and
+// dark in a small window), a small window keeps the calendar's chips readable, and the keyboard
+// reaches everything.
 import { describe, expect, it } from 'vitest';
 import { SCREENS } from '../../renderer/src/state/shell.svelte';
 import { seriousViolations } from './axe';
@@ -93,10 +94,12 @@ describe('the app in Chromium', () => {
     await page.getByRole('button', { name: 'New post', exact: true }).click();
     const editor = page.getByRole('dialog', { name: 'New post' });
     await editor.getByRole('button', { name: 'More' }).click();
+    await editor.getByRole('menu', { name: 'More' }).waitFor();
     await scan('post editor');
     await page.keyboard.press('Escape');
     await editor.getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('button', { name: 'Campaign from a brief' }).click();
+    await page.getByRole('dialog', { name: 'Campaign from a brief' }).waitFor();
     await scan('campaign');
     await page.keyboard.press('Escape');
     // The tallest dialog: its buttons stay in sight in a short window.
