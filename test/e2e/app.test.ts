@@ -1,6 +1,7 @@
 // The app in Chromium on the demo workspace: it starts under the strict CSP with no console
-// errors, every screen opens, an axe-core scan finds no serious accessibility problems, a small
-// window keeps the calendar's chips readable, and the keyboard reaches everything.
+// errors, every screen opens, an axe-core scan finds no serious accessibility problems (light, and
+// dark in a small window), a small window keeps the calendar's chips readable, and the keyboard
+// reaches everything.
 import { describe, expect, it } from 'vitest';
 import { SCREENS } from '../../renderer/src/state/shell.svelte';
 import { seriousViolations } from './axe';
@@ -48,6 +49,72 @@ describe('the app in Chromium', () => {
       }
     }
     await screenshot(page, 'app-every-screen');
+    expect(findings).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('in dark mode in a 1024×700 window, axe (colour contrast included) finds nothing serious on any screen or dialog, and nothing is wider than the window', async () => {
+    const { page, problems } = await openApp(app.browser, app.served.url, {
+      viewport: { width: 1024, height: 700 },
+      // The demo workspace's theme is "system": the page follows the browser's dark scheme.
+      beforeLoad: (darkPage) => darkPage.emulateMedia({ colorScheme: 'dark' }),
+    });
+    await expect(page.evaluate(() => document.documentElement.dataset.theme)).resolves.toBe('dark');
+    const findings: string[] = [];
+    const scan = async (where: string) => {
+      await page.waitForLoadState('networkidle').catch(() => undefined);
+      for (const finding of await seriousViolations(page)) findings.push(`${where}: ${finding}`);
+      // A screen scrolls down, never sideways; a dialog fits the window.
+      const overflow = await page.evaluate(() => {
+        const main = document.querySelector('main')!;
+        const dialog = document.querySelector('dialog[open]')?.getBoundingClientRect();
+        return {
+          sideways: main.scrollWidth > main.clientWidth + 1,
+          dialogOutside: dialog !== undefined && (dialog.left < 0 || dialog.right > innerWidth),
+        };
+      });
+      if (overflow.sideways) findings.push(`${where}: the screen scrolls sideways`);
+      if (overflow.dialogOutside) findings.push(`${where}: the dialog is wider than the window`);
+    };
+    const nav = page.getByRole('navigation', { name: 'Screens' });
+    for (const screen of SCREENS) {
+      await nav.getByRole('link', { name: screen.label }).click();
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      await scan(screen.id);
+    }
+    await nav.getByRole('link', { name: 'Calendar' }).click();
+    for (const view of ['Week', 'Day', 'List', 'Month']) {
+      await page
+        .getByRole('group', { name: 'Calendar view' })
+        .getByRole('button', { name: view, exact: true })
+        .click();
+      await scan(`calendar ${view}`);
+    }
+    await page.getByRole('button', { name: 'New post', exact: true }).click();
+    const editor = page.getByRole('dialog', { name: 'New post' });
+    await editor.getByRole('button', { name: 'More' }).click();
+    await editor.getByRole('menu', { name: 'More' }).waitFor();
+    await scan('post editor');
+    await page.keyboard.press('Escape');
+    await editor.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: 'Campaign from a brief' }).click();
+    await page.getByRole('dialog', { name: 'Campaign from a brief' }).waitFor();
+    await scan('campaign');
+    await page.keyboard.press('Escape');
+    // The tallest dialog: its buttons stay in sight in a short window.
+    await nav.getByRole('link', { name: 'Bots' }).click();
+    await page
+      .getByRole('button', { name: /^Posting schedule of / })
+      .first()
+      .click();
+    const schedule = page.getByRole('dialog', { name: /^Posting schedule of / });
+    await schedule.getByRole('heading', { name: 'Next free slots' }).waitFor();
+    await scan('posting schedule');
+    const save = await schedule.getByRole('button', { name: 'Save schedule' }).boundingBox();
+    const box = await schedule.boundingBox();
+    expect(save!.y + save!.height).toBeLessThanOrEqual(box!.y + box!.height);
+    await screenshot(page, 'app-1024-dark');
     expect(findings).toEqual([]);
     expect(problems).toEqual([]);
     await page.close();

@@ -1,5 +1,6 @@
 // The accessibility scan of the end-to-end tests (Node): axe-core run in the page as it is now,
-// WCAG 2.2 AA's target size included, its serious and critical findings one line each.
+// WCAG 2.2 AA's target size and colour contrast included, its serious and critical findings one
+// line each.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
@@ -24,8 +25,13 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     const axe = (
       window as unknown as { axe: { run(options: unknown): Promise<{ violations: unknown[] }> } }
     ).axe;
-    // WCAG 2.2's target size (2.5.8) is off in axe unless asked for.
-    return (await axe.run({ rules: { 'target-size': { enabled: true } } })).violations;
+    // WCAG 2.2's target size (2.5.8) is off in axe unless asked for; colour contrast is on by
+    // default and named here so the dark-mode scans keep it.
+    return (
+      await axe.run({
+        rules: { 'target-size': { enabled: true }, 'color-contrast': { enabled: true } },
+      })
+    ).violations;
   });
   return (violations as AxeViolation[])
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')

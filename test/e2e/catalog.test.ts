@@ -102,6 +102,14 @@ describe('the catalog grid in Chromium', () => {
     expect(published?.remoteId).toMatch(/\S/);
     await expect(cell('Price: $5.25').getAttribute('aria-readonly')).resolves.toBe('true');
     await page.getByText('No products selected').waitFor();
+    // A click on the row's box ticks it as it selects the row, and a second click unticks both.
+    const box = row.getByRole('checkbox', { name: `Select ${SKU}` });
+    await box.click();
+    await page.getByText('1 selected', { exact: true }).waitFor();
+    await expect(box.isChecked()).resolves.toBe(true);
+    await box.click();
+    await page.getByText('No products selected').waitFor();
+    await expect(box.isChecked()).resolves.toBe(false);
 
     // A published row cannot be edited: the keys say why instead.
     await cell('Price: $5.25').click();

@@ -250,6 +250,12 @@ describe('the queue screen', () => {
     expect(within(first!).getByRole('button', { name: new RegExp(when) }).textContent).toBe(when);
     // 08:00 UTC is 09:00 in Berlin.
     expect(when).toMatch(/\b0?9:00/);
+    // The date and the time are pieces of that text, so a narrow table puts one under the other.
+    const pieces = within(first!).getByRole('button', { name: new RegExp(when) }).children;
+    expect([...pieces].map((piece) => piece.textContent)).toEqual([
+      expect.not.stringMatching(/9:00/),
+      expect.stringMatching(/^0?9:00/),
+    ]);
     expect(first!.textContent).toContain('Sourdough class on Saturday');
     expect(first!.textContent).toContain('Bakery Bot');
     expect(first!.textContent).toContain('@bakery');

@@ -2,9 +2,7 @@
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-/** "23 Nov 2026, 09:00" in `zone`; a dash for no time. */
-export function formatDateTime(ms: number | null, zone: string): string {
-  if (ms === null) return '—';
+function dateTimeFormatter(zone: string): Intl.DateTimeFormat {
   let formatter = formatters.get(zone);
   if (!formatter) {
     // Building a formatter is slow and tables ask for one per row.
@@ -15,7 +13,33 @@ export function formatDateTime(ms: number | null, zone: string): string {
     });
     formatters.set(zone, formatter);
   }
-  return formatter.format(ms);
+  return formatter;
+}
+
+/** "23 Nov 2026, 09:00" in `zone`; a dash for no time. */
+export function formatDateTime(ms: number | null, zone: string): string {
+  return ms === null ? '—' : dateTimeFormatter(zone).format(ms);
+}
+
+/**
+ * formatDateTime's text cut where its time starts: the date ("23 Nov 2026,"), the space after it
+ * and the time ("09:00"). Joined they are the same text; apart, a narrow column can put the time
+ * under the date without breaking either.
+ */
+export function dateTimeLines(
+  ms: number,
+  zone: string,
+): { date: string; gap: string; time: string } {
+  const formatter = dateTimeFormatter(zone);
+  // Cut the formatted text itself: V8's parts may hold other spaces (U+202F) than its text.
+  const text = formatter.format(ms);
+  const parts = formatter.formatToParts(ms);
+  const timeStart = parts.findIndex((part) => part.type === 'hour' || part.type === 'dayPeriod');
+  // A locale that writes the time first keeps the text in one piece.
+  if (timeStart <= 0) return { date: text, gap: '', time: '' };
+  const cut = parts.slice(0, timeStart).reduce((length, part) => length + part.value.length, 0);
+  const date = text.slice(0, cut).trimEnd();
+  return { date, gap: text.slice(date.length, cut), time: text.slice(cut) };
 }
 
 /** "23 Nov 2026, 09:00 to 25 Nov 2026, 17:00" in `zone`, or the one time when both are the same. */
