@@ -7,7 +7,7 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { OperationResults } from '../../shared/answers';
 import type { LocalPost } from '../../shared/domain';
-import { wallTime } from '../../renderer/src/components/common/format';
+import { wallTime } from '../../renderer/src/lib/format';
 import { nextWholeHour } from '../../renderer/src/state/post-when';
 import { seriousViolations } from './axe';
 import { callCore, chooseFromMore, openApp, screenshot } from './harness';

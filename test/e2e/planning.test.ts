@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { OperationResults } from '../../shared/answers';
 import type { BotSchedule, BotSummary, LocalPost } from '../../shared/domain';
-import { wallTime } from '../../renderer/src/components/common/format';
+import { wallTime } from '../../renderer/src/lib/format';
 import { seriousViolations } from './axe';
 import { callCore, chooseFromMore, openApp, screenshot } from './harness';
 import { useServedApp } from './served-app';

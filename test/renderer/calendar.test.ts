@@ -11,7 +11,7 @@ import CalendarScreen from '../../renderer/src/screens/CalendarScreen.svelte';
 import { shellContext } from '../../renderer/src/lib/context';
 import { CalendarState, NO_BOT } from '../../renderer/src/state/calendar.svelte';
 import { LOCK_ICON, botColour, moreOf, postOf } from '../../renderer/src/state/calendar-events';
-import { wallTime } from '../../renderer/src/components/common/format';
+import { wallTime } from '../../renderer/src/lib/format';
 import { ok, type Answer } from './fake-transport';
 import { post, refused, settings, shellWith, stubJsdom, ZONE } from './post-editor-fixtures';
 

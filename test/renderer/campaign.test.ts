@@ -8,7 +8,7 @@ import type { OperationInput } from '../../shared/contract';
 import type { CallResult } from '../../shared/answers';
 import type { CampaignDrafts, LocalPost } from '../../shared/domain';
 import CampaignDialog from '../../renderer/src/components/campaign/CampaignDialog.svelte';
-import { formatDateTime } from '../../renderer/src/components/common/format';
+import { formatDateTime } from '../../renderer/src/lib/format';
 import { shellContext } from '../../renderer/src/lib/context';
 import CalendarScreen from '../../renderer/src/screens/CalendarScreen.svelte';
 import { CampaignState, placeProblems } from '../../renderer/src/state/campaign.svelte';

@@ -12,7 +12,7 @@ import type {
   ImportResult,
   LocalPost,
 } from '../../shared/domain';
-import { formatDateTime } from '../../renderer/src/components/common/format';
+import { formatDateTime } from '../../renderer/src/lib/format';
 import ImportScreen from '../../renderer/src/screens/ImportScreen.svelte';
 import { shellContext } from '../../renderer/src/lib/context';
 import {

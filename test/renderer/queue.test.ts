@@ -9,7 +9,7 @@ import { Shell } from '../../renderer/src/state/shell.svelte';
 import { outboxItem } from '../support/outbox';
 import { FakeTransport, ok, refused } from './fake-transport';
 import { ZONE, post, settings } from './post-editor-fixtures';
-import { formatDateTime } from '../../renderer/src/components/common/format';
+import { formatDateTime } from '../../renderer/src/lib/format';
 
 const row = (
   id: number,

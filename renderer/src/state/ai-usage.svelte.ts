@@ -2,7 +2,7 @@
 // once for both the chart and the table that reads the same numbers to screen readers.
 import type { CallErrorKind } from '../../../shared/answers';
 import type { AiUsageDay } from '../../../shared/domain';
-import { coalesce } from '../components/common/coalesce';
+import { coalesce } from '../lib/coalesce';
 import type { Shell } from './shell.svelte';
 
 export const USAGE_RANGES = [7, 30, 90] as const;

@@ -4,10 +4,10 @@
 import type { OperationInput } from '../../../shared/contract';
 import type { CallResult } from '../../../shared/answers';
 import type { BotSummary, OutboxItem } from '../../../shared/domain';
-import { coalesce } from '../components/common/coalesce';
-import { PendingWrites } from '../components/common/pending-writes.svelte';
-import type { Pending } from '../components/common/pending-writes.svelte';
-import { syncFor, touchesCache } from '../components/common/platform-sync';
+import { coalesce } from '../lib/coalesce';
+import { PendingWrites } from './pending-writes.svelte';
+import type { Pending } from './pending-writes.svelte';
+import { syncFor, touchesCache } from './platform-sync';
 import { ScheduleEditor } from './schedule.svelte';
 import type { Shell } from './shell.svelte';
 

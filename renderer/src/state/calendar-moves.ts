@@ -5,7 +5,7 @@ import { postLockReason } from '../../../shared/domain';
 import { Temporal } from 'temporal-polyfill';
 import type { Calendar } from '@event-calendar/core';
 import type { LocalPost } from '../../../shared/domain';
-import { wallTime } from '../components/common/format';
+import { wallTime } from '../lib/format';
 import { NOT_GONE_OUT } from './post-status';
 import { readWhen } from './post-when';
 import type { Shell } from './shell.svelte';

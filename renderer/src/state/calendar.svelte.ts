@@ -8,7 +8,7 @@ import { Temporal } from 'temporal-polyfill';
 import type { CoreEvent } from '../../../shared/answers';
 import type { BotSummary, FreeSlot, LocalPost, PostStatus } from '../../../shared/domain';
 import { WallClock } from '../../../shared/time';
-import { coalesce } from '../components/common/coalesce';
+import { coalesce } from '../lib/coalesce';
 import {
   DAY_CAPS,
   NO_EVENTS,

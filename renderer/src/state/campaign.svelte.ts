@@ -13,7 +13,7 @@ import type {
   DuplicateConflict,
   LocalPost,
 } from '../../../shared/domain';
-import { formatSpan } from '../components/common/format';
+import { formatSpan } from '../lib/format';
 import type { Shell } from './shell.svelte';
 
 export type Placement = NonNullable<OperationInput<'saveCampaignDrafts'>['placement']>;

@@ -4,7 +4,7 @@
 import { SvelteMap, SvelteSet } from 'svelte/reactivity';
 import type { LocalProduct, ProductStatus } from '../../../shared/domain';
 import type { Api } from '../lib/api';
-import { coalesce } from '../components/common/coalesce';
+import { coalesce } from '../lib/coalesce';
 import type { CatalogView } from './catalog-view.svelte';
 
 /** Rows per request: a screenful plus overscan fits in one or two. */

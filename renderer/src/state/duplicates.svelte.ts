@@ -3,7 +3,7 @@
 // is sent again with allowDuplicate on yes. Every call that sends a post out goes through `run`.
 import type { CallResult } from '../../../shared/answers';
 import type { DuplicateConflict } from '../../../shared/domain';
-import { formatDateTime } from '../components/common/format';
+import { formatDateTime } from '../lib/format';
 import { STATUS_MARKS } from './post-status';
 
 /** What a guarded call adds to its input: nothing the first time, allowDuplicate after a yes. */

@@ -1,8 +1,8 @@
 // The orders screen's state (browser): a page of the orders the last sync brought, searched and
 // filtered by status, the order opened in detail, and a refresh that pulls from the platform.
 import type { OrderSummary } from '../../../shared/domain';
-import { PagedList } from '../components/common/paged-list.svelte';
-import { syncFor, touchesCache } from '../components/common/platform-sync';
+import { PagedList } from './paged-list.svelte';
+import { syncFor, touchesCache } from './platform-sync';
 import type { Shell } from './shell.svelte';
 
 /** The order states of Platform API v1 (docs/platform-api.md, "Order"). */

@@ -4,7 +4,7 @@
 // the duplicate guard. The dialog and its parts only bind to this.
 import type { CallResult } from '../../../shared/answers';
 import type { LocalPost, SharedNext } from '../../../shared/domain';
-import { formatDateTime } from '../components/common/format';
+import { formatDateTime } from '../lib/format';
 import type { Overrule } from './duplicates.svelte';
 import { PostAssist } from './post-assist.svelte';
 import { PostFields } from './post-fields.svelte';

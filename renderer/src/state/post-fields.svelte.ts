@@ -8,7 +8,7 @@ import type { CallResult, Issue } from '../../../shared/answers';
 import type { BotSchedule, LocalPost } from '../../../shared/domain';
 import { LIMITS } from '../../../shared/limits';
 import { hasSlots } from '../../../shared/schedule';
-import { formatDateTime, wallTime } from '../components/common/format';
+import { formatDateTime, wallTime } from '../lib/format';
 import type { PostMedia } from './post-media.svelte';
 import { canDelete, canMoveToDrafts } from './post-actions';
 import { readWhen } from './post-when';

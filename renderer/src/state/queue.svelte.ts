@@ -12,7 +12,7 @@ import type {
   RateGauge,
 } from '../../../shared/domain';
 import { SvelteSet } from 'svelte/reactivity';
-import { coalesce } from '../components/common/coalesce';
+import { coalesce } from '../lib/coalesce';
 import type { Shell } from './shell.svelte';
 
 export const RETRYABLE: readonly OutboxState[] = ['failed', 'cancelled', 'retrying'];

@@ -2,11 +2,11 @@
 // by tag, the one opened in detail, messages sent to them and tags added (both through the
 // queue), and a broadcast to a tag followed until every recipient is done or failed.
 import type { OutboxState, SubscriberDetail, SubscriberSummary } from '../../../shared/domain';
-import { coalesce } from '../components/common/coalesce';
-import { OutboxWatch } from '../components/common/outbox-watch';
-import { PagedList } from '../components/common/paged-list.svelte';
-import { PendingWrites } from '../components/common/pending-writes.svelte';
-import { syncFor, touchesCache } from '../components/common/platform-sync';
+import { coalesce } from '../lib/coalesce';
+import { OutboxWatch } from './outbox-watch';
+import { PagedList } from './paged-list.svelte';
+import { PendingWrites } from './pending-writes.svelte';
+import { syncFor, touchesCache } from './platform-sync';
 import type { Shell } from './shell.svelte';
 
 /** A message sent from this screen, as far as the queue has taken it. */

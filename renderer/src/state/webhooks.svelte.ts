@@ -4,7 +4,7 @@
 import type { CoreEvent } from '../../../shared/answers';
 import type { ReceivedEvent, WebhookInfo } from '../../../shared/domain';
 import { WEBHOOK_EVENTS } from '../../../shared/domain';
-import { coalesce } from '../components/common/coalesce';
+import { coalesce } from '../lib/coalesce';
 import type { FormErrors } from './settings.svelte';
 import { checkInput, formErrors, noErrors } from './settings.svelte';
 import type { Shell } from './shell.svelte';

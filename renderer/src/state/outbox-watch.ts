@@ -1,7 +1,7 @@
 // Following the outbox items a screen queued until the queue settles them (browser): the bots
 // and subscribers screens show a write as pending, then done, or rolled back with the reason.
-import type { CoreEvent, QueueEvent } from '../../../../shared/answers';
-import type { OutboxItem } from '../../../../shared/domain';
+import type { CoreEvent, QueueEvent } from '../../../shared/answers';
+import type { OutboxItem } from '../../../shared/domain';
 
 export interface ItemOutcome {
   done(remoteId: string | null): void;

@@ -1,9 +1,9 @@
 // The user's writes to cached platform records (browser): shown at once, sent through the queue,
 // dropped (rolled back) when the queue fails them, and kept after it is done until a sync shows
 // them, since the cache learns of a write only from a sync.
-import type { CallResult, CoreEvent } from '../../../../shared/answers';
-import type { OutboxItem } from '../../../../shared/domain';
-import type { Notices } from '../../state/notices.svelte';
+import type { CallResult, CoreEvent } from '../../../shared/answers';
+import type { OutboxItem } from '../../../shared/domain';
+import type { Notices } from './notices.svelte';
 import { OutboxWatch } from './outbox-watch';
 
 interface PendingFields {

@@ -1,7 +1,7 @@
 // One window of a long, searchable list from the core (browser): orders and subscribers page
 // through it the same way.
-import type { CallResult } from '../../../../shared/answers';
-import type { Page } from '../../../../shared/domain';
+import type { CallResult } from '../../../shared/answers';
+import type { Page } from '../../../shared/domain';
 
 export interface PageQuery {
   offset: number;

@@ -1,7 +1,7 @@
 // Refreshing cached platform records (browser): the orders, subscribers and bots screens show
 // what the last pull sync brought, and refresh by running one.
-import type { CoreEvent } from '../../../../shared/answers';
-import type { Api } from '../../lib/api';
+import type { CoreEvent } from '../../../shared/answers';
+import type { Api } from '../lib/api';
 
 /**
  * Runs a sync of everything and answers what went wrong for `resource` (the core's message, or
