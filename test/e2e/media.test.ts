@@ -1,0 +1,190 @@
+// Pictures in Chromium on the demo workspace: one chosen with Add pictures…, one dropped on the
+// post and one pasted into it, a text file named .png refused with a sentence naming it; the
+// scheduled post's thumbnail on its calendar chip, in the List view and in the Queue; its editor
+// reopened with the pictures' names; and, published, the post on the demo platform with addresses
+// in the demo's web space that serve the very bytes uploaded.
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Locator } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { OperationResults } from '../../shared/answers';
+import type { LocalPost } from '../../shared/domain';
+import { wallTime } from '../../renderer/src/components/common/format';
+import { solidPng } from '../support/pictures';
+import { callCore, chooseFromMore, openApp, screenshot } from './harness';
+import { useServedApp } from './served-app';
+
+const RYE = solidPng(40, 30, [120, 70, 30]);
+const CROISSANT = solidPng(30, 40, [230, 180, 60]);
+const COFFEE = solidPng(20, 20, [60, 40, 30]);
+const TEXT = 'Three loaves, three pictures';
+
+/**
+ * Gives `target` a file the way a drop or a paste does, with a DataTransfer made in the page;
+ * true when the page took it (a drop nobody takes opens the file in place of the app).
+ */
+async function dispatchFile(
+  target: Locator,
+  how: 'drop' | 'paste',
+  file: { name: string; base64: string },
+): Promise<boolean> {
+  return target.evaluate(
+    (element, { how, name, base64 }) => {
+      const bytes = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([bytes], name, { type: 'image/png' }));
+      const init = { bubbles: true, cancelable: true };
+      if (how === 'paste')
+        return !element.dispatchEvent(
+          new ClipboardEvent('paste', { ...init, clipboardData: transfer }),
+        );
+      element.dispatchEvent(new DragEvent('dragenter', { ...init, dataTransfer: transfer }));
+      // The browser fires drop only where dragover was cancelled.
+      if (element.dispatchEvent(new DragEvent('dragover', { ...init, dataTransfer: transfer })))
+        return false;
+      return !element.dispatchEvent(new DragEvent('drop', { ...init, dataTransfer: transfer }));
+    },
+    { how, ...file },
+  );
+}
+
+describe('pictures in Chromium', () => {
+  const app = useServedApp();
+
+  it('uploads, drops and pastes pictures, shows their thumbnails, and publishes them', async () => {
+    const { page, problems } = await openApp(app.browser, app.served.url);
+    const { timezone } = await callCore<OperationResults['getSettings']>(app.served, 'getSettings');
+    // Two months ahead the demo's own posts have not begun, so the post's chip is alone.
+    const [year, month] = wallTime(Date.now(), timezone).slice(0, 7).split('-').map(Number);
+    const shown = new Date(Date.UTC(year!, month! + 1, 12));
+    const date = shown.toISOString().slice(0, 10);
+
+    await page.getByRole('button', { name: 'New post' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New post' });
+    await dialog.getByLabel('Text').fill(TEXT);
+    await dialog.getByLabel('Bot').selectOption({ label: 'Bakery Orders' });
+    await dialog.getByLabel('Date').fill(date);
+    await dialog.getByLabel('Time', { exact: true }).fill('10:00');
+
+    // Chosen with the file input behind "Add pictures…".
+    await dialog
+      .getByLabel('Pictures to add')
+      .setInputFiles({ name: 'rye.png', mimeType: 'image/png', buffer: RYE });
+    const pictures = dialog.getByRole('list', { name: 'Pictures' });
+    const rye = pictures.getByRole('img', { name: 'rye.png' });
+    await rye.waitFor();
+    expect(await rye.getAttribute('src')).toMatch(/^data:image\/(webp|png);base64,/);
+    await expect(pictures.textContent()).resolves.toContain('rye.png');
+
+    // Dropped anywhere on the editor (here its edge, outside the form), and pasted into its text.
+    await expect(
+      dispatchFile(dialog, 'drop', { name: 'croissant.png', base64: CROISSANT.toString('base64') }),
+    ).resolves.toBe(true);
+    await pictures.getByRole('img', { name: 'croissant.png' }).waitFor();
+    await expect(
+      dispatchFile(dialog.getByLabel('Text'), 'paste', {
+        name: 'coffee.png',
+        base64: COFFEE.toString('base64'),
+      }),
+    ).resolves.toBe(true);
+    await pictures.getByRole('img', { name: 'coffee.png' }).waitFor();
+    await expect(dialog.getByLabel('Text').inputValue()).resolves.toBe(TEXT);
+
+    // A text file with a picture's name is refused, and the sentence names it.
+    await dialog.getByLabel('Pictures to add').setInputFiles({
+      name: 'notes.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from('not a picture at all'),
+    });
+    await dialog
+      .getByRole('alert')
+      .getByText('“notes.png” is not a picture Pressroom can post (PNG, JPG, GIF or WebP)')
+      .waitFor();
+    await expect(pictures.getByRole('listitem').count()).resolves.toBe(3);
+    await screenshot(page, 'post-editor-pictures');
+
+    await dialog.getByRole('button', { name: 'Schedule', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const post = (await callCore<LocalPost[]>(app.served, 'listPosts', {})).find(
+      (candidate) => candidate.text === TEXT,
+    );
+    expect(post?.status).toBe('scheduled');
+    expect(post?.mediaUrls).toHaveLength(3);
+    expect(post?.mediaUrls.every((url) => /^pressroom-media:[0-9a-f]{64}\.png$/.test(url))).toBe(
+      true,
+    );
+
+    // Its chip on the calendar, and its line in the List view, show the first picture.
+    const next = page.getByRole('button', { name: 'Next', exact: true });
+    await next.click();
+    await next.click();
+    const chip = page.locator('.ec-event', { hasText: TEXT });
+    await expect
+      .poll(() => chip.locator('img').getAttribute('src'))
+      .toMatch(/^data:image\/(webp|png);base64,/);
+    await page.getByRole('button', { name: 'List', exact: true }).click();
+    await expect
+      .poll(() => page.locator('.ec-event', { hasText: TEXT }).locator('img').getAttribute('src'))
+      .toMatch(/^data:image\/(webp|png);base64,/);
+    await page.getByRole('button', { name: 'Month', exact: true }).click();
+
+    // The Queue's row for it too.
+    const screens = page.getByRole('navigation', { name: 'Screens' });
+    await screens.getByRole('link', { name: 'Queue' }).click();
+    const row = page.getByRole('row').filter({ hasText: TEXT });
+    await expect
+      .poll(() => row.locator('img').getAttribute('src'))
+      .toMatch(/^data:image\/(webp|png);base64,/);
+    await row.scrollIntoViewIfNeeded();
+    await screenshot(page, 'queue-thumbnail');
+
+    // Reopened, the editor names its pictures; out of the queue and published now.
+    await screens.getByRole('link', { name: 'Calendar' }).click();
+    await next.click();
+    await next.click();
+    await chip.click();
+    let editor = page.getByRole('dialog', { name: 'Edit post' });
+    for (const name of ['rye.png', 'croissant.png', 'coffee.png'])
+      await editor.getByRole('img', { name }).waitFor();
+    await chooseFromMore(editor, 'Move to drafts');
+    await editor.waitFor({ state: 'hidden' });
+    await chip.click();
+    editor = page.getByRole('dialog', { name: 'Edit post' });
+    await editor.getByRole('img', { name: 'rye.png' }).waitFor();
+    await chooseFromMore(editor, 'Publish now');
+    await editor.waitFor({ state: 'hidden' });
+    await expect
+      .poll(
+        async () => {
+          await callCore(app.served, 'publishDue');
+          const posts = await callCore<LocalPost[]>(app.served, 'listPosts', {});
+          return posts.find((candidate) => candidate.id === post!.id)?.status;
+        },
+        { timeout: 15_000 },
+      )
+      .toBe('published');
+
+    // On the platform: the demo's web space addresses, serving the bytes that were uploaded.
+    const platform = new Database(join(app.served.home, 'demo-platform.sqlite'), {
+      readonly: true,
+    });
+    const sent = platform.prepare('SELECT media_urls FROM posts WHERE text = ?').get(TEXT) as
+      { media_urls: string } | undefined;
+    platform.close();
+    const urls = JSON.parse(sent?.media_urls ?? '[]') as string[];
+    const { account } = await callCore<OperationResults['getSettings']>(app.served, 'getSettings');
+    const origin = new URL(account.apiBase!).origin;
+    expect(urls).toHaveLength(3);
+    const served = await Promise.all(
+      urls.map(async (url) => {
+        expect(url.startsWith(`${origin}/demo-media/`)).toBe(true);
+        const response = await fetch(url);
+        expect(response.headers.get('content-type')).toBe('image/png');
+        return Buffer.from(await response.arrayBuffer());
+      }),
+    );
+    expect(served).toEqual([RYE, CROISSANT, COFFEE]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
