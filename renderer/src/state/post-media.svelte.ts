@@ -155,7 +155,9 @@ export class PostMedia {
       contentBase64,
       ...(thumbnail ? { thumbnailBase64: await readAsBase64(thumbnail) } : {}),
     });
-    if (!result.ok) return result.error.message;
+    // The core's sentences name the file; its field names mean nothing to the user.
+    if (!result.ok)
+      return result.error.issues?.map((issue) => issue.message).join('; ') ?? result.error.message;
     const added = result.value;
     if (!this.pictures.some((picture) => picture.url === added.url))
       this.pictures = [...this.pictures, added];
