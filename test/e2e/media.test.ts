@@ -20,19 +20,21 @@ const COFFEE = solidPng(20, 20, [60, 40, 30]);
 const TEXT = 'Three loaves, three pictures';
 
 /**
- * Gives `target` a file the way a drop or a paste does, with a DataTransfer made in the page;
- * true when the page took it (a drop nobody takes opens the file in place of the app).
+ * Gives `target` a file (and `text`, when given) the way a drop or a paste does, with a
+ * DataTransfer made in the page; true when the page took it in place of the browser (a drop
+ * nobody takes opens the file in place of the app; a paste not taken inserts its text).
  */
 async function dispatchFile(
   target: Locator,
   how: 'drop' | 'paste',
-  file: { name: string; base64: string },
+  file: { name: string; base64: string; text?: string },
 ): Promise<boolean> {
   return target.evaluate(
-    (element, { how, name, base64 }) => {
+    (element, { how, name, base64, text }) => {
       const bytes = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
       const transfer = new DataTransfer();
       transfer.items.add(new File([bytes], name, { type: 'image/png' }));
+      if (text !== undefined) transfer.setData('text/plain', text);
       const init = { bubbles: true, cancelable: true };
       if (how === 'paste')
         return !element.dispatchEvent(
@@ -89,6 +91,14 @@ describe('pictures in Chromium', () => {
     ).resolves.toBe(true);
     await pictures.getByRole('img', { name: 'coffee.png' }).waitFor();
     await expect(dialog.getByLabel('Text').inputValue()).resolves.toBe(TEXT);
+    // Cells copied from a spreadsheet come with a picture of them: into the text, the text wins.
+    await expect(
+      dispatchFile(dialog.getByLabel('Text'), 'paste', {
+        name: 'cells.png',
+        base64: RYE.toString('base64'),
+        text: 'Rye\t3.80',
+      }),
+    ).resolves.toBe(false);
 
     // A text file with a picture's name is refused, and the sentence names it.
     await dialog.getByLabel('Pictures to add').setInputFiles({
@@ -113,6 +123,22 @@ describe('pictures in Chromium', () => {
     expect(post?.mediaUrls.every((url) => /^pressroom-media:[0-9a-f]{64}\.png$/.test(url))).toBe(
       true,
     );
+
+    // A draft without a day shows its picture beside the calendar.
+    await callCore(app.served, 'addPost', {
+      text: 'Croissants, no day yet',
+      mediaUrls: [post!.mediaUrls[1]],
+      mode: 'draft',
+    });
+    const drafts = page.getByRole('region', { name: 'Unscheduled drafts' });
+    await expect
+      .poll(() =>
+        drafts
+          .getByRole('button', { name: /Croissants, no day yet/ })
+          .locator('img')
+          .getAttribute('src'),
+      )
+      .toMatch(/^data:image\/(webp|png);base64,/);
 
     // Its chip on the calendar, and its line in the List view, show the first picture.
     const next = page.getByRole('button', { name: 'Next', exact: true });

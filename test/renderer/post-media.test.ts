@@ -7,7 +7,7 @@ import type { OperationInput } from '../../shared/contract';
 import { MEDIA_MAX_BYTES, localMediaRef } from '../../shared/media';
 import { createApi } from '../../renderer/src/lib/api';
 import { PostEditor } from '../../renderer/src/state/post-editor.svelte';
-import { MEDIA_LIMIT, PostMedia } from '../../renderer/src/state/post-media.svelte';
+import { MEDIA_LIMIT, PostMedia, pastedFiles } from '../../renderer/src/state/post-media.svelte';
 import { solidPng } from '../support/pictures';
 import { FakeTransport, ok } from './fake-transport';
 import { post, refused, shellWith, stubJsdom } from './post-editor-fixtures';
@@ -151,5 +151,19 @@ describe("the post editor's pictures", () => {
     expect(transport.callsOf('describeMedia')).toEqual([{ urls: [UPLOADED, other] }]);
     expect(editor.media.pictures[1]?.thumbnailUrl).toBe('data:image/png;base64,1');
     expect(editor.media.urls).toEqual(['https://cdn.example/rye.jpg', UPLOADED, other]);
+  });
+
+  it('takes a pasted picture, but not the picture a spreadsheet copies beside text pasted into a field', () => {
+    const file = png('cells.png', 30);
+    /** What a paste carries (jsdom has no DataTransfer). */
+    const clipboard = (text: string) =>
+      ({
+        files: [file],
+        getData: (type: string) => (type === 'text/plain' ? text : ''),
+      }) as unknown as DataTransfer;
+    expect(pastedFiles(clipboard(''), true)).toEqual([file]);
+    expect(pastedFiles(clipboard('Rye\t3.80'), true)).toEqual([]);
+    expect(pastedFiles(clipboard('Rye\t3.80'), false)).toEqual([file]);
+    expect(pastedFiles(null, true)).toEqual([]);
   });
 });

@@ -56,9 +56,18 @@ export function carriesFiles(transfer: DataTransfer | null): boolean {
   return transfer?.types.includes('Files') ?? false;
 }
 
-/** The files a drop or a paste carries; the text of a paste is left to the field it lands in. */
+/** The files a drop carries. */
 export function filesIn(transfer: DataTransfer | null): File[] {
   return transfer ? [...transfer.files] : [];
+}
+
+/**
+ * The pictures a paste adds: none when text is pasted into a text field, since spreadsheets and
+ * word processors copy a picture of what was copied beside its text.
+ */
+export function pastedFiles(transfer: DataTransfer | null, intoTextField: boolean): File[] {
+  if (intoTextField && (transfer?.getData('text/plain') ?? '').trim() !== '') return [];
+  return filesIn(transfer);
 }
 
 export class PostMedia {
