@@ -50,6 +50,21 @@ async function dispatchFile(
   );
 }
 
+/** A thumbnail's address: drawn by the page, or the picture itself when that small. */
+const DATA_PICTURE = /^data:image\/(webp|png);base64,/;
+
+/** The address of the picture `within` shows, once it is drawn: loaded, and not hidden. */
+async function shownPicture(within: Locator): Promise<string | null> {
+  const picture = within.locator('img');
+  await picture.waitFor({ state: 'visible' });
+  await expect
+    .poll(() =>
+      picture.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0),
+    )
+    .toBe(true);
+  return picture.getAttribute('src');
+}
+
 describe('pictures in Chromium', () => {
   const app = useServedApp();
 
@@ -73,10 +88,9 @@ describe('pictures in Chromium', () => {
       .getByLabel('Pictures to add')
       .setInputFiles({ name: 'rye.png', mimeType: 'image/png', buffer: RYE });
     const pictures = dialog.getByRole('list', { name: 'Pictures' });
-    const rye = pictures.getByRole('img', { name: 'rye.png' });
-    await rye.waitFor();
-    expect(await rye.getAttribute('src')).toMatch(/^data:image\/(webp|png);base64,/);
-    await expect(pictures.textContent()).resolves.toContain('rye.png');
+    const rye = pictures.getByRole('listitem').filter({ hasText: 'rye.png' });
+    expect(await shownPicture(rye)).toMatch(DATA_PICTURE);
+    await expect(rye.getByRole('img', { name: 'rye.png' }).count()).resolves.toBe(1);
 
     // Dropped anywhere on the editor (here its edge, outside the form), and pasted into its text.
     await expect(
@@ -131,36 +145,25 @@ describe('pictures in Chromium', () => {
       mode: 'draft',
     });
     const drafts = page.getByRole('region', { name: 'Unscheduled drafts' });
-    await expect
-      .poll(() =>
-        drafts
-          .getByRole('button', { name: /Croissants, no day yet/ })
-          .locator('img')
-          .getAttribute('src'),
-      )
-      .toMatch(/^data:image\/(webp|png);base64,/);
+    expect(
+      await shownPicture(drafts.getByRole('button', { name: /Croissants, no day yet/ })),
+    ).toMatch(DATA_PICTURE);
 
     // Its chip on the calendar, and its line in the List view, show the first picture.
     const next = page.getByRole('button', { name: 'Next', exact: true });
     await next.click();
     await next.click();
     const chip = page.locator('.ec-event', { hasText: TEXT });
-    await expect
-      .poll(() => chip.locator('img').getAttribute('src'))
-      .toMatch(/^data:image\/(webp|png);base64,/);
+    expect(await shownPicture(chip)).toMatch(DATA_PICTURE);
     await page.getByRole('button', { name: 'List', exact: true }).click();
-    await expect
-      .poll(() => page.locator('.ec-event', { hasText: TEXT }).locator('img').getAttribute('src'))
-      .toMatch(/^data:image\/(webp|png);base64,/);
+    expect(await shownPicture(page.locator('.ec-event', { hasText: TEXT }))).toMatch(DATA_PICTURE);
     await page.getByRole('button', { name: 'Month', exact: true }).click();
 
     // The Queue's row for it too.
     const screens = page.getByRole('navigation', { name: 'Screens' });
     await screens.getByRole('link', { name: 'Queue' }).click();
     const row = page.getByRole('row').filter({ hasText: TEXT });
-    await expect
-      .poll(() => row.locator('img').getAttribute('src'))
-      .toMatch(/^data:image\/(webp|png);base64,/);
+    expect(await shownPicture(row)).toMatch(DATA_PICTURE);
     await row.scrollIntoViewIfNeeded();
     await screenshot(page, 'queue-thumbnail');
 
@@ -210,6 +213,49 @@ describe('pictures in Chromium', () => {
       }),
     );
     expect(served).toEqual([RYE, CROISSANT, COFFEE]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('keeps a chip with a picture readable in a 1024×700 window', async () => {
+    const { timezone } = await callCore<OperationResults['getSettings']>(app.served, 'getSettings');
+    const picture = await callCore<OperationResults['addMedia']>(app.served, 'addMedia', {
+      fileName: 'bun.png',
+      contentBase64: solidPng(8, 8, [200, 120, 60]).toString('base64'),
+    });
+    const tomorrow = wallTime(Date.now() + 86_400_000, timezone).slice(0, 10);
+    await callCore(app.served, 'addPost', {
+      text: 'Poppy seed rolls, pictured',
+      botId: 'bot_1',
+      mediaUrls: [picture.url],
+      at: `${tomorrow}T06:00`,
+      zone: timezone,
+      mode: 'schedule',
+    });
+    const { page, problems } = await openApp(app.browser, app.served.url, {
+      viewport: { width: 1024, height: 700 },
+    });
+    const views = page.getByRole('group', { name: 'Calendar view' });
+    for (const view of ['Month', 'Week']) {
+      await views.getByRole('button', { name: view, exact: true }).click();
+      const chip = page.locator('.ec-event .post', { hasText: 'Poppy seed rolls' });
+      // Tomorrow may be in the next month or week.
+      if (!(await chip.isVisible()))
+        await page.getByRole('button', { name: 'Next', exact: true }).click();
+      expect(await shownPicture(chip), view).toMatch(DATA_PICTURE);
+      const shown = await chip.evaluate((post) => {
+        const time = post.querySelector('.time')!;
+        return {
+          timeClipped:
+            time.getBoundingClientRect().width > 1 && time.scrollWidth > time.clientWidth + 1,
+          titleWidth: post.querySelector('.title')!.getBoundingClientRect().width,
+        };
+      });
+      expect(shown.timeClipped, view).toBe(false);
+      expect(shown.titleWidth, view).toBeGreaterThanOrEqual(30);
+      await screenshot(page, `media-1024-${view.toLowerCase()}`);
+      await page.keyboard.press('t'); // back to today, for the next view
+    }
     expect(problems).toEqual([]);
     await page.close();
   });
