@@ -11,6 +11,7 @@ import type { OperationResults } from '../../shared/answers';
 import type { LocalPost } from '../../shared/domain';
 import { wallTime } from '../../renderer/src/components/common/format';
 import { solidPng } from '../support/pictures';
+import { seriousViolations } from './axe';
 import { callCore, chooseFromMore, openApp, screenshot } from './harness';
 import { useServedApp } from './served-app';
 
@@ -125,6 +126,7 @@ describe('pictures in Chromium', () => {
       .getByText('“notes.png” is not a picture Pressroom can post (PNG, JPG, GIF or WebP)')
       .waitFor();
     await expect(pictures.getByRole('listitem').count()).resolves.toBe(3);
+    expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'post-editor-pictures');
 
     await dialog.getByRole('button', { name: 'Schedule', exact: true }).click();
@@ -236,23 +238,32 @@ describe('pictures in Chromium', () => {
       viewport: { width: 1024, height: 700 },
     });
     const views = page.getByRole('group', { name: 'Calendar view' });
-    for (const view of ['Month', 'Week']) {
-      await views.getByRole('button', { name: view, exact: true }).click();
+    const today = wallTime(Date.now(), timezone).slice(0, 10);
+    // Tomorrow may be in the next month, or (weeks start on Sunday) the next week.
+    const later = {
+      Month: tomorrow.slice(0, 7) !== today.slice(0, 7),
+      Week: new Date(`${today}T00:00Z`).getUTCDay() === 6,
+    };
+    for (const view of ['Month', 'Week'] as const) {
+      const button = views.getByRole('button', { name: view, exact: true });
+      await button.click();
+      await expect.poll(() => button.getAttribute('aria-pressed')).toBe('true');
+      if (later[view]) await page.getByRole('button', { name: 'Next', exact: true }).click();
       const chip = page.locator('.ec-event .post', { hasText: 'Poppy seed rolls' });
-      // Tomorrow may be in the next month or week.
-      if (!(await chip.isVisible()))
-        await page.getByRole('button', { name: 'Next', exact: true }).click();
       expect(await shownPicture(chip), view).toMatch(DATA_PICTURE);
-      const shown = await chip.evaluate((post) => {
-        const time = post.querySelector('.time')!;
-        return {
-          timeClipped:
-            time.getBoundingClientRect().width > 1 && time.scrollWidth > time.clientWidth + 1,
-          titleWidth: post.querySelector('.title')!.getBoundingClientRect().width,
-        };
-      });
-      expect(shown.timeClipped, view).toBe(false);
-      expect(shown.titleWidth, view).toBeGreaterThanOrEqual(30);
+      await expect
+        .poll(
+          () =>
+            chip.evaluate((post) => {
+              const time = post.querySelector('.time')!;
+              const clipped =
+                time.getBoundingClientRect().width > 1 && time.scrollWidth > time.clientWidth + 1;
+              const titleWidth = post.querySelector('.title')!.getBoundingClientRect().width;
+              return !clipped && titleWidth >= 30;
+            }),
+          { message: `${view}: the chip's time is cut or its title is under 30 px` },
+        )
+        .toBe(true);
       await screenshot(page, `media-1024-${view.toLowerCase()}`);
       await page.keyboard.press('t'); // back to today, for the next view
     }
