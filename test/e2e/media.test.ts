@@ -115,6 +115,22 @@ describe('pictures in Chromium', () => {
       }),
     ).resolves.toBe(false);
 
+    // One more, removed by keyboard: the focus goes to its neighbour's Remove, not to the page.
+    await dialog.getByLabel('Pictures to add').setInputFiles({
+      name: 'extra.png',
+      mimeType: 'image/png',
+      buffer: solidPng(5, 5, [9, 9, 9]),
+    });
+    const removeExtra = dialog.getByRole('button', { name: 'Remove extra.png' });
+    await removeExtra.focus();
+    await page.keyboard.press('Enter');
+    await removeExtra.waitFor({ state: 'detached' });
+    await expect(
+      dialog
+        .getByRole('button', { name: 'Remove coffee.png' })
+        .evaluate((button) => button === document.activeElement),
+    ).resolves.toBe(true);
+
     // A text file with a picture's name is refused, and the sentence names it.
     await dialog.getByLabel('Pictures to add').setInputFiles({
       name: 'notes.png',
