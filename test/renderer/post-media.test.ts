@@ -107,6 +107,37 @@ describe("the post editor's pictures", () => {
     expect(pictures.check()).toEqual([]);
   });
 
+  it('adds pictures given while others are still being added after them, within the limit', async () => {
+    const typed = Array.from({ length: MEDIA_LIMIT - 1 }, (_, i) => `https://cdn.example/${i}.jpg`);
+    const { media: pictures, transport } = media(typed);
+    // A drop, and a paste before the drop's picture is in.
+    await Promise.all([
+      pictures.addFiles([png('dropped.png', 1)]),
+      pictures.addFiles([png('pasted.png', 2)]),
+    ]);
+    expect(pictures.pictures.map((picture) => picture.fileName)).toEqual(['dropped.png']);
+    expect(pictures.uploadErrors).toEqual([
+      `“pasted.png” was not added: a post carries at most ${MEDIA_LIMIT} pictures`,
+    ]);
+    expect(transport.callsOf('addMedia')).toHaveLength(1);
+  });
+
+  it('says so when a call fails outright, and takes the next files', async () => {
+    let calls = 0;
+    const { media: pictures } = media([], {
+      addMedia: (input) => {
+        if (++calls === 1) throw new Error('the window is closing');
+        return addMedia(input);
+      },
+    });
+    await pictures.addFiles([png('rye.png', 10), png('bun.png', 20)]);
+    expect(pictures.uploadErrors).toEqual(['“rye.png” was not added (the window is closing)']);
+    expect(pictures.pictures.map((picture) => picture.fileName)).toEqual(['bun.png']);
+    expect(pictures.uploading).toBe(0);
+    await pictures.addFiles([png('rye.png', 10)]);
+    expect(pictures.pictures).toHaveLength(2);
+  });
+
   it('keeps the same picture once, however often it is given', async () => {
     const { media: pictures } = media();
     await pictures.addFiles([png('rye.png', 10), png('rye again.png', 10)]);
