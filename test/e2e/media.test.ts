@@ -1,8 +1,10 @@
 // Pictures in Chromium on the demo workspace: one chosen with Add pictures…, one dropped on the
-// post and one pasted into it, a text file named .png refused with a sentence naming it; the
-// scheduled post's thumbnail on its calendar chip, in the List view and in the Queue; its editor
-// reopened with the pictures' names; and, published, the post on the demo platform with addresses
-// in the demo's web space that serve the very bytes uploaded.
+// editor's edge and one pasted into its text (text pasted with a spreadsheet's picture stays
+// text), one removed by keyboard, a text file named .png refused with a sentence naming it; the
+// thumbnails drawn on the calendar chip, in the List view, in the Queue and beside a draft with no
+// day; the editor reopened with the pictures' names; and, published, the post on the demo
+// platform with addresses in the demo's web space that serve the very bytes uploaded. Then a chip
+// with a picture kept readable at 1024×700.
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Locator } from 'playwright-core';
