@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { FileSecretStore } from '../../main/core/account';
 import { Session } from '../../main/core/session';
 import { startWebHost } from '../../main/host/web';
+import { solidPng } from '../support/pictures';
 import { startTestPlatform } from '../support/platform';
 
 async function host(staticDir?: string) {
@@ -154,6 +155,46 @@ describe('web host', () => {
       body: {
         ok: false,
         error: { kind: 'invalid_input', message: 'The request is over the limit of 1 MiB' },
+      },
+    });
+    await web.close();
+    pressroom.close();
+  });
+
+  it('takes a picture of a few MiB, over the 1 MiB of other calls, and refuses one over 10 MiB', async () => {
+    const { pressroom, web, call } = await host();
+    const picture = (mebibytes: number) =>
+      Buffer.concat([solidPng(1, 1, [0, 0, 0]), Buffer.alloc(mebibytes * 1024 * 1024)]).toString(
+        'base64',
+      );
+    expect(
+      await call('addMedia', { fileName: 'oven.png', contentBase64: picture(2) }),
+    ).toMatchObject({
+      status: 200,
+      body: {
+        ok: true,
+        value: {
+          fileName: 'oven.png',
+          type: 'image/png',
+          url: expect.stringMatching(/^pressroom-media:/),
+        },
+      },
+    });
+    const tooBig = await call('addMedia', { fileName: 'poster.png', contentBase64: picture(12) });
+    expect(tooBig).toEqual({
+      status: 200,
+      body: {
+        ok: false,
+        error: {
+          kind: 'invalid_input',
+          message: 'contentBase64: poster.png is 12.0 MiB; the largest a post may carry is 10 MiB',
+          issues: [
+            {
+              field: 'contentBase64',
+              message: 'poster.png is 12.0 MiB; the largest a post may carry is 10 MiB',
+            },
+          ],
+        },
       },
     });
     await web.close();

@@ -3,9 +3,22 @@
 import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { createOutput } from '../output';
+import { CliError, createOutput } from '../output';
 import { globalOptions } from '../options';
 import { withWorkspace } from '../workspace';
+
+/** A picture file's bytes, or the sentence saying why it cannot be read. */
+async function readPicture(path: string): Promise<Buffer> {
+  try {
+    return await readFile(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new CliError(
+      code === 'ENOENT' ? `${path} does not exist` : `${path} cannot be read (${code ?? 'error'})`,
+      2,
+    );
+  }
+}
 
 interface HostOptions {
   folder?: string;
@@ -28,7 +41,7 @@ export function registerMedia(program: Command): void {
       const added = await withWorkspace(command, async (pressroom) => {
         const pictures = [];
         for (const file of files)
-          pictures.push(pressroom.media.add(basename(file), await readFile(file)));
+          pictures.push(pressroom.media.add(basename(file), await readPicture(file)));
         return pictures;
       });
       output.result(
@@ -47,15 +60,20 @@ export function registerMedia(program: Command): void {
     .option('--clear', 'forget the media host')
     .action(async (options: HostOptions, command: Command) => {
       const output = createOutput(globalOptions(command).json);
+      const { folder, url, clear } = options;
+      if (
+        clear
+          ? folder !== undefined || url !== undefined
+          : (folder === undefined) !== (url === undefined)
+      )
+        throw new CliError(
+          'Give both --folder and --url to set the media host, --clear to forget it, or neither to show it',
+          2,
+        );
       const host = await withWorkspace(command, (pressroom) => {
-        if (options.clear) pressroom.media.setMediaHost({ host: null });
-        else if (options.folder !== undefined || options.url !== undefined)
-          pressroom.media.setMediaHost({
-            host: {
-              folder: options.folder === undefined ? '' : resolve(options.folder),
-              publicBaseUrl: options.url ?? '',
-            },
-          });
+        if (clear) pressroom.media.setMediaHost({ host: null });
+        else if (folder !== undefined && url !== undefined)
+          pressroom.media.setMediaHost({ host: { folder: resolve(folder), publicBaseUrl: url } });
         return pressroom.media.host();
       });
       output.result(

@@ -161,6 +161,14 @@ const TIME_OF_DAY = new Intl.DateTimeFormat(undefined, {
   timeZone: 'UTC',
 });
 
+/** The first of a post's pictures that `thumbnails` (CalendarRange.thumbnails) has, or null. */
+export function firstThumbnail(
+  post: LocalPost,
+  thumbnails: Readonly<Record<string, string>>,
+): string | null {
+  return post.mediaUrls.map((url) => thumbnails[url]).find((shown) => shown) ?? null;
+}
+
 /**
  * One post as the calendar draws it, at its time (`at`) on the zone's wall clock, with the first
  * of its pictures that `thumbnails` has.
@@ -184,7 +192,7 @@ export function viewOf(
     spokenBefore: `${mark.label}, ${botName}:`,
     spokenAfter: locked ? `(locked: ${locked})` : '',
     title: post.text.split('\n', 1)[0] ?? '',
-    thumbnail: post.mediaUrls.map((url) => thumbnails[url]).find((shown) => shown) ?? null,
+    thumbnail: firstThumbnail(post, thumbnails),
     start,
     end: clock.wall(at, SHOWN_MINUTES),
     time: TIME_OF_DAY.format(Date.parse(`${start}Z`)),

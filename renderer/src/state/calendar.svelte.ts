@@ -14,6 +14,7 @@ import {
   NO_EVENTS,
   SHOWN_MINUTES,
   capPerDay,
+  firstThumbnail,
   moreEvent,
   nameOf,
   slotEvent,
@@ -94,6 +95,11 @@ export class CalendarState implements PostBoard {
   );
   readonly filtered = $derived(this.botFilter !== '' || this.statusFilter !== '');
   readonly visibleDrafts = $derived(this.drafts.filter(this.matcher()));
+
+  /** The first of a post's pictures a page can show (as its chip does), or null. */
+  thumbnailOf(post: LocalPost): string | null {
+    return firstThumbnail(post, this.thumbnails);
+  }
   /**
    * The posts drawn, by wall day: in the views with a cap (DAY_CAPS), each day's earliest and how
    * many its "+N more" stands for. A month can hold thousands of posts, so every reactive value is

@@ -56,9 +56,18 @@ export function carriesFiles(transfer: DataTransfer | null): boolean {
   return transfer?.types.includes('Files') ?? false;
 }
 
-/** The files a drop or a paste carries; the text of a paste is left to the field it lands in. */
+/** The files a drop carries. */
 export function filesIn(transfer: DataTransfer | null): File[] {
   return transfer ? [...transfer.files] : [];
+}
+
+/**
+ * The pictures a paste adds: none when text is pasted into a text field, since spreadsheets and
+ * word processors copy a picture of what was copied beside its text.
+ */
+export function pastedFiles(transfer: DataTransfer | null, intoTextField: boolean): File[] {
+  if (intoTextField && (transfer?.getData('text/plain') ?? '').trim() !== '') return [];
+  return filesIn(transfer);
 }
 
 export class PostMedia {
@@ -69,10 +78,12 @@ export class PostMedia {
   readonly lines = $derived(parseMedia(this.text, this.broken));
   /** Pictures uploaded into Pressroom, in the order they were added. */
   pictures = $state.raw<MediaPicture[]>([]);
-  /** How many files are being read and sent. */
+  /** How many files are being read and sent, or wait their turn. */
   uploading = $state(0);
   /** Why files the user gave were not added, one sentence each; cleared by the next files. */
   uploadErrors = $state.raw<string[]>([]);
+  /** The files given before, being added; the next ones wait for it. */
+  private turn: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly api: Pick<Api, 'addMedia' | 'describeMedia'>,
@@ -94,15 +105,28 @@ export class PostMedia {
     return [...this.lines.map((line) => line.url), ...this.pictures.map((picture) => picture.url)];
   }
 
-  /** Adds the pictures among `files`, saying for each other file why it was not added. */
-  async addFiles(files: readonly File[]): Promise<void> {
+  /**
+   * Adds the pictures among `files`, saying for each other file why it was not added. Files given
+   * while others are being added wait their turn, so the picture limit counts every one before.
+   */
+  addFiles(files: readonly File[]): Promise<void> {
+    this.uploading += files.length;
+    this.turn = this.turn.then(() => this.addInTurn(files));
+    return this.turn;
+  }
+
+  /** Never fails: each file either is added or has its sentence (the next files wait for it). */
+  private async addInTurn(files: readonly File[]): Promise<void> {
     this.uploadErrors = [];
     const errors: string[] = [];
     for (const file of files) {
-      this.uploading++;
       try {
         const error = await this.add(file);
         if (error) errors.push(error);
+      } catch (error) {
+        errors.push(
+          `“${file.name}” was not added (${error instanceof Error ? error.message : String(error)})`,
+        );
       } finally {
         this.uploading--;
       }
@@ -155,7 +179,9 @@ export class PostMedia {
       contentBase64,
       ...(thumbnail ? { thumbnailBase64: await readAsBase64(thumbnail) } : {}),
     });
-    if (!result.ok) return result.error.message;
+    // The core's sentences name the file; its field names mean nothing to the user.
+    if (!result.ok)
+      return result.error.issues?.map((issue) => issue.message).join('; ') ?? result.error.message;
     const added = result.value;
     if (!this.pictures.some((picture) => picture.url === added.url))
       this.pictures = [...this.pictures, added];
