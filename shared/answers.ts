@@ -32,6 +32,7 @@ import type {
   WebhookInfo,
   WorkspaceSettings,
 } from './domain';
+import type { MediaHost } from './contract';
 import type { MediaType } from './media';
 
 /** A post's picture as a page shows it. */
@@ -74,6 +75,7 @@ export interface OperationResults {
   deletePost: { removed: number };
   addMedia: MediaPicture;
   describeMedia: MediaPicture[];
+  getMediaHost: MediaHost | null;
   setMediaHost: null;
   moveToDrafts: LocalPost;
   listProducts: Page<LocalProduct>;

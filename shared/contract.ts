@@ -223,6 +223,8 @@ export const operations = {
   }),
   /** The file names and thumbnails of a post's pictures, for its editor. */
   describeMedia: z.strictObject({ urls: mediaUrls }),
+  /** Where uploaded pictures are published from, for the settings screen; null when nowhere yet. */
+  getMediaHost: z.strictObject({}),
   /** Where uploaded pictures are published from: a folder the user's web space serves; null for none. */
   setMediaHost: z.strictObject({ host: mediaHost.nullable() }),
   /** Takes a scheduled post out of the queue; it stays, as a draft, at its time. */
@@ -410,6 +412,7 @@ export const OPERATION_SIDES = {
   deletePost: 'renderer',
   addMedia: 'renderer',
   describeMedia: 'renderer',
+  getMediaHost: 'renderer',
   setMediaHost: 'main',
   moveToDrafts: 'renderer',
   listProducts: 'renderer',

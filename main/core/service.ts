@@ -43,6 +43,7 @@ const rendererHandlers: HandlersFor<'renderer'> = {
   moveToDrafts: (s, input) => s.current.posts.moveToDrafts(input),
   addMedia: (s, input) => s.current.media.addMedia(input),
   describeMedia: (s, input) => s.current.media.describeMedia(input),
+  getMediaHost: (s) => s.current.media.host(),
   listProducts: (s, input) => s.current.catalog.listProducts(input),
   saveProduct: (s, input) => s.current.catalog.saveProduct(input),
   duplicateProduct: (s, input) => s.current.catalog.duplicateProduct(input),

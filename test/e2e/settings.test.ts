@@ -110,4 +110,21 @@ describe('settings in Chromium', () => {
     expect(problems).toEqual([]);
     await page.close();
   });
+
+  it('says where uploaded pictures are published from: the demo server’s web space', async () => {
+    const { page, problems } = await openApp(browser, served.url);
+    await page
+      .getByRole('navigation', { name: 'Screens' })
+      .getByRole('link', { name: 'Settings' })
+      .click();
+    const pictures = page.getByRole('region', { name: 'Pictures' });
+    const host = await callCore<OperationResults['getMediaHost']>(served, 'getMediaHost');
+    expect(host?.publicBaseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/demo-media\/$/);
+    await expect
+      .poll(() => pictures.innerText())
+      .toContain(`sent as ${host!.publicBaseUrl}… (the demo server's own web space)`);
+    expect(await pictures.innerText()).toContain(`copied into ${host!.folder}`);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
 });

@@ -51,6 +51,7 @@ describe('operation sides', () => {
       moveToDrafts: 'renderer',
       addMedia: 'renderer',
       describeMedia: 'renderer',
+      getMediaHost: 'renderer',
       setMediaHost: 'main',
       listProducts: 'renderer',
       saveProduct: 'renderer',

@@ -1,7 +1,12 @@
 // The settings screen's state (browser): the account (connect a real one, or go back to the demo),
 // the workspace's settings form, and the theme, which applies the moment it is chosen. Also the
 // form-error helpers the other forms of this module family share.
-import type { OperationInput, OperationName, PLAN_NAMES } from '../../../shared/contract';
+import type {
+  MediaHost,
+  OperationInput,
+  OperationName,
+  PLAN_NAMES,
+} from '../../../shared/contract';
 import type { CallResult, Issue } from '../../../shared/answers';
 import { MediaQuery } from 'svelte/reactivity';
 import { describeConnection } from '../../../shared/connection';
@@ -128,6 +133,8 @@ export class SettingsState {
   /** The last connection test's findings, a sentence each; null before one. */
   connectionCheck = $state.raw<string[] | null>(null);
   checkingConnection = $state(false);
+  /** Where uploaded pictures are published from: null for nowhere yet, undefined until read. */
+  mediaHost = $state.raw<MediaHost | null | undefined>(undefined);
 
   constructor(private readonly shell: Shell) {}
 
@@ -141,7 +148,7 @@ export class SettingsState {
 
   /** Reads the settings and bots afresh and starts both forms from them. */
   async load(): Promise<void> {
-    await Promise.all([this.shell.loadSettings(), this.loadBots()]);
+    await Promise.all([this.shell.loadSettings(), this.loadBots(), this.loadMediaHost()]);
     const settings = this.shell.settings;
     if (!settings) return;
     this.draft = {
@@ -156,6 +163,14 @@ export class SettingsState {
     const { account } = settings;
     if (account.mode === 'account' && this.connection.apiBase === '')
       this.connection = { ...this.connection, apiBase: account.apiBase ?? '', plan: account.plan };
+  }
+
+  async loadMediaHost(): Promise<void> {
+    const host = await this.shell.attempt(
+      this.shell.api.getMediaHost({}),
+      'Could not read where pictures are published from',
+    );
+    if (host !== undefined) this.mediaHost = host;
   }
 
   async loadBots(): Promise<void> {
