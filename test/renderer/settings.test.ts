@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CallResult, OperationResults } from '../../shared/answers';
 import type { AccountSettings } from '../../shared/domain';
@@ -40,6 +40,7 @@ function setup(
   const transport = new FakeTransport({
     getSettings: () => ok(current),
     listBots: () => ok(bots),
+    getMediaHost: () => ok(null),
   });
   const shell = new Shell(transport);
   render(SettingsScreen, { context: shellContext(shell) });
@@ -344,5 +345,19 @@ describe('the workspace section', () => {
     ).toEqual(['No default bot', 'bot_1 (no longer found)']);
     expect((select as HTMLSelectElement).value).toBe('bot_1');
     expect(description(select)).toContain('create one on the Bots screen');
+  });
+});
+
+describe('the pictures section', () => {
+  it('says, with no media host, that posts with uploaded pictures stay drafts, and how to set one', async () => {
+    setup(ACCOUNT);
+    const pictures = await screen.findByRole('region', { name: 'Pictures' });
+    await waitFor(() => expect(pictures.textContent).toContain('No media host yet'));
+    expect(pictures.textContent).toContain(
+      'can be saved as a draft, but not scheduled or published',
+    );
+    expect(pictures.textContent).toContain(
+      'media host --folder DIR --url https://your.site/media/',
+    );
   });
 });
