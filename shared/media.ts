@@ -47,3 +47,25 @@ export function localMediaName(url: string): string | null {
   const name = url.slice(LOCAL_MEDIA_SCHEME.length);
   return isLocalMedia(url) && /^[0-9a-f]{64}\.(png|jpg|gif|webp)$/.test(name) ? name : null;
 }
+
+/**
+ * Why a post's pictures cannot be kept or sent, or null: an uploaded picture must be in the
+ * workspace (`isStored`), and publishing one needs a media host (`hostSet`; true when the post
+ * is not going out). One wording for the core and the CSV import; it follows a field's name.
+ */
+export function picturesProblem(
+  urls: readonly string[],
+  isStored: (name: string) => boolean,
+  hostSet: boolean,
+): string | null {
+  const local = urls.filter(isLocalMedia);
+  const missing = local.find((url) => {
+    const name = localMediaName(url);
+    return !name || !isStored(name);
+  });
+  if (missing)
+    return `${missing} is not among this workspace's uploaded pictures; remove it and upload the picture again`;
+  if (local.length > 0 && !hostSet)
+    return `has ${local.length === 1 ? 'an uploaded picture' : `${local.length} uploaded pictures`}, and the platform takes pictures only by web address: set a media host first (pressroom media host --folder DIR --url URL)`;
+  return null;
+}

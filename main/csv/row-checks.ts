@@ -12,6 +12,7 @@ import { unescapeFormula } from './formulas';
 import type { ImportOptions } from './import-options';
 import type { CsvRow } from './read';
 import { isHttpUrlCell, normaliseDateTime } from './values';
+import { isLocalMedia, picturesProblem } from '../../shared/media';
 
 export type ValidPost = {
   kind: 'posts';
@@ -164,8 +165,16 @@ export function checkPost(
   )
     .flatMap((cell) => cell.split(/[|,\s]+/))
     .filter(Boolean);
-  const badUrl = mediaUrls.find((url) => !isHttpUrlCell(url));
+  // A picture uploaded into this workspace comes back from its export as its reference.
+  const badUrl = mediaUrls.find((url) => !isHttpUrlCell(url) && !isLocalMedia(url));
+  const goesOut = options.queue && !draft;
+  const picturesRefused = picturesProblem(
+    mediaUrls,
+    (name) => store.media.get(name) !== undefined,
+    !goesOut || store.media.host() !== null,
+  );
   if (badUrl) check.fail('media_urls', `"${badUrl}" is not an absolute http or https URL`);
+  else if (picturesRefused) check.fail('media_urls', picturesRefused);
   else if (mediaUrls.length > LIMITS.postMediaUrls)
     check.fail('media_urls', `A post can have at most ${LIMITS.postMediaUrls} media URLs`);
   if (check.errors.length > 0) return null;

@@ -1,8 +1,13 @@
 // Uploaded pictures (Node, main process): stored once per content, named by its hash, with the
 // small thumbnail the page made for lists and the calendar.
+import type { MediaHost } from '../../shared/contract';
+import { mediaHost } from '../../shared/contract';
 import type { MediaType } from '../../shared/media';
 import type { WorkspaceDb } from './db';
+import { SettingsStore } from './settings';
 import { statement } from './statements';
+
+const MEDIA_HOST_KEY = 'media_host';
 
 export interface StoredMedia {
   /** `<sha256>.<ext>`: the file's name wherever it is put. */
@@ -38,10 +43,23 @@ const toMedia = (row: MediaRow): StoredMedia => ({
 });
 
 export class MediaStore {
+  private readonly settings: SettingsStore;
+
   constructor(
     private readonly db: WorkspaceDb,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.settings = new SettingsStore(db);
+  }
+
+  /** Where uploaded pictures are published from; null when nowhere yet. */
+  host(): MediaHost | null {
+    return this.settings.get(MEDIA_HOST_KEY, mediaHost.nullable(), null);
+  }
+
+  setHost(host: MediaHost | null): void {
+    this.settings.set(MEDIA_HOST_KEY, host);
+  }
 
   /** Keeps a file; the same content uploaded again is the same file (a better thumbnail wins). */
   put(media: NewMedia): StoredMedia {

@@ -190,3 +190,57 @@ describe('a post with an uploaded picture', () => {
     pressroom.close();
   });
 });
+
+describe('uploaded pictures in a CSV export', () => {
+  it('come back on import into the same workspace, and a row that would go out with one needs a media host', async () => {
+    const pressroom = new Pressroom({ dbFile: ':memory:' });
+    const picture = pressroom.media.add('rye.png', PNG);
+    const at = new Date(Date.now() + 86_400_000).toISOString();
+    pressroom.posts.addPost({
+      text: 'Rye, exported',
+      botId: 'bot_1',
+      mediaUrls: [picture.url],
+      at,
+      zone: 'UTC',
+      mode: 'draft',
+    });
+    const { csv } = await pressroom.imports.exportText({ kind: 'posts' });
+    expect(csv).toContain(picture.url);
+    const unknown = `pressroom-media:${'0'.repeat(64)}.png`;
+    const file = csv
+      .replace('Rye, exported', 'Rye, imported')
+      .concat(`Rye with a lost picture,${at},UTC,bot_1,${unknown}\r\n`);
+    const upload = (queue: boolean) =>
+      pressroom.imports.importUpload({
+        kind: 'posts',
+        fileName: 'posts.csv',
+        contentBase64: Buffer.from(file).toString('base64'),
+        onError: 'skip',
+        queue,
+      });
+
+    const scheduled = await upload(true);
+    expect(scheduled.errors).toMatchObject([
+      {
+        row: 2,
+        column: 'media_urls',
+        message: expect.stringMatching(
+          /^has an uploaded picture, and the platform takes pictures only by web address: set a media host first/,
+        ),
+      },
+      {
+        row: 3,
+        column: 'media_urls',
+        message: expect.stringMatching(
+          /^pressroom-media:0{64}\.png is not among this workspace's uploaded pictures/,
+        ),
+      },
+    ]);
+    const drafts = await upload(false);
+    expect(drafts.inserted).toBe(1);
+    expect(drafts.errors).toHaveLength(1);
+    const imported = pressroom.posts.listPosts({}).find((post) => post.text === 'Rye, imported');
+    expect(imported?.mediaUrls).toEqual([picture.url]);
+    pressroom.close();
+  });
+});

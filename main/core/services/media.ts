@@ -6,22 +6,20 @@ import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MediaHost, OperationInput } from '../../../shared/contract';
 import type { MediaPicture } from '../../../shared/answers';
-import { mediaHost } from '../../../shared/contract';
 import type { MediaType } from '../../../shared/media';
 import {
   MEDIA_MAX_BYTES,
   MEDIA_TYPES,
   THUMBNAIL_MAX_BYTES,
-  isLocalMedia,
   localMediaName,
   localMediaRef,
+  picturesProblem,
   sniffMediaType,
 } from '../../../shared/media';
 import type { WorkspaceStore } from '../../store';
 import { InvalidInput } from '../errors';
 import { validate } from '../input';
 
-const MEDIA_HOST_KEY = 'media_host';
 const typeNames = Object.values(MEDIA_TYPES)
   .map((type) => type.extension.toUpperCase())
   .join(', ');
@@ -147,11 +145,11 @@ export class MediaService {
   }
 
   host(): MediaHost | null {
-    return this.store.settings.get(MEDIA_HOST_KEY, mediaHost.nullable(), null);
+    return this.store.media.host();
   }
 
   setHost(host: MediaHost | null): void {
-    this.store.settings.set(MEDIA_HOST_KEY, host);
+    this.store.media.setHost(host);
   }
 
   /**
@@ -159,23 +157,12 @@ export class MediaService {
    * uploaded picture needs a media host, and must still be in the workspace.
    */
   publishProblem(urls: readonly string[]): { field: string; message: string } | null {
-    const local = urls.filter(isLocalMedia);
-    if (local.length === 0) return null;
-    const missing = local.find((url) => {
-      const name = localMediaName(url);
-      return !name || !this.store.media.get(name);
-    });
-    if (missing)
-      return {
-        field: 'mediaUrls',
-        message: `${missing} is not among this workspace's uploaded pictures; remove it and upload the picture again`,
-      };
-    if (!this.host())
-      return {
-        field: 'mediaUrls',
-        message: `has ${local.length === 1 ? 'an uploaded picture' : `${local.length} uploaded pictures`}, and the platform takes pictures only by web address: set a media host first (pressroom media host --folder DIR --url URL)`,
-      };
-    return null;
+    const message = picturesProblem(
+      urls,
+      (name) => this.store.media.get(name) !== undefined,
+      this.host() !== null,
+    );
+    return message === null ? null : { field: 'mediaUrls', message };
   }
 
   /**
