@@ -76,6 +76,8 @@ export interface OperationResults {
   addMedia: MediaPicture;
   describeMedia: MediaPicture[];
   getMediaHost: MediaHost | null;
+  /** The host set, or null when the user closed the dialog without a folder. */
+  chooseMediaFolder: MediaHost | null;
   setMediaHost: null;
   moveToDrafts: LocalPost;
   listProducts: Page<LocalProduct>;

@@ -225,6 +225,12 @@ export const operations = {
   describeMedia: z.strictObject({ urls: mediaUrls }),
   /** Where uploaded pictures are published from, for the settings screen; null when nowhere yet. */
   getMediaHost: z.strictObject({}),
+  /**
+   * The desktop app's way to set the media host: its native dialog picks the folder (the page
+   * names no path), served at `publicBaseUrl`. Where there is no such dialog (the browser), refused
+   * with the command that does it.
+   */
+  chooseMediaFolder: z.strictObject({ publicBaseUrl: httpUrl }),
   /** Where uploaded pictures are published from: a folder the user's web space serves; null for none. */
   setMediaHost: z.strictObject({ host: mediaHost.nullable() }),
   /** Takes a scheduled post out of the queue; it stays, as a draft, at its time. */
@@ -413,6 +419,7 @@ export const OPERATION_SIDES = {
   addMedia: 'renderer',
   describeMedia: 'renderer',
   getMediaHost: 'renderer',
+  chooseMediaFolder: 'renderer',
   setMediaHost: 'main',
   moveToDrafts: 'renderer',
   listProducts: 'renderer',

@@ -117,8 +117,8 @@ export interface Notification {
 
 export interface OpenDialogOptions {
   title: string;
-  properties: ('openFile' | 'openDirectory' | 'multiSelections')[];
-  filters: { name: string; extensions: string[] }[];
+  properties: ('openFile' | 'openDirectory' | 'createDirectory' | 'multiSelections')[];
+  filters?: { name: string; extensions: string[] }[];
 }
 
 export interface SaveDialogOptions {

@@ -109,6 +109,9 @@ export async function startShell(options: ShellOptions): Promise<Shell | null> {
     ...(options.session?.pressroom ? { pressroom: options.session.pressroom } : {}),
     folder,
     secrets,
+    pickFolder: async (title) =>
+      (await dialog.showOpenDialog({ title, properties: ['openDirectory', 'createDirectory'] }))
+        .filePaths[0] ?? null,
     demo: async () => {
       const started = await demo();
       demoToken = started.token;

@@ -44,6 +44,7 @@ const rendererHandlers: HandlersFor<'renderer'> = {
   addMedia: (s, input) => s.current.media.addMedia(input),
   describeMedia: (s, input) => s.current.media.describeMedia(input),
   getMediaHost: (s) => s.current.media.host(),
+  chooseMediaFolder: (s, input) => s.chooseMediaFolder(input.publicBaseUrl),
   listProducts: (s, input) => s.current.catalog.listProducts(input),
   saveProduct: (s, input) => s.current.catalog.saveProduct(input),
   duplicateProduct: (s, input) => s.current.catalog.duplicateProduct(input),

@@ -13,7 +13,7 @@ import type { SecretStore } from './account';
 import type { ConnectionReport } from '../../shared/connection';
 import { checkConnection } from './connection';
 import { seedDemoWorkspace } from './demo-workspace';
-import { InvalidInput, NotConnected } from './errors';
+import { InvalidInput, NotAllowed, NotConnected } from './errors';
 import { Pressroom } from './pressroom';
 import type { PressroomConfig } from './pressroom';
 import { startWebhookReceiver } from './receiver';
@@ -43,6 +43,11 @@ export interface SessionOptions {
   account?: AccountInput;
   /** The account workspace's database (CLI --db); by default workspace.sqlite in the folder. */
   dbFile?: string;
+  /**
+   * A native folder dialog (the desktop app's): the folder the user picked, or null when they
+   * closed it. Without one (the web host), folders are named on the command line only.
+   */
+  pickFolder?: (title: string) => Promise<string | null>;
   /** Run the queue and pull sync in the background (default true). */
   watch?: boolean;
   /** Extra settings for every Pressroom opened (tests: time, retry rules). */
@@ -118,6 +123,19 @@ export class Session {
     // A limit the platform does not state may have been learned from its answers already.
     report.rate_limit.limit ??= this.pressroom.governor.learned().limit;
     return report;
+  }
+
+  /** Sets the media host to a folder the native dialog picks, served at `publicBaseUrl`. */
+  async chooseMediaFolder(publicBaseUrl: string): Promise<MediaHost | null> {
+    if (!this.options.pickFolder)
+      throw new NotAllowed(
+        'A page in the browser cannot pick a folder on this computer; set it on the command line: npm run -s cli -- media host --folder DIR --url URL',
+      );
+    const folder = await this.options.pickFolder('The folder your web space serves pictures from');
+    if (folder === null) return null;
+    const host = { folder, publicBaseUrl };
+    this.pressroom.media.setHost(host);
+    return host;
   }
 
   /** Forgets the stored account and goes back to the demo workspace (or offline drafts). */

@@ -572,6 +572,34 @@ describe('desktop integration', () => {
     ]);
   });
 
+  it('sets the media host from the page: the folder from the native dialog, never a path the page sends', async () => {
+    const app = await startApp();
+    const folder = join(app.folder, 'web-space');
+    app.electron.answers.push([folder]);
+    expect(
+      await app.call('chooseMediaFolder', { publicBaseUrl: 'https://shop.example/media/' }),
+    ).toEqual({ ok: true, value: { folder, publicBaseUrl: 'https://shop.example/media/' } });
+    expect(app.electron.dialogs.map((dialog) => dialog.options)).toEqual([
+      {
+        title: 'The folder your web space serves pictures from',
+        properties: ['openDirectory', 'createDirectory'],
+      },
+    ]);
+    // The page has no way to name the folder itself.
+    expect(
+      await app.call('chooseMediaFolder', { publicBaseUrl: 'https://x.example/', folder: '/etc' }),
+    ).toMatchObject({ ok: false, error: { kind: 'invalid_input' } });
+    expect(
+      await app.call('setMediaHost', {
+        host: { folder: '/etc', publicBaseUrl: 'https://x.example/' },
+      }),
+    ).toMatchObject({
+      ok: false,
+      error: { kind: 'not_allowed' },
+    });
+    expect(app.shell.session.current.media.host()?.folder).toBe(folder);
+  });
+
   it('exports through a save dialog', async () => {
     const app = await startApp();
     await app.call('addPost', { text: 'Exported', mode: 'draft' });

@@ -5,10 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Pressroom } from '../../main/core/pressroom';
+import { invokeFromRenderer } from '../../main/core/service';
 import { MediaService } from '../../main/core/services/media';
 import { WorkspaceStore } from '../../main/store';
 import { MEDIA_MAX_BYTES, sniffMediaType } from '../../shared/media';
 import { startTestPlatform } from '../support/platform';
+import { openDemoSession } from '../support/session';
 
 /** A 1×1 PNG, byte for byte. */
 const PNG = Buffer.from(
@@ -242,5 +244,42 @@ describe('uploaded pictures in a CSV export', () => {
     const imported = pressroom.posts.listPosts({}).find((post) => post.text === 'Rye, imported');
     expect(imported?.mediaUrls).toEqual([picture.url]);
     pressroom.close();
+  });
+});
+
+describe('choosing the media host in the desktop app', () => {
+  it('takes the folder its native dialog picks, keeps the host when the dialog is closed, and in a browser names the command instead', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'pressroom-web-space-'));
+    const picks: (string | null)[] = [folder, null];
+    const titles: string[] = [];
+    const { session } = await openDemoSession({
+      pickFolder: (title) => (titles.push(title), Promise.resolve(picks.shift() ?? null)),
+    });
+    const choose = (publicBaseUrl: string) =>
+      invokeFromRenderer(session, 'chooseMediaFolder', { publicBaseUrl });
+    expect(await choose('not an address')).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid_input', issues: [{ field: 'publicBaseUrl' }] },
+    });
+    expect(titles).toEqual([]); // refused before any dialog
+    const host = { folder, publicBaseUrl: 'https://shop.example/media/' };
+    expect(await choose(host.publicBaseUrl)).toEqual({ ok: true, value: host });
+    expect(titles).toEqual(['The folder your web space serves pictures from']);
+    expect(await choose('https://elsewhere.example/')).toEqual({ ok: true, value: null });
+    expect(await invokeFromRenderer(session, 'getMediaHost', {})).toEqual({
+      ok: true,
+      value: host,
+    });
+
+    const { session: browser } = await openDemoSession();
+    expect(
+      await invokeFromRenderer(browser, 'chooseMediaFolder', { publicBaseUrl: host.publicBaseUrl }),
+    ).toMatchObject({
+      ok: false,
+      error: {
+        kind: 'not_allowed',
+        message: expect.stringContaining('media host --folder DIR --url URL'),
+      },
+    });
   });
 });

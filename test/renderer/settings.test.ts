@@ -357,4 +357,28 @@ describe('the pictures section', () => {
     expect(words()).toContain('can be saved as a draft, but not scheduled or published');
     expect(words()).toContain('media host --folder DIR --url https://your.site/media/');
   });
+
+  it('sets the host from the desktop dialog at the typed address, and shows a refusal by the field', async () => {
+    const { transport } = setup(ACCOUNT);
+    const asked: unknown[] = [];
+    transport.answer('chooseMediaFolder', (input) => {
+      asked.push(input);
+      return asked.length === 1
+        ? refused('publicBaseUrl', 'must be an absolute http or https URL')
+        : ok({ folder: '/srv/www/media', publicBaseUrl: 'https://shop.example/media/' });
+    });
+    const pictures = await screen.findByRole('region', { name: 'Pictures' });
+    const address = await within(pictures).findByLabelText("The folder's public address");
+    await fireEvent.input(address, { target: { value: 'shop.example' } });
+    await fireEvent.click(within(pictures).getByRole('button', { name: 'Choose folder…' }));
+    await waitFor(() => expect(address.getAttribute('aria-invalid')).toBe('true'));
+    expect(pictures.textContent).toContain('must be an absolute http or https URL');
+    await fireEvent.input(address, { target: { value: 'https://shop.example/media/' } });
+    await fireEvent.click(within(pictures).getByRole('button', { name: 'Choose folder…' }));
+    await waitFor(() => expect(pictures.textContent).toContain('/srv/www/media'));
+    expect(asked).toEqual([
+      { publicBaseUrl: 'shop.example' },
+      { publicBaseUrl: 'https://shop.example/media/' },
+    ]);
+  });
 });

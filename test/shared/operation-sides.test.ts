@@ -52,6 +52,7 @@ describe('operation sides', () => {
       addMedia: 'renderer',
       describeMedia: 'renderer',
       getMediaHost: 'renderer',
+      chooseMediaFolder: 'renderer',
       setMediaHost: 'main',
       listProducts: 'renderer',
       saveProduct: 'renderer',

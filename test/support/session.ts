@@ -19,7 +19,12 @@ afterEach(async () => {
  * demo-seeded one unless given); it does not watch unless asked to.
  */
 export async function openDemoSession(
-  options: { platform?: TestPlatform; folder?: string; watch?: boolean } = {},
+  options: {
+    platform?: TestPlatform;
+    folder?: string;
+    watch?: boolean;
+    pickFolder?: (title: string) => Promise<string | null>;
+  } = {},
 ): Promise<{ session: Session; folder: string; platform: TestPlatform }> {
   const folder = options.folder ?? mkdtempSync(join(tmpdir(), 'prs-'));
   // As the app's demo platform: it serves the web space the demo's pictures are published from.
@@ -35,6 +40,7 @@ export async function openDemoSession(
       close: async () => undefined,
     }),
     watch: options.watch ?? false,
+    ...(options.pickFolder ? { pickFolder: options.pickFolder } : {}),
   });
   open.push(session);
   return { session, folder, platform };

@@ -135,6 +135,11 @@ export class SettingsState {
   checkingConnection = $state(false);
   /** Where uploaded pictures are published from: null for nowhere yet, undefined until read. */
   mediaHost = $state.raw<MediaHost | null | undefined>(undefined);
+  /** The address the folder about to be chosen is served at, as typed. */
+  mediaHostUrl = $state('');
+  choosingFolder = $state(false);
+  /** Why the media host was not set (a bad address, or no folder dialog in a browser). */
+  mediaHostError = $state<string | null>(null);
 
   constructor(private readonly shell: Shell) {}
 
@@ -171,6 +176,25 @@ export class SettingsState {
       'Could not read where pictures are published from',
     );
     if (host !== undefined) this.mediaHost = host;
+  }
+
+  /** Picks the media host's folder in the desktop app's dialog, served at the typed address. */
+  async chooseMediaFolder(): Promise<void> {
+    if (this.choosingFolder) return;
+    this.choosingFolder = true;
+    this.mediaHostError = null;
+    try {
+      const result = await this.shell.api.chooseMediaFolder({
+        publicBaseUrl: this.mediaHostUrl.trim(),
+      });
+      if (!result.ok) this.mediaHostError = result.error.message;
+      else if (result.value) {
+        this.mediaHost = result.value;
+        this.shell.notices.show('success', 'Uploaded pictures will be published from that folder');
+      }
+    } finally {
+      this.choosingFolder = false;
+    }
   }
 
   async loadBots(): Promise<void> {
