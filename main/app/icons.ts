@@ -87,7 +87,7 @@ function chunk(type: string, data: Buffer): Buffer {
 }
 
 /** An 8-bit RGBA PNG of `rgba` (width × height × 4 bytes, rows top to bottom). */
-function encodePng(width: number, height: number, rgba: Buffer): Buffer {
+export function encodePng(width: number, height: number, rgba: Buffer): Buffer {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);

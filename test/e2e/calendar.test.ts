@@ -11,6 +11,7 @@ import { wallTime } from '../../renderer/src/lib/format';
 import { nextWholeHour } from '../../renderer/src/state/post-when';
 import { seriousViolations } from './axe';
 import { callCore, chooseFromMore, openApp, screenshot } from './harness';
+import type { Served } from './harness';
 import { useServedApp } from './served-app';
 
 /** The month-view cell of a day of the shown month. */
@@ -30,6 +31,19 @@ async function dayUnder(page: Page, event: Locator): Promise<number> {
     (day) => x >= day.left && x <= day.right && y >= day.top && y <= day.bottom,
   );
   return index + 1;
+}
+
+/** The demo workspace's own post whose text starts so, as the core has it now. */
+async function demoPost(served: Served, start: string): Promise<LocalPost | undefined> {
+  return (await callCore<LocalPost[]>(served, 'listPosts', {})).find((candidate) =>
+    candidate.text.startsWith(start),
+  );
+}
+
+/** Shows the month of `at` in `zone`; the demo's own posts are at most a few days ahead. */
+async function showMonthOf(page: Page, at: number, zone: string): Promise<void> {
+  if (wallTime(at, zone).slice(0, 7) !== wallTime(Date.now(), zone).slice(0, 7))
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
 }
 
 describe('the calendar in Chromium', () => {
@@ -94,13 +108,10 @@ describe('the calendar in Chromium', () => {
   it("drags one of a fresh demo workspace's own posts to another day", async () => {
     const { page, problems } = await openApp(app.browser, app.served.url);
     const { timezone } = await callCore<OperationResults['getSettings']>(app.served, 'getSettings');
-    const post = (await callCore<LocalPost[]>(app.served, 'listPosts', {})).find((candidate) =>
-      candidate.text.startsWith('Fresh rye is out of the oven'),
-    );
+    const post = await demoPost(app.served, 'Fresh rye is out of the oven');
     expect(post?.status).toBe('scheduled');
     const wall = wallTime(post!.scheduledAt!, timezone);
-    if (wall.slice(0, 7) !== wallTime(Date.now(), timezone).slice(0, 7))
-      await page.getByRole('button', { name: 'Next', exact: true }).click();
+    await showMonthOf(page, post!.scheduledAt!, timezone);
     const day = Number(wall.slice(8, 10));
     const event = page.locator('.ec-event', { hasText: 'Fresh rye is out of the oven' });
     await event.waitFor();
@@ -124,17 +135,10 @@ describe('the calendar in Chromium', () => {
   it('deletes a scheduled post from its editor, and Undo brings it back', async () => {
     const { page, problems } = await openApp(app.browser, app.served.url);
     const { timezone } = await callCore<OperationResults['getSettings']>(app.served, 'getSettings');
-    const find = async () =>
-      (await callCore<LocalPost[]>(app.served, 'listPosts', {})).find((candidate) =>
-        candidate.text.startsWith('Lunch special'),
-      );
+    const find = () => demoPost(app.served, 'Lunch special');
     const post = await find();
     expect(post?.status).toBe('scheduled');
-    if (
-      wallTime(post!.scheduledAt!, timezone).slice(0, 7) !==
-      wallTime(Date.now(), timezone).slice(0, 7)
-    )
-      await page.getByRole('button', { name: 'Next', exact: true }).click();
+    await showMonthOf(page, post!.scheduledAt!, timezone);
     await page.locator('.ec-event', { hasText: 'Lunch special' }).click();
     const editor = page.getByRole('dialog', { name: 'Edit post' });
     await chooseFromMore(editor, 'Delete');
@@ -154,17 +158,10 @@ describe('the calendar in Chromium', () => {
   it('shows a post with its picture, and its menu (right-click or Shift+F10) duplicates it, moves it to drafts, and Delete deletes it with Undo', async () => {
     const { page, problems } = await openApp(app.browser, app.served.url);
     const { timezone } = await callCore<OperationResults['getSettings']>(app.served, 'getSettings');
-    const find = async () =>
-      (await callCore<LocalPost[]>(app.served, 'listPosts', {})).find((candidate) =>
-        candidate.text.startsWith('Tomorrow only: cinnamon buns'),
-      );
+    const find = () => demoPost(app.served, 'Tomorrow only: cinnamon buns');
     const post = await find();
     expect(post?.mediaUrls).toEqual([expect.stringMatching(/^pressroom-media:/)]);
-    if (
-      wallTime(post!.scheduledAt!, timezone).slice(0, 7) !==
-      wallTime(Date.now(), timezone).slice(0, 7)
-    )
-      await page.getByRole('button', { name: 'Next', exact: true }).click();
+    await showMonthOf(page, post!.scheduledAt!, timezone);
     const chip = page.locator('.ec-event', { hasText: 'cinnamon buns' });
     const thumbnail = chip.locator('img.thumb');
     expect(await thumbnail.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
