@@ -37,9 +37,14 @@ export function isLocalMedia(url: string): boolean {
   return url.startsWith(LOCAL_MEDIA_SCHEME);
 }
 
-/** The reference a post keeps for an uploaded file: its content's hash names it. */
+/** An uploaded file's name wherever it is kept or put: its content's hash and its type. */
+export function localMediaFile(sha256Hex: string, type: MediaType): string {
+  return `${sha256Hex}.${MEDIA_TYPES[type].extension}`;
+}
+
+/** The reference a post keeps for an uploaded file. */
 export function localMediaRef(sha256Hex: string, type: MediaType): string {
-  return `${LOCAL_MEDIA_SCHEME}${sha256Hex}.${MEDIA_TYPES[type].extension}`;
+  return `${LOCAL_MEDIA_SCHEME}${localMediaFile(sha256Hex, type)}`;
 }
 
 /** The stored file's name within a reference, or null when it is not a well-formed one. */

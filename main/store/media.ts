@@ -62,7 +62,7 @@ export class MediaStore {
   }
 
   /** Keeps a file; the same content uploaded again is the same file (a better thumbnail wins). */
-  put(media: NewMedia): StoredMedia {
+  put(media: NewMedia): void {
     statement(
       this.db,
       `INSERT INTO media (name, original_name, type, size, bytes, thumbnail, thumbnail_type, created_at)
@@ -80,9 +80,6 @@ export class MediaStore {
       media.thumbnail?.type ?? null,
       this.now(),
     );
-    const stored = this.get(media.name);
-    if (!stored) throw new Error(`media ${media.name} was not stored`);
-    return stored;
   }
 
   get(name: string): StoredMedia | undefined {

@@ -11,6 +11,7 @@ import {
   MEDIA_MAX_BYTES,
   MEDIA_TYPES,
   THUMBNAIL_MAX_BYTES,
+  localMediaFile,
   localMediaName,
   localMediaRef,
   picturesProblem,
@@ -77,7 +78,7 @@ export class MediaService {
     const hash = createHash('sha256').update(bytes).digest('hex');
     const url = localMediaRef(hash, type);
     this.store.media.put({
-      name: localMediaName(url) ?? '',
+      name: localMediaFile(hash, type),
       originalName: fileName,
       type,
       bytes,

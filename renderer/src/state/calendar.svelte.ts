@@ -5,7 +5,7 @@
 // events. Moving posts is calendar-moves.ts. The calendar works in wall times of the user's zone;
 // this module turns them into instants, so the calendar component stays a thin wrapper.
 import { Temporal } from 'temporal-polyfill';
-import type { CoreEvent } from '../../../shared/answers';
+import type { CallResult, CoreEvent } from '../../../shared/answers';
 import type { BotSummary, FreeSlot, LocalPost, PostStatus } from '../../../shared/domain';
 import { WallClock } from '../../../shared/time';
 import { coalesce } from '../lib/coalesce';
@@ -242,18 +242,24 @@ export class CalendarState implements PostBoard {
   }
 
   /** Deletes a post from its menu; the notice offers Undo. */
-  async deletePost(id: number): Promise<void> {
-    const post = this.post(id);
-    if (!post) return;
-    await this.shell.attempt(deletePost(this.shell, post), 'Could not delete the post');
-    await this.load();
+  deletePost(id: number): Promise<void> {
+    return this.actOn(id, deletePost, 'Could not delete the post');
   }
 
   /** Takes a scheduled post out of the queue from its menu; it stays on the calendar, a draft. */
-  async moveToDrafts(id: number): Promise<void> {
+  moveToDrafts(id: number): Promise<void> {
+    return this.actOn(id, moveToDrafts, 'Could not move the post to drafts');
+  }
+
+  /** Runs a post action from the calendar's menu, says why if it fails, and redraws. */
+  private async actOn(
+    id: number,
+    action: (shell: Shell, post: LocalPost) => Promise<CallResult<unknown>>,
+    doing: string,
+  ): Promise<void> {
     const post = this.post(id);
     if (!post) return;
-    await this.shell.attempt(moveToDrafts(this.shell, post), 'Could not move the post to drafts');
+    await this.shell.attempt(action(this.shell, post), doing);
     await this.load();
   }
 
