@@ -10,6 +10,8 @@ import { HttpError, notFound, parseWith, route } from './http';
 import type { Route } from './http';
 import { formatId, parseId } from './ids';
 import type { FixedWindowLimiter } from './rate-limiter';
+import { FIELD_CASES, quirksView } from './quirks';
+import type { Quirks } from './quirks';
 import { seedDemo } from './seed';
 import { ODD_ANSWERS } from './server-state';
 import type { Faults, ServerClock, ServerStats } from './server-state';
@@ -26,6 +28,7 @@ export interface AdminTarget {
   stats: ServerStats;
   limiter: FixedWindowLimiter;
   clock: ServerClock;
+  quirks: Quirks;
 }
 
 export interface AdminContext {
@@ -67,6 +70,13 @@ const providerPatch = z.strictObject({
   latency_ms: z.number().int().min(0).max(60_000).optional(),
 });
 const clockAdvance = z.strictObject({ advance_ms: z.number().int().min(0) });
+const quirksPatch = z.strictObject({
+  spec_literal: z.boolean().optional(),
+  field_case: z.enum(FIELD_CASES).optional(),
+  trims_text: z.boolean().optional(),
+  no_created_at: z.boolean().optional(),
+  ignores_page: z.boolean().optional(),
+});
 
 function accountRowId({ server }: AdminContext, id: string | undefined): number {
   const rowId = parseId('account', id ?? '');
@@ -103,6 +113,7 @@ export const adminRoutes: readonly Route<AdminContext>[] = [
       ai_providers: server.ai.status(),
       stats: server.stats,
       clock_offset_ms: server.clock.offsetMs,
+      quirks: quirksView(server.quirks),
     },
   })),
   route('POST', '/accounts', ({ server, body }) => {
@@ -172,6 +183,15 @@ export const adminRoutes: readonly Route<AdminContext>[] = [
     if (input.ignore_reference_filter !== undefined)
       server.faults.ignoreReferenceFilter = input.ignore_reference_filter;
     return { status: 200, body: faultsView(server) };
+  }),
+  route('PUT', '/quirks', ({ server, body }) => {
+    const input = parseWith(quirksPatch, body);
+    if (input.spec_literal !== undefined) server.quirks.specLiteral = input.spec_literal;
+    if (input.field_case !== undefined) server.quirks.fieldCase = input.field_case;
+    if (input.trims_text !== undefined) server.quirks.trimsText = input.trims_text;
+    if (input.no_created_at !== undefined) server.quirks.noCreatedAt = input.no_created_at;
+    if (input.ignores_page !== undefined) server.quirks.ignoresPage = input.ignores_page;
+    return { status: 200, body: quirksView(server.quirks) };
   }),
   route('PUT', '/ai/providers/:name', ({ server, body }, { name }) => {
     const input = parseWith(providerPatch, body);

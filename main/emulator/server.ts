@@ -19,6 +19,8 @@ import {
   outboundReply,
 } from './conventions';
 import type { Conventions } from './conventions';
+import { DEFAULT_QUIRKS, quirkyBody, quirkyQuery, quirkyReply } from './quirks';
+import type { Quirks } from './quirks';
 import { hashToken } from './data/accounts';
 import type { AccountRow } from './data/accounts';
 import { openEmulatorDb } from './db';
@@ -70,6 +72,8 @@ export interface PlatformServerOptions {
   fetch?: typeof fetch;
   /** Other platforms' answer shapes (conventions.ts); docs/platform-api.md's when absent. */
   conventions?: Partial<Conventions>;
+  /** Servers that read the spec literally or their own way (quirks.ts); none when absent. */
+  quirks?: Partial<Quirks>;
 }
 
 export interface PlatformServer {
@@ -88,6 +92,8 @@ export interface PlatformServer {
   stats: ServerStats;
   limiter: FixedWindowLimiter;
   clock: ServerClock;
+  /** Changed in place by the admin API. */
+  quirks: Quirks;
   close(): Promise<void>;
 }
 
@@ -137,6 +143,7 @@ export async function startPlatformServer(
   const faults = noFaults();
   const stats = emptyStats();
   const conventions: Conventions = { ...DEFAULT_CONVENTIONS, ...options.conventions };
+  const quirks: Quirks = { ...DEFAULT_QUIRKS, ...options.quirks };
   const requestPrefix = randomBytes(3).toString('hex');
   let openapi: unknown;
   let requestCount = 0;
@@ -169,6 +176,7 @@ export async function startPlatformServer(
     stats,
     limiter,
     clock,
+    quirks,
     close: async () => {
       clearInterval(purge);
       stopActivity?.();
@@ -228,7 +236,8 @@ export async function startPlatformServer(
       }
       return handleApi(request, url, method, account);
     });
-    const shaped = conventional ? outboundReply(conventions, handled, url) : handled;
+    const quirky = quirkyReply(quirks, handled);
+    const shaped = conventional ? outboundReply(conventions, quirky, url) : quirky;
     const reply = { ...shaped, headers: { ...shaped.headers, ...rateHeaders } };
     const committedWrite = WRITE_METHODS.has(method) && reply.status < 300;
     if (committedWrite && faults.dropAfterCommitRate > 0 && random() < faults.dropAfterCommitRate) {
@@ -264,10 +273,13 @@ export async function startPlatformServer(
         },
       );
     }
-    const raw = WRITE_METHODS.has(method) ? inboundText(conventions, await readBody(request)) : '';
+    const raw = WRITE_METHODS.has(method)
+      ? quirkyBody(quirks, inboundText(conventions, await readBody(request)))
+      : '';
     const run = () => {
       const query = new URLSearchParams(url.searchParams);
       if (faults.ignoreReferenceFilter) query.delete('client_reference');
+      quirkyQuery(quirks, query);
       const context: ApiContext = {
         account,
         store,
@@ -279,8 +291,8 @@ export async function startPlatformServer(
       return match.route.handler(context, match.params);
     };
     const key = request.headers['idempotency-key'];
-    if (typeof key !== 'string' || !WRITE_METHODS.has(method) || faults.ignoreIdempotency)
-      return run();
+    const keyIgnored = faults.ignoreIdempotency || quirks.specLiteral;
+    if (typeof key !== 'string' || !WRITE_METHODS.has(method) || keyIgnored) return run();
     return idempotent(
       store.idempotency,
       account.id,

@@ -4,6 +4,8 @@ import type { Command } from 'commander';
 import { waitForStopSignal } from '../../core/lifecycle';
 import { ENVELOPES, ID_STYLES, PAGING_STYLES, TIME_FORMATS } from '../../emulator/conventions';
 import type { Conventions } from '../../emulator/conventions';
+import { FIELD_CASES } from '../../emulator/quirks';
+import type { Quirks } from '../../emulator/quirks';
 import { startPlatformServer } from '../../emulator/server';
 import { PLANS, RESET_FORMATS } from '../../platform/wire';
 import type { Plan, ResetFormat } from '../../platform/wire';
@@ -27,6 +29,11 @@ interface PlatformOptions {
   limitHeader: boolean;
   resetFormat: ResetFormat;
   clockOffsetMs: number;
+  specLiteral: boolean;
+  fieldCase: Quirks['fieldCase'];
+  trimsText: boolean;
+  withoutCreatedAt: boolean;
+  ignoresPage: boolean;
 }
 
 export function registerPlatform(program: Command): void {
@@ -103,6 +110,19 @@ export function registerPlatform(program: Command): void {
       parseOffset,
       0,
     )
+    .option(
+      '--spec-literal',
+      'keep no client_reference and ignore Idempotency-Key, as the spec names neither',
+      false,
+    )
+    .addOption(
+      new Option('--field-case <case>', 'field names as bot_id or botId')
+        .choices(FIELD_CASES)
+        .default('snake'),
+    )
+    .option('--trims-text', 'store a text trimmed, with CRLF turned into LF', false)
+    .option('--without-created-at', 'leave created_at out of every resource', false)
+    .option('--ignores-page', 'answer page 1 whatever page is asked', false)
     .addHelpText(
       'after',
       '\nThe global --db FILE names the server’s database (memory when absent). With --json the first\nstdout line is {"base_url":"…","token":"…"} (and "admin_token" with --admin).\nThe API\'s OpenAPI 3.1 document is served at {base_url}/openapi.json, without a token\n(docs/openapi.md: generating clients from it, and the contract checks).',
@@ -136,6 +156,13 @@ export function registerPlatform(program: Command): void {
         ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
         rateHeaders: { limit: options.limitHeader, reset: options.resetFormat },
         clockOffsetMs: options.clockOffsetMs,
+        quirks: {
+          specLiteral: options.specLiteral,
+          fieldCase: options.fieldCase,
+          trimsText: options.trimsText,
+          noCreatedAt: options.withoutCreatedAt,
+          ignoresPage: options.ignoresPage,
+        },
       }).catch((error: unknown) => {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'EADDRINUSE') {

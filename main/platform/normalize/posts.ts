@@ -1,4 +1,5 @@
 // Posts as the platform answers them (Node, main process): the text under any of its usual names,
+// fields in snake_case or camelCase,
 // and a status of "scheduled" or "published" whatever words the platform uses for them.
 import { z } from 'zod';
 import { aliases, id, nullableId, nullableInstant, nullableText } from './fields';
@@ -7,7 +8,15 @@ const SCHEDULED = new Set(['scheduled', 'pending', 'queued']);
 const PUBLISHED = new Set(['published', 'sent', 'live', 'posted']);
 
 export const postSchema = z.preprocess(
-  aliases({ text: ['content', 'message', 'body', 'caption'], media_urls: ['media'] }),
+  aliases({
+    text: ['content', 'message', 'body', 'caption'],
+    media_urls: ['media', 'mediaUrls'],
+    bot_id: ['botId'],
+    scheduled_at: ['scheduledAt'],
+    published_at: ['publishedAt'],
+    client_reference: ['clientReference'],
+    created_at: ['createdAt'],
+  }),
   z
     .looseObject({
       id,
