@@ -4,22 +4,28 @@
 // platform that ignores Idempotency-Key.
 import { setMaxListeners } from 'node:events';
 import type { QueueEvent as PublisherEvent } from '../../shared/answers';
-import type { LocalPost, OutboxItem } from '../../shared/domain';
+import type { OutboxItem } from '../../shared/domain';
 import { PRIORITY } from '../../shared/domain';
 import { minorToDecimal } from '../../shared/money';
 import type { Page, PlatformClient } from '../platform/client';
-import { readWholeList } from '../platform/client';
-import type { PageRequest, Post as PlatformPost } from '../platform/normalize';
+import type { PageRequest } from '../platform/normalize';
 import { PlatformError } from '../platform/errors';
 import type { WorkspaceStore } from '../store';
 import type { RateGovernor, Release } from './governor';
+import { freshProgress, postMatcher, scanList } from './lookup';
+import type { Lookup, LookupProgress } from './lookup';
 import { DEFAULT_RETRY_RULES, decide } from './retry';
 import type { RetryRules } from './retry';
 
 export type { QueueEvent as PublisherEvent } from '../../shared/answers';
 
-/** How far the platform's clock may be behind ours when a lookup compares creation times. */
-const CLOCK_SKEW_MS = 60_000;
+/**
+ * How much earlier than the first attempt, on the platform's clock as measured, a lookup still
+ * takes a post's creation time for it: the measured skew is good to about a second.
+ */
+const CLOCK_MARGIN_MS = 5_000;
+/** Waits between tries to record a sent item while another process holds the database. */
+const SETTLE_RETRY_MS = { first: 50, longest: 1_000 };
 
 export interface PublisherOptions {
   store: WorkspaceStore;
@@ -58,6 +64,8 @@ function waitingItems(): AbortController {
 
 export class Publisher {
   private readonly taken = new Set<number>();
+  /** Lookups an error cut short, by item: the next attempt resumes them. */
+  private readonly lookups = new Map<number, LookupProgress>();
   private draining: Promise<DrainReport> | null = null;
   private lookAgain = false;
   private pausedReason: string | null = null;
@@ -153,11 +161,11 @@ export class Publisher {
   /** Posts found long after their time (the computer slept or was off) wait for the user. */
   private markMissed(): number {
     const graceMs = this.options.graceMs ?? 30 * 60_000;
-    const now = this.now();
-    const overdue = this.options.store.outbox.overduePosts(now - graceMs, PRIORITY.user);
+    const { outbox } = this.options.store;
+    const overdue = outbox.overduePosts(this.now() - graceMs, PRIORITY.user);
     for (const item of overdue) {
-      const minutes = Math.round((now - item.dueAt) / 60_000);
-      this.options.store.outbox.markFailed(
+      const minutes = Math.round((outbox.platformNow() - item.dueAt) / 60_000);
+      outbox.markFailed(
         item.id,
         `Missed: found ${minutes} min after its time (the computer was asleep or off). Publish now or reschedule.`,
         [],
@@ -177,30 +185,85 @@ export class Publisher {
   }
 
   private async process(waiting: OutboxItem, report: DrainReport): Promise<void> {
-    const { store, governor } = this.options;
-    let release: Release;
-    try {
-      release = await governor.acquire(waiting.priority, this.running.signal);
-    } catch {
-      return; // paused while waiting: nothing was sent, the item stays where it is
-    }
+    let release: Release | null = await this.slot(waiting.priority);
+    if (!release) return; // paused while waiting: nothing was sent, the item stays where it is
     let item: OutboxItem | undefined;
+    let sent: { remoteId: string | null } | undefined;
     try {
       if (this.pausedReason) return;
-      item = store.outbox.claim(waiting.id);
+      item = this.options.store.outbox.claim(waiting.id);
       if (!item) return;
-      const existing =
-        this.linkedAlready(item) ?? (item.outcomeUnknown ? await this.reconcile(item) : undefined);
-      const remoteId = existing !== undefined ? existing : await this.send(item);
-      store.outbox.markDone(item.id, remoteId, this.now());
-      report.published++;
-      this.options.onEvent?.({ type: 'done', item, remoteId });
+      const linked = this.linkedAlready(item);
+      if (linked !== undefined) sent = { remoteId: linked };
+      else if (item.outcomeUnknown) {
+        // The lookup's pages take slots of their own, one at a time.
+        release();
+        release = null;
+        const lookup = await this.reconcile(item);
+        if (lookup.kind === 'found') sent = { remoteId: lookup.id };
+        else if (lookup.kind === 'unsure') return this.waitForUser(item, lookup.why, report);
+        else release = await this.slot(item.priority);
+        if (!sent && !release) return this.putBack(item, 'Paused before sending');
+      }
+      sent ??= { remoteId: await this.send(item) };
     } catch (error) {
       // Before the claim nothing was sent; the item simply stays ready for the next pass.
+      if (item && this.pausedReason && isAbort(error))
+        return this.putBack(item, 'Paused while checking the platform');
       if (item) await this.settleFailure(item, error, report);
+      return;
     } finally {
-      release();
+      release?.();
     }
+    // The platform has it: whatever fails from here on is ours, and is recorded as sent.
+    await this.settleSent(item, sent.remoteId, report);
+  }
+
+  /** A slot of the governor at `priority`, or null when a pause ended the wait. */
+  private async slot(priority: OutboxItem['priority']): Promise<Release | null> {
+    try {
+      return await this.options.governor.acquire(priority, this.running.signal);
+    } catch {
+      return null;
+    }
+  }
+
+  /** An item claimed but not sent (a pause came first) waits again, its outcome as it was. */
+  private putBack(item: OutboxItem, reason: string): void {
+    this.options.store.outbox.markRetrying(item.id, this.now(), reason, item.outcomeUnknown);
+  }
+
+  /**
+   * A lookup that could not be sure: nothing is sent again until the user has looked. The item
+   * keeps its unknown outcome, and its sentence names the two ways on.
+   */
+  private waitForUser(item: OutboxItem, why: string, report: DrainReport): void {
+    const reason = `Not sure whether it was published: ${why}. Nothing was sent again. Look on the platform, then choose “It is not there: send it” or “It is there: mark published”.`;
+    this.options.store.outbox.markFailed(item.id, reason, [], undefined, true);
+    report.failed++;
+    this.options.onEvent?.({ type: 'failed', item, reason });
+  }
+
+  /**
+   * Records an item the platform accepted. A database another process holds is waited for, however
+   * long; any other local failure still ends the item sent, never failed or left `sending`.
+   */
+  private async settleSent(item: OutboxItem, remoteId: string | null, report: DrainReport) {
+    const { outbox } = this.options.store;
+    for (let wait = SETTLE_RETRY_MS.first; ; wait = Math.min(wait * 2, SETTLE_RETRY_MS.longest)) {
+      try {
+        outbox.markDone(item.id, remoteId, this.now());
+        break;
+      } catch (error) {
+        if (!isBusy(error)) {
+          outbox.markSentUnrecorded(item.id, remoteId, error, this.now());
+          break;
+        }
+        await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+    }
+    report.published++;
+    this.options.onEvent?.({ type: 'done', item, remoteId });
   }
 
   private async settleFailure(item: OutboxItem, error: unknown, report: DrainReport) {
@@ -213,9 +276,7 @@ export class Publisher {
           decision.action === 'sent' && decision.remoteId === null
             ? await this.findSent(item)
             : decision.remoteId;
-        outbox.markDone(item.id, remoteId, this.now());
-        report.published++;
-        this.options.onEvent?.({ type: 'done', item, remoteId });
+        await this.settleSent(item, remoteId, report);
         return;
       }
       case 'retry': {
@@ -341,44 +402,78 @@ export class Publisher {
 
   /**
    * The id of what a write answered 2xx without one made. It exists whatever the lookup finds, so
-   * a lookup that fails leaves the id to the next sync (which links by client reference).
+   * a lookup that fails or is unsure leaves the id to the next sync (which links by reference).
    */
   private async findSent(item: OutboxItem): Promise<string | null> {
     try {
-      return (await this.reconcile(item)) ?? null;
+      const lookup = await this.reconcile(item);
+      return lookup.kind === 'found' ? lookup.id : null;
     } catch {
       return null;
     }
   }
 
   /**
-   * Looks for what an unanswered attempt may have made. Resolves with its id (or null for a
-   * deletion that happened) when found, undefined when the request must be sent again.
+   * Looks for what an unanswered attempt may have made, resuming a lookup an error cut short.
+   * Every request goes through the governor, as the item's own.
    */
-  private async reconcile(item: OutboxItem): Promise<string | null | undefined> {
+  private async reconcile(item: OutboxItem): Promise<Lookup> {
+    const progress = this.lookups.get(item.id) ?? freshProgress();
+    this.lookups.set(item.id, progress);
+    const lookup = await this.lookUp(item, progress);
+    this.lookups.delete(item.id);
+    return lookup;
+  }
+
+  private async lookUp(item: OutboxItem, progress: LookupProgress): Promise<Lookup> {
     const { client, store } = this.options;
+    const pages =
+      <T>(list: (request: PageRequest) => Promise<Page<T>>) =>
+      (request: PageRequest) =>
+        this.gated(item, () => list(request));
     switch (item.kind) {
-      case 'create_post':
-        return this.findPost(item, store.posts.require(item.postId ?? 0));
+      case 'create_post': {
+        const post = store.posts.require(item.postId ?? 0);
+        const firstAttempt = item.firstAttemptAt ?? item.createdAt;
+        const query = {
+          client_reference: item.idempotencyKey,
+          ...(post.botId ? { bot_id: post.botId } : {}),
+          per_page: 200,
+        };
+        return scanList(
+          pages((request) => client.listPosts({ ...query, ...request })),
+          postMatcher({
+            reference: item.idempotencyKey,
+            botId: post.botId,
+            text: post.text,
+            sinceMs: () => firstAttempt + this.options.governor.skewMs - CLOCK_MARGIN_MS,
+            taken: (remoteId) => store.outbox.remoteIdOwned(remoteId, item.id, firstAttempt),
+          }),
+          progress,
+        );
+      }
       case 'create_product': {
         const { sku } = store.products.require(item.productId ?? 0);
-        return this.findFirst(
-          (request) => client.listProducts({ sku, per_page: 200, ...request }),
-          (product) => product.sku === sku,
+        return scanList(
+          pages((request) => client.listProducts({ sku, per_page: 200, ...request })),
+          (products) => products.find((product) => product.sku === sku)?.id,
+          progress,
         );
       }
       case 'create_bot':
-        return this.findFirst(
-          (request) => client.listBots({ per_page: 200, ...request }),
-          (bot) => bot.client_reference === item.idempotencyKey,
+        return scanList(
+          pages((request) => client.listBots({ per_page: 200, ...request })),
+          (bots) => bots.find((bot) => bot.client_reference === item.idempotencyKey)?.id,
+          progress,
         );
       case 'delete_bot': {
         const id = String(item.payload.id ?? '');
         try {
-          await client.getBot(id);
-          return undefined;
+          await this.gated(item, () => client.getBot(id));
+          return { kind: 'absent' };
         } catch (error) {
-          if (error instanceof PlatformError && error.kind === 'not_found') return null;
+          if (error instanceof PlatformError && error.kind === 'not_found')
+            return { kind: 'found', id: null };
           throw error;
         }
       }
@@ -387,50 +482,27 @@ export class Publisher {
       case 'send_message':
       case 'add_tag':
       case 'update_bot':
-        return undefined;
+        return { kind: 'absent' };
     }
   }
 
-  /** The id of the first item on any page that matches; a platform may ignore a list's filters. */
-  private async findFirst<T extends { id: string }>(
-    fetchPage: (request: PageRequest) => Promise<Page<T>>,
-    matches: (candidate: T) => boolean,
-  ): Promise<string | undefined> {
-    const { items } = await readWholeList(fetchPage, undefined, (page) => page.some(matches));
-    return items.find(matches)?.id;
-  }
-
-  /**
-   * What an attempt of `item` may have made of `post`, on any page: the post with the item's client
-   * reference, else (on a platform that does not keep references) one with the same bot and text,
-   * no other reference, made since the item's first attempt and linked to nothing of ours.
-   */
-  private async findPost(item: OutboxItem, post: LocalPost): Promise<string | undefined> {
-    const { client, store } = this.options;
-    const since = (item.firstAttemptAt ?? item.createdAt) - CLOCK_SKEW_MS;
-    const mine = (candidate: PlatformPost) => candidate.client_reference === item.idempotencyKey;
-    const { items } = await readWholeList(
-      (request) =>
-        client.listPosts({
-          client_reference: item.idempotencyKey,
-          ...(post.botId ? { bot_id: post.botId } : {}),
-          per_page: 200,
-          ...request,
-        }),
-      undefined,
-      (page) => page.some(mine),
-    );
-    return (
-      items.find(mine)?.id ??
-      items.find(
-        (candidate) =>
-          candidate.client_reference === null &&
-          candidate.text === post.text &&
-          candidate.bot_id === post.botId &&
-          candidate.created_at !== null &&
-          Date.parse(candidate.created_at) >= since &&
-          !store.outbox.remoteIdOwned(candidate.id, item.id),
-      )?.id
-    );
+  /** One request of `item`'s, when the governor allows; a pause ends the wait (AbortError). */
+  private async gated<T>(item: OutboxItem, request: () => Promise<T>): Promise<T> {
+    const release = await this.options.governor.acquire(item.priority, this.running.signal);
+    try {
+      return await request();
+    } finally {
+      release();
+    }
   }
 }
+
+/** SQLite's answer while another connection holds the write lock past the busy timeout. */
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return (
+    code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || /database is locked/i.test(String(error))
+  );
+}
+
+const isAbort = (error: unknown): boolean => error instanceof Error && error.name === 'AbortError';

@@ -59,6 +59,14 @@ const SUBJECT_STATUS: Record<OutboxState, { post: PostStatus; product: ProductSt
 
 const OPEN_STATES = "('queued', 'sending', 'retrying')";
 
+/**
+ * When an item may go, on this computer's clock, given the platform's lead over it (the one
+ * parameter): a due time someone chose is the platform's (a post at 09:00 goes when the platform
+ * says 09:00), while a backoff and "now" (an item due when it was queued) are this computer's.
+ */
+const GOES_AT =
+  'CASE WHEN ready_at > due_at OR due_at <= created_at THEN ready_at ELSE due_at - ? END';
+
 function toItem(row: OutboxRow): OutboxItem {
   return {
     id: row.id,
@@ -93,10 +101,23 @@ interface SubjectChange {
 }
 
 export class OutboxStore {
+  /** The platform's clock minus ours, as last measured; 0 until told (`judgeDueTimesBy`). */
+  private platformLeadMs: () => number = () => 0;
+
   constructor(
     private readonly db: WorkspaceDb,
     private readonly now: () => number,
   ) {}
+
+  /** Due times are judged on the platform's clock from now on: `leadMs` is its lead over ours. */
+  judgeDueTimesBy(leadMs: () => number): void {
+    this.platformLeadMs = leadMs;
+  }
+
+  /** The platform's time now, as far as it is known. */
+  platformNow(): number {
+    return this.now() + this.platformLeadMs();
+  }
 
   enqueue(item: NewOutboxItem): OutboxItem {
     const now = this.now();
@@ -185,18 +206,24 @@ export class OutboxStore {
     return row && toItem(row);
   }
 
-  /** Items that may be attempted now, most urgent first. */
+  /**
+   * Items that may be attempted by `now` (this computer's clock), most urgent first, each with
+   * `readyAt` the instant on this computer's clock it may go.
+   */
   ready(now: number, limit: number): OutboxItem[] {
+    const lead = this.platformLeadMs();
     const rows = statement(
       this.db,
-      `SELECT * FROM outbox WHERE state IN ('queued', 'retrying') AND ready_at <= ?
+      `SELECT *, ${GOES_AT} AS goes_at FROM outbox
+         WHERE state IN ('queued', 'retrying') AND ${GOES_AT} <= ?
          ORDER BY priority, ready_at, id LIMIT ?`,
-    ).all(now, limit) as OutboxRow[];
-    return rows.map(toItem);
+    ).all(lead, lead, now, limit) as (OutboxRow & { goes_at: number })[];
+    return rows.map((row) => ({ ...toItem(row), readyAt: row.goes_at }));
   }
 
   /**
-   * Routine post items still waiting whose due time is before `before`: candidates for "missed".
+   * Routine post items still waiting whose due time is before `before` (this computer's clock,
+   * due times judged on the platform's): candidates for "missed".
    * Items backing off count too (a 429 before the laptop slept); an item whose last attempt may
    * have gone out does not, as it may have been published on time: it is looked up first.
    */
@@ -205,16 +232,16 @@ export class OutboxStore {
       this.db,
       `SELECT * FROM outbox WHERE state IN ('queued', 'retrying') AND kind = 'create_post'
          AND outcome_unknown = 0 AND priority != ? AND due_at < ? ORDER BY due_at`,
-    ).all(userPriority, before) as OutboxRow[];
+    ).all(userPriority, before + this.platformLeadMs()) as OutboxRow[];
     return rows.map(toItem);
   }
 
-  /** When the next waiting item becomes ready; null when nothing waits. */
+  /** When the next waiting item becomes ready, on this computer's clock; null when nothing waits. */
   nextReadyAt(): number | null {
     const row = statement(
       this.db,
-      "SELECT MIN(ready_at) AS at FROM outbox WHERE state IN ('queued', 'retrying')",
-    ).get() as { at: number | null };
+      `SELECT MIN(${GOES_AT}) AS at FROM outbox WHERE state IN ('queued', 'retrying')`,
+    ).get(this.platformLeadMs()) as { at: number | null };
     return row.at;
   }
 
@@ -231,8 +258,8 @@ export class OutboxStore {
           this.db,
           `UPDATE outbox SET state = 'sending', attempts = attempts + 1, updated_at = ?,
              first_attempt_at = COALESCE(first_attempt_at, ?)
-           WHERE id = ? AND state IN ('queued', 'retrying') AND ready_at <= ?`,
-        ).run(now, now, id, now).changes;
+           WHERE id = ? AND state IN ('queued', 'retrying') AND ${GOES_AT} <= ?`,
+        ).run(now, now, id, this.platformLeadMs(), now).changes;
         if (changed === 0) return undefined;
         const item = this.require(id);
         this.moveSubject(item, 'sending');
@@ -241,13 +268,48 @@ export class OutboxStore {
       .immediate();
   }
 
+  /**
+   * Settles an item the platform accepted. An id the platform gave that another post or product
+   * here already has is not linked (the UNIQUE column would refuse it): the item is done all the
+   * same, and its note says so.
+   */
   markDone(id: number, remoteId: string | null, publishedAt: number | null = null): void {
+    const clash = remoteId === null ? null : this.heldElsewhere(id, remoteId);
+    const linked = clash === null ? remoteId : null;
     this.transition(
       id,
       'done',
-      { remote_id: remoteId, last_error: null, outcome_unknown: 0 },
-      { remoteId, publishedAt },
+      { remote_id: linked, last_error: clash, outcome_unknown: 0 },
+      { remoteId: linked, publishedAt },
     );
+  }
+
+  /**
+   * The last resort after the platform accepted an item and recording it failed for a reason other
+   * than a busy database: the item alone is marked done, with why, so it is never sent again.
+   */
+  markSentUnrecorded(id: number, remoteId: string | null, error: unknown, at: number): void {
+    const why = error instanceof Error ? error.message : String(error);
+    statement(
+      this.db,
+      `UPDATE outbox SET state = 'done', remote_id = ?, outcome_unknown = 0, updated_at = ?,
+         last_error = ? WHERE id = ?`,
+    ).run(remoteId, at, `Published, but recording it here failed: ${why}`, id);
+  }
+
+  /** Why `remoteId` cannot be linked to item `id`'s subject: another row has it; else null. */
+  private heldElsewhere(id: number, remoteId: string): string | null {
+    const item = this.require(id);
+    const [table, subjectId] =
+      item.postId !== null ? ['posts', item.postId] : ['products', item.productId];
+    if (subjectId === null) return null;
+    const other = statement(
+      this.db,
+      `SELECT id FROM ${table} WHERE remote_id = ? AND id != ? AND (? = 'products' OR origin = 'local')`,
+    ).get(remoteId, subjectId, table) as { id: number } | undefined;
+    if (!other) return null;
+    const what = table === 'posts' ? 'post' : 'product';
+    return `Published. The platform gave it the id ${remoteId}, which ${what} ${other.id} here already has, so the two are not linked; check both on the platform.`;
   }
 
   markRetrying(id: number, readyAt: number, error: string, outcomeUnknown: boolean): void {
@@ -344,17 +406,20 @@ export class OutboxStore {
   }
 
   /**
-   * Whether a platform id is already another item's, or another local post's: a lookup must never
-   * take it for what item `itemId` made.
+   * Whether a platform id is already another item's, or another local post's, or a platform post a
+   * sync brought here before `knownBefore` (so before the attempt): a lookup must never take it for
+   * what item `itemId` made.
    */
-  remoteIdOwned(remoteId: string, itemId: number): boolean {
+  remoteIdOwned(remoteId: string, itemId: number, knownBefore = 0): boolean {
     return (
       statement(
         this.db,
         `SELECT 1 FROM outbox WHERE remote_id = ? AND id != ?
          UNION ALL SELECT 1 FROM posts p WHERE p.remote_id = ? AND p.origin = 'local'
-           AND p.id IS NOT (SELECT post_id FROM outbox WHERE id = ?) LIMIT 1`,
-      ).get(remoteId, itemId, remoteId, itemId) !== undefined
+           AND p.id IS NOT (SELECT post_id FROM outbox WHERE id = ?)
+         UNION ALL SELECT 1 FROM posts p WHERE p.remote_id = ? AND p.origin = 'remote'
+           AND p.created_at < ? LIMIT 1`,
+      ).get(remoteId, itemId, remoteId, itemId, remoteId, knownBefore) !== undefined
     );
   }
 
