@@ -101,7 +101,15 @@ export class GovernedClient {
     const kept = this.store.settings.get('learned_rate_limit', learnedRateLimit, null);
     return {
       learned: kept?.apiBase === apiBase ? kept : null,
-      onLearn: (learned) => this.store.settings.set('learned_rate_limit', { apiBase, ...learned }),
+      onLearn: (learned) => {
+        // Kept for the next run only: a database another process holds must not fail the answer
+        // it was learned from (a post the platform accepted). The next change writes it again.
+        try {
+          this.store.settings.set('learned_rate_limit', { apiBase, ...learned });
+        } catch {
+          return;
+        }
+      },
     };
   }
 

@@ -78,7 +78,7 @@ export class Pressroom {
     this.platform = new GovernedClient(store, now, config);
     this.governor = this.platform.governor;
     // A post due at 09:00 goes when the platform's clock says 09:00, whatever this computer's says.
-    store.outbox.judgeDueTimesBy(() => this.governor.skewMs);
+    store.outbox.judgeDueTimesBy(() => this.governor.dueTimeLeadMs);
     this.lease = new PublishingLease(store);
     this.settings = new SettingsService(store, events);
     this.media = new MediaService(store);

@@ -150,6 +150,17 @@ export class RateGovernor {
     return this.clock.skewMs;
   }
 
+  /**
+   * The platform's lead over our clock for judging due times: its lower bound, so a post is never
+   * sent before the platform's clock reaches its time; 0 while the skew is not surely other than 0.
+   */
+  get dueTimeLeadMs(): number {
+    const { skewMs, uncertaintyMs } = this.clock;
+    return this.clock.known && Math.abs(skewMs) > uncertaintyMs
+      ? Math.floor(skewMs - uncertaintyMs)
+      : 0;
+  }
+
   state(): GovernorState {
     this.rollWindow();
     const limit = this.knownLimit() ?? this.planLimit;
