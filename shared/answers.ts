@@ -105,6 +105,8 @@ export interface OperationResults {
   exportFile: number;
   exportText: { fileName: string; csv: string; rows: number };
   retryItem: OutboxItem;
+  resendItem: OutboxItem;
+  markItemPublished: OutboxItem;
   cancelItem: OutboxItem;
   status: Status;
   sync: SyncReport;

@@ -313,6 +313,16 @@ export const operations = {
     bom: z.boolean().default(false),
   }),
   retryItem: z.strictObject({ id: itemId }),
+  /**
+   * "I checked: it is not there, send it": the user's word, after a lookup could not be sure,
+   * that an item whose outcome is unknown never reached the platform.
+   */
+  resendItem: z.strictObject({ id: itemId }),
+  /** "It is there: mark published": the user's word that it did, with its id when they have it. */
+  markItemPublished: z.strictObject({
+    id: itemId,
+    remoteId: z.string().trim().min(1).max(200).optional(),
+  }),
   cancelItem: z.strictObject({ id: itemId }),
   status: z.strictObject({}),
   sync: z.strictObject({}),
@@ -447,6 +457,8 @@ export const OPERATION_SIDES = {
   exportFile: 'main',
   exportText: 'renderer',
   retryItem: 'renderer',
+  resendItem: 'renderer',
+  markItemPublished: 'renderer',
   cancelItem: 'renderer',
   status: 'renderer',
   sync: 'renderer',

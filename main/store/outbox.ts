@@ -376,6 +376,23 @@ export class OutboxStore {
   }
 
   /**
+   * Sends an item whose outcome was unknown again without looking it up: the user has looked on
+   * the platform and it is not there. Only a failed or waiting item with an unknown outcome.
+   */
+  resendUnsent(id: number, priority: Priority): boolean {
+    const item = this.get(id);
+    if (!item?.outcomeUnknown || !['failed', 'retrying'].includes(item.state)) return false;
+    this.transition(id, 'queued', {
+      ready_at: this.now(),
+      priority,
+      outcome_unknown: 0,
+      last_error: null,
+      field_errors: '[]',
+    });
+    return true;
+  }
+
+  /**
    * Opens a failed or cancelled item again, with its key, for a post queued anew: when its last
    * attempt's outcome is unknown, a fresh item would send without looking first.
    */

@@ -97,6 +97,10 @@ describe('the lookup after a lost answer', () => {
     await pressroom.queue.publishUntilEmpty();
     expect(serverPosts(platform, 'Behind page one')).toHaveLength(1);
     expect(pressroom.queue.status().outbox).toMatchObject({ done: 0, failed: 1 });
+    // The user looked: it is there.
+    pressroom.queue.markItemPublished({ id: waiting?.id ?? 0 });
+    expect(pressroom.posts.listPosts()[0]).toMatchObject({ status: 'published' });
+    expect(serverPosts(platform, 'Behind page one')).toHaveLength(1);
     pressroom.close();
   });
 

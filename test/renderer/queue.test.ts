@@ -291,6 +291,42 @@ describe('the queue screen', () => {
     expect(await screen.findByText('Fresh rye today', { selector: 'li *, li' })).toBeTruthy();
   });
 
+  it('asks the user to look when a lookup could not tell, and sends or marks published on their word', async () => {
+    const unsure = row(
+      5,
+      'failed',
+      {
+        outcomeUnknown: true,
+        lastError: 'Not sure whether it was published: the list was not read to its end.',
+      },
+      { title: 'Maybe sent' },
+    );
+    const { transport } = await screenWith([unsure, failed]);
+    transport.answer('resendItem', () => ok(outboxItem(5, 'create_post', { state: 'queued' })));
+    transport.answer('markItemPublished', () =>
+      ok(outboxItem(5, 'create_post', { state: 'done' })),
+    );
+    const table = await screen.findByRole('table', { name: 'Needs attention' });
+    // An item that failed outright has no such question.
+    expect(
+      within(table).queryByRole('button', { name: /It is there: mark published: Fresh rye today/ }),
+    ).toBeNull();
+    await fireEvent.click(
+      within(table).getByRole('button', { name: 'It is there: mark published: Maybe sent' }),
+    );
+    expect(transport.callsOf('markItemPublished')).toEqual([{ id: 5 }]);
+    cleanup();
+    const again = await screenWith([unsure]);
+    again.transport.answer('resendItem', () =>
+      ok(outboxItem(5, 'create_post', { state: 'queued' })),
+    );
+    const rows = await screen.findByRole('table', { name: 'Needs attention' });
+    await fireEvent.click(
+      within(rows).getByRole('button', { name: 'I checked: it is not there, send it: Maybe sent' }),
+    );
+    expect(again.transport.callsOf('resendItem')).toEqual([{ id: 5 }]);
+  });
+
   it('says what to do when nothing is scheduled', async () => {
     await screenWith([]);
     expect((await screen.findByText(/Nothing is scheduled/)).textContent).toContain('Calendar');

@@ -1,8 +1,8 @@
-// `publish`, `status` and `queue retry|cancel` (Node, CLI).
+// `publish`, `status` and `queue retry|cancel|resend|mark-published` (Node, CLI).
 import type { Command } from 'commander';
 import { waitForStopSignal } from '../../core/lifecycle';
 import type { DrainReport } from '../../queue/publisher';
-import { createOutput } from '../output';
+import { CliError, createOutput } from '../output';
 import { globalOptions, intOption } from '../options';
 import { withWorkspace } from '../workspace';
 
@@ -120,7 +120,9 @@ export function registerQueue(program: Command): void {
       );
     });
 
-  const queue = program.command('queue').description('Retry or cancel queue items');
+  const queue = program
+    .command('queue')
+    .description('Retry or cancel queue items, or settle one whose outcome is unknown');
   for (const [verb, description] of [
     ['retry', 'Send a failed or cancelled item again, now'],
     ['cancel', 'Stop an item that has not been sent; its post or product goes back to draft'],
@@ -139,4 +141,41 @@ export function registerQueue(program: Command): void {
         output.result(item, `Queue item ${item.id} is now ${item.state}`);
       });
   }
+  // When a lookup could not tell whether an item went out, it waits for the user's word.
+  queue
+    .command('resend <id>')
+    .description(
+      'Send an item whose outcome is unknown again, without looking it up first: you checked the platform and it is not there',
+    )
+    .option('--confirm-not-sent', 'you looked on the platform and the post is not there', false)
+    .action(async (id: string, options: { confirmNotSent: boolean }, command: Command) => {
+      const output = createOutput(globalOptions(command).json);
+      const itemId = intOption('id', 1, Number.MAX_SAFE_INTEGER)(id);
+      if (!options.confirmNotSent)
+        throw new CliError(
+          'Look on the platform first; if the post is not there, run this again with --confirm-not-sent',
+          2,
+        );
+      const item = await withWorkspace(command, (pressroom) =>
+        pressroom.queue.resendItem({ id: itemId }),
+      );
+      output.result(item, `Queue item ${item.id} is now ${item.state}; it goes without a lookup`);
+    });
+  queue
+    .command('mark-published <id>')
+    .description(
+      'Take an item whose outcome is unknown as published: you checked the platform and it is there',
+    )
+    .option('--remote-id <id>', 'the platform’s id of the post, to link it')
+    .action(async (id: string, options: { remoteId?: string }, command: Command) => {
+      const output = createOutput(globalOptions(command).json);
+      const itemId = intOption('id', 1, Number.MAX_SAFE_INTEGER)(id);
+      const item = await withWorkspace(command, (pressroom) =>
+        pressroom.queue.markItemPublished({
+          id: itemId,
+          ...(options.remoteId === undefined ? {} : { remoteId: options.remoteId }),
+        }),
+      );
+      output.result(item, `Queue item ${item.id} is now ${item.state}`);
+    });
 }

@@ -74,6 +74,26 @@ export class QueueService {
     return this.store.outbox.require(id);
   }
 
+  /** The user looked on the platform and it is not there: sent again, without looking first. */
+  resendItem(input: OperationInput<'resendItem'>): OutboxItem {
+    const { id } = validate('resendItem', input);
+    if (!this.store.outbox.resendUnsent(id, PRIORITY.user))
+      throw this.refusal(id, 'sent again unlooked', 'failed or waiting with an unknown outcome');
+    this.changed(true);
+    return this.store.outbox.require(id);
+  }
+
+  /** The user looked on the platform and it is there: published, linked to its id if given. */
+  markItemPublished(input: OperationInput<'markItemPublished'>): OutboxItem {
+    const { id, remoteId } = validate('markItemPublished', input);
+    const item = this.store.outbox.get(id);
+    if (!item?.outcomeUnknown || !['failed', 'retrying'].includes(item.state))
+      throw this.refusal(id, 'marked published', 'failed or waiting with an unknown outcome');
+    this.store.outbox.markDone(id, remoteId ?? null, this.now());
+    this.changed(true);
+    return this.store.outbox.require(id);
+  }
+
   cancelItem(input: OperationInput<'cancelItem'>): OutboxItem {
     const { id } = validate('cancelItem', input);
     if (!this.store.outbox.cancel(id))

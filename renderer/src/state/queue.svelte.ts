@@ -145,6 +145,31 @@ export class QueueState {
     return !!row.item && CANCELLABLE.includes(row.item.state) && !this.busy.has(row.item.id);
   }
 
+  /** A lookup could not tell whether the item went out: the user looks and says which. */
+  awaitsCheck(row: QueueRow): boolean {
+    return (
+      !!row.item &&
+      row.item.outcomeUnknown &&
+      row.item.state === 'failed' &&
+      !this.busy.has(row.item.id)
+    );
+  }
+
+  /** "I checked: it is not there, send it". */
+  resendUnsent(row: QueueRow): Promise<void> {
+    return this.act(row, 'queued', (id) => this.shell.api.resendItem({ id }), 'Could not send it');
+  }
+
+  /** "It is there: mark published". */
+  markPublished(row: QueueRow): Promise<void> {
+    return this.act(
+      row,
+      'done',
+      (id) => this.shell.api.markItemPublished({ id }),
+      'Could not mark it published',
+    );
+  }
+
   retry(row: QueueRow): Promise<void> {
     return this.act(row, 'queued', (id) => this.shell.api.retryItem({ id }), 'Could not retry');
   }
