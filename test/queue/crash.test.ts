@@ -236,4 +236,58 @@ describe('crash safety', () => {
       expect(platform.server.stats.oddAfterCommit).toBeGreaterThan(0);
     },
   );
+
+  it(
+    'publishes posts exactly once through SIGKILLs on a spec-literal server whose clock is 90 s behind',
+    { timeout: 120_000 },
+    async () => {
+      // No client reference, no Idempotency-Key: after a lost answer only the lookup by bot, text
+      // and creation time (on the platform's clock, measured) stands between a retry and a copy.
+      const platform = await startTestPlatform({
+        seed: 'demo',
+        plan: 'enterprise',
+        clockOffsetMs: -90_000,
+        quirks: { specLiteral: true },
+      });
+      await platform.admin('PUT', '/faults', {
+        drop_after_commit_rate: 0.2,
+        odd_answer_rate: 0.2,
+        odd_answer: 'html_502',
+        latency_ms: 40,
+      });
+      const dbFile = join(mkdtempSync(join(tmpdir(), 'pressroom-crash-')), 'workspace.sqlite');
+      const user = new Pressroom({ dbFile });
+      const count = 80;
+      for (let i = 0; i < count; i++)
+        user.posts.addPost({ text: `Spec-literal ${i}`, botId: 'bot_1', mode: 'publish_now' });
+      user.close();
+      const env = {
+        CRASH_DB: dbFile,
+        CRASH_API_BASE: platform.server.baseUrl,
+        CRASH_TOKEN: platform.server.token,
+      };
+      let kills = 0;
+      for (let run = 0; run < 6; run++) {
+        const outcome = await runEngine(env, 150 + run * 60);
+        if (outcome === 'empty') break;
+        if (outcome === 'killed') kills++;
+      }
+      expect(await runEngine(env, null)).toBe('empty');
+      const ours = platform.server.store.posts
+        .listPosts(platform.server.accountId, {}, { page: 1, perPage: 100_000 })
+        .data.filter((post) => post.text.startsWith('Spec-literal'));
+      expect(ours.every((post) => post.client_reference === null)).toBe(true);
+      const perText = new Map<string, number>();
+      for (const post of ours) perText.set(post.text, (perText.get(post.text) ?? 0) + 1);
+      expect(perText.size).toBe(count); // none lost
+      expect([...perText.values()].filter((copies) => copies !== 1)).toEqual([]); // none twice
+      const check = new Pressroom({ dbFile });
+      expect(check.queue.status().outbox).toMatchObject({ done: count, failed: 0, sending: 0 });
+      check.close();
+      expect(kills).toBeGreaterThan(0);
+      expect(
+        platform.server.stats.droppedAfterCommit + platform.server.stats.oddAfterCommit,
+      ).toBeGreaterThan(0);
+    },
+  );
 });
