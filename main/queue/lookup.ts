@@ -27,6 +27,8 @@ export interface LookupProgress {
   seen: Set<string>;
   /** Posts that match by content but carry no time at all (see `postMatcher`). */
   untimed: string[];
+  /** Items that could not be read: any of them may be what the lookup looks for. */
+  unreadable: number;
 }
 
 export const freshProgress = (): LookupProgress => ({
@@ -35,6 +37,7 @@ export const freshProgress = (): LookupProgress => ({
   resumeAt: null,
   seen: new Set(),
   untimed: [],
+  unreadable: 0,
 });
 
 /** Looks at one page's items: the id of a match, or undefined. */
@@ -61,6 +64,7 @@ export async function scanList<T extends { id: string }>(
       progress.forwards = true;
     } else {
       remember(progress, first.items);
+      progress.unreadable += first.rejected.length;
       progress.pages = Array.from({ length: last - 1 }, (_, i) => last - i);
     }
   }
@@ -101,6 +105,7 @@ async function readBackwards<T extends { id: string }>(
         why: `page ${number} of the list came back empty or repeating (the server seems to ignore the page asked for); the list was not read to its end`,
       };
     remember(progress, page.items);
+    progress.unreadable += page.rejected.length;
     pages.shift();
   }
   return settle(progress);
@@ -113,7 +118,7 @@ async function readForwards<T extends { id: string }>(
 ): Promise<Lookup> {
   let found: string | undefined;
   let resumed = false;
-  const { unproven } = await readWholeList(
+  const { unproven, rejected } = await readWholeList(
     (request) => {
       // readWholeList starts at page 1; a lookup cut short starts where it stopped.
       const asked = !resumed && progress.resumeAt ? progress.resumeAt : request;
@@ -130,6 +135,7 @@ async function readForwards<T extends { id: string }>(
   );
   progress.resumeAt = null;
   if (found !== undefined) return { kind: 'found', id: found };
+  progress.unreadable += rejected.length;
   return settle(progress, unproven);
 }
 
@@ -140,6 +146,11 @@ function remember(progress: LookupProgress, items: readonly { id: string }[]): v
 /** The end of a read with no sure match: absent, the one untimed match, or unsure. */
 function settle(progress: LookupProgress, unproven: string | null = null): Lookup {
   if (unproven !== null) return { kind: 'unsure', why: unproven };
+  if (progress.unreadable > 0)
+    return {
+      kind: 'unsure',
+      why: `${progress.unreadable} items of the list could not be read, and one of them may be this one`,
+    };
   const [only, ...others] = progress.untimed;
   if (only === undefined) return { kind: 'absent' };
   if (others.length === 0) return { kind: 'found', id: only };
