@@ -88,7 +88,10 @@ export function registerPlatform(program: Command): void {
       false,
     )
     .addOption(
-      new Option('--ids <style>', 'ids as bot_1, as 1, as JSON numbers past 2^53, or mixed (bots’ as numbers, the rest as post_1)')
+      new Option(
+        '--ids <style>',
+        'ids as bot_1, as 1, as JSON numbers past 2^53, or mixed (bots’ as numbers, the rest as post_1)',
+      )
         .choices(ID_STYLES)
         .default('prefixed'),
     )
