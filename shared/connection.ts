@@ -10,7 +10,8 @@ export const RESET_FORMATS = [
 ] as const;
 export type ResetFormat = (typeof RESET_FORMATS)[number];
 
-export type PaginationStyle = 'page' | 'cursor' | 'link' | 'next-url';
+export type PaginationStyle = 'page' | 'cursor' | 'link' | 'next-url' | 'offset';
+export type IdType = 'number' | 'string';
 export type ErrorShape =
   'error-object' | 'error-string' | 'problem+json' | 'errors-list' | 'message' | 'text' | 'empty';
 
@@ -31,7 +32,10 @@ export interface ConnectionReport {
     envelope: string | null;
     pagination: PaginationStyle | null;
   };
-  ids: 'number' | 'string' | null;
+  /** The id type of every list read; `mixed` when they differ. */
+  ids: IdType | 'mixed' | null;
+  /** Each list read (`bots`, `posts`) and its first item's id type. */
+  id_types: Record<string, IdType>;
   errors: { status: number | null; shape: ErrorShape | null };
   requests: number;
 }
@@ -48,6 +52,7 @@ const PAGINATION_WORDS: Record<PaginationStyle, string> = {
   cursor: 'a cursor',
   link: 'a Link header',
   'next-url': 'a next URL in the body',
+  offset: 'offset and limit',
 };
 
 const ERROR_WORDS: Record<ErrorShape, string> = {
@@ -89,7 +94,11 @@ export function describeConnection(report: ConnectionReport): string[] {
       pagination === null ? 'no paging fields seen' : `paged by ${PAGINATION_WORDS[pagination]}`;
     lines.push(`Lists: ${where}, ${paging}.`);
   }
-  if (report.ids !== null) lines.push(`Ids: ${report.ids === 'number' ? 'numbers' : 'strings'}.`);
+  const idWords = (type: IdType) => (type === 'number' ? 'numbers' : 'strings');
+  if (report.ids === 'mixed') {
+    const each = Object.entries(report.id_types).map(([list, type]) => `${list}: ${idWords(type)}`);
+    lines.push(`Ids: mixed (${each.join(', ')}).`);
+  } else if (report.ids !== null) lines.push(`Ids: ${idWords(report.ids)}.`);
   if (report.errors.shape !== null)
     lines.push(`Errors: ${ERROR_WORDS[report.errors.shape]} (seen on a ${report.errors.status}).`);
   lines.push(`${report.requests} read requests.`);

@@ -8,7 +8,7 @@ import type { RateGovernor } from '../queue/governor';
 import type { RetryRules } from '../queue/retry';
 import { Scheduler } from '../queue/scheduler';
 import { WorkspaceStore } from '../store';
-import { PullSync } from '../sync/pull';
+import { PullSync, pageRetries } from '../sync/pull';
 import type { Plan } from '../platform/wire';
 import { CoreEvents } from './events';
 import { GovernedClient } from './governed-client';
@@ -99,7 +99,14 @@ export class Pressroom {
           publicMediaUrls: (urls) => this.media.publicUrls(urls),
         })
       : null;
-    const puller = client ? new PullSync(store, client, this.governor) : null;
+    const puller = client
+      ? new PullSync(
+          store,
+          client,
+          this.governor,
+          config.retryRules && pageRetries(config.retryRules),
+        )
+      : null;
     const scheduler = publisher
       ? new Scheduler({ publisher, store, now, onError: config.onError ?? reportDrainError })
       : null;

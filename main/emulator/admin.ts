@@ -1,6 +1,6 @@
 // The reference server's admin API (Node, main process), served only with --admin and behind its
-// own token: accounts and tokens, seeding, raising events, fault injection, AI provider health and
-// the server clock. Tests and the demo drive the platform through it.
+// own token: accounts and tokens, seeding, raising events, fault injection, AI provider health,
+// the server clock, and deleting an order. Tests and the demo drive the platform through it.
 import { z } from 'zod';
 import { EVENT_TYPES, PLANS } from '../platform/wire';
 import type { Plan } from '../platform/wire';
@@ -201,6 +201,13 @@ export const adminRoutes: readonly Route<AdminContext>[] = [
     });
     if (!known) throw notFound('AI provider', name ?? '');
     return { status: 200, body: server.ai.status().find((provider) => provider.name === name) };
+  }),
+  // The public API deletes no order; a shop does. Tests use this to delete one mid-sync.
+  route('DELETE', '/orders/:id', ({ server }, { id }) => {
+    const rowId = parseId('order', id ?? '');
+    if (rowId === null || !server.store.orders.deleteOrder(server.accountId, rowId))
+      throw notFound('order', id ?? '');
+    return { status: 204 };
   }),
   route('POST', '/clock', ({ server, body }) => {
     server.clock.offsetMs += parseWith(clockAdvance, body).advance_ms;

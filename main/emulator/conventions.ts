@@ -6,8 +6,16 @@ import type { ErrorBody, PageMeta } from '../platform/wire';
 import type { Reply } from './http';
 
 export const ENVELOPES = ['meta', 'bare', 'data', 'items', 'results', 'jsonapi'] as const;
-export const PAGING_STYLES = ['page', 'link', 'next-url', 'cursor', 'last-page'] as const;
-export const ID_STYLES = ['prefixed', 'numeric', 'big'] as const;
+export const PAGING_STYLES = [
+  'page',
+  'link',
+  'next-url',
+  'next-relative',
+  'cursor',
+  'last-page',
+  'offset',
+] as const;
+export const ID_STYLES = ['prefixed', 'numeric', 'big', 'mixed'] as const;
 export const TIME_FORMATS = [
   'iso',
   'zoneless',
@@ -23,13 +31,22 @@ export interface Conventions {
   envelope: (typeof ENVELOPES)[number];
   /**
    * How the next page is told: `page` (the envelope's own facts: meta.next_page, or none), a
-   * `Link` header, a `next` URL, a cursor (`next_cursor`, `has_more`; `page` is then ignored),
-   * or `current_page`/`last_page`.
+   * `Link` header, a `next` URL, a `next` URL relative to the list (`orders?page=2`), a cursor
+   * (`next_cursor`, `has_more`; `page` is then ignored), `current_page`/`last_page`, or
+   * `offset`/`limit` (`page` and `per_page` ignored; `limit` 20 unless asked, at most the cap or 100).
    */
   paging: (typeof PAGING_STYLES)[number];
   /** The most items a page holds, whatever `per_page` asks; null: as asked, up to 200. */
   pageCap: number | null;
-  /** `bot_1`, `1`, or JSON numbers past 2^53 (bots and subscribers 2^53 + n, the rest 12345678901234567889 + n). */
+  /**
+   * The cap is silent: the answer's paging facts (`per_page`, `total_pages`, `next_page`) are
+   * worked out from the `per_page` asked, though a page holds at most `pageCap` items.
+   */
+  pageCapEchoes: boolean;
+  /**
+   * `bot_1`, `1`, JSON numbers past 2^53 (bots and subscribers 2^53 + n, the rest
+   * 12345678901234567889 + n), or `mixed`: bots' ids as numbers, every other id as `post_1`.
+   */
   ids: (typeof ID_STYLES)[number];
   /** Times as RFC 3339 UTC, zone-less ISO, SQL, RFC 2822 without a zone, or epoch numbers or text. */
   times: (typeof TIME_FORMATS)[number];
@@ -39,6 +56,7 @@ export const DEFAULT_CONVENTIONS: Conventions = {
   envelope: 'meta',
   paging: 'page',
   pageCap: null,
+  pageCapEchoes: false,
   ids: 'prefixed',
   times: 'iso',
 };
@@ -54,17 +72,50 @@ export const isDefault = (conventions: Conventions): boolean =>
     (key) => conventions[key] === DEFAULT_CONVENTIONS[key],
   );
 
-/** The query as the endpoints read it: page size capped, and a cursor turned into its page. */
+/** Where the `per_page` asked is kept for a cap that echoes it; never sent back in a next link. */
+const ASKED_PER_PAGE = '_asked_per_page';
+const OFFSET_LIMIT = { default: 20, max: 100 };
+/** The endpoints' largest page. */
+const MAX_PAGE = 200;
+
+/** The query as the endpoints read it: page size capped, a cursor or an offset turned into its page. */
 export function inboundQuery(conventions: Conventions, query: URLSearchParams): void {
   if (conventions.paging === 'cursor') {
     const cursor = query.get('cursor');
     query.set('page', cursor ? Buffer.from(cursor, 'base64url').toString() : '1');
     query.delete('cursor');
   }
-  const asked = Number(query.get('per_page') ?? 50);
-  if (conventions.pageCap !== null && (!Number.isFinite(asked) || asked > conventions.pageCap))
-    query.set('per_page', String(conventions.pageCap));
+  if (conventions.paging === 'offset') offsetToPage(conventions, query);
+  else {
+    const asked = Number(query.get('per_page') ?? 50);
+    if (conventions.pageCap !== null && (!Number.isFinite(asked) || asked > conventions.pageCap)) {
+      query.set('per_page', String(conventions.pageCap));
+      if (conventions.pageCapEchoes && Number.isInteger(asked) && asked > 0)
+        query.set(ASKED_PER_PAGE, String(Math.min(asked, MAX_PAGE)));
+    }
+  }
   for (const [key, value] of [...query]) query.set(key, inboundText(conventions, value));
+}
+
+const wholeNumber = (text: string | null): number | null =>
+  text !== null && /^\d{1,9}$/.test(text) ? Number(text) : null;
+
+/**
+ * `offset` and `limit` as the page the endpoints read: the smallest page size from `limit` up whose
+ * one page holds the whole window (outboundList cuts the window out of it). `offset` and `limit`
+ * stay in the query, where the endpoints ignore them.
+ */
+function offsetToPage(conventions: Conventions, query: URLSearchParams): void {
+  const offset = wholeNumber(query.get('offset')) ?? 0;
+  const cap = conventions.pageCap ?? OFFSET_LIMIT.max;
+  const limit = Math.max(1, Math.min(wholeNumber(query.get('limit')) ?? OFFSET_LIMIT.default, cap));
+  let size = limit;
+  const holds = (n: number) => Math.floor(offset / n) === Math.floor((offset + limit - 1) / n);
+  while (size < MAX_PAGE && !holds(size)) size++;
+  query.set('page', String(Math.floor(offset / size) + 1));
+  query.set('per_page', String(size));
+  query.set('offset', String(offset));
+  query.set('limit', String(limit));
 }
 
 /** A path or a body text with big ids turned back into the row ids the endpoints read. */
@@ -118,10 +169,11 @@ function outboundList(
   list: { data: unknown[]; meta: PageMeta },
   url: URL,
 ): { text: string; headers: Record<string, string> } {
-  const items = list.data.map((item) => outboundItem(conventions, item));
-  const { meta } = list;
+  let items = list.data.map((item) => outboundItem(conventions, item));
+  const meta = echoedMeta(list.meta, url.searchParams);
   const more = meta.page < meta.total_pages;
   const nextUrl = new URL(url);
+  nextUrl.searchParams.delete(ASKED_PER_PAGE);
   nextUrl.searchParams.set('page', String(meta.page + 1));
   const next = more ? `${nextUrl.pathname}${nextUrl.search}` : null;
   const headers: Record<string, string> = {};
@@ -137,6 +189,19 @@ function outboundList(
       facts =
         conventions.envelope === 'results' ? { next, count: meta.total } : { links: { next } };
       break;
+    case 'next-relative':
+      // Relative to the list's own address, as some servers write it: `orders?page=2`.
+      facts = { next: next && next.slice(next.lastIndexOf('/') + 1) };
+      break;
+    case 'offset': {
+      const offset = Number(url.searchParams.get('offset'));
+      const limit = Number(url.searchParams.get('limit'));
+      const skip = offset - (meta.page - 1) * meta.per_page;
+      items = items.slice(skip, skip + limit);
+      const window = { offset, limit, total: meta.total };
+      facts = conventions.envelope === 'meta' ? { meta: window } : window;
+      break;
+    }
     case 'cursor':
       facts = {
         next_cursor: more ? Buffer.from(String(meta.page + 1)).toString('base64url') : null,
@@ -157,6 +222,19 @@ function outboundList(
   }[conventions.envelope];
   const body = key === '' ? items : { [key]: items, ...facts };
   return { text: stringify(body), headers };
+}
+
+/** The paging facts as a cap that echoes `per_page` works them out: from the size asked. */
+function echoedMeta(meta: PageMeta, query: URLSearchParams): PageMeta {
+  const asked = Number(query.get(ASKED_PER_PAGE));
+  if (!asked) return meta;
+  const totalPages = Math.ceil(meta.total / asked);
+  return {
+    ...meta,
+    per_page: asked,
+    total_pages: totalPages,
+    next_page: meta.page < totalPages ? meta.page + 1 : null,
+  };
 }
 
 /** One object (an answer to a read or a write) in the conventions' shape, as body text. */
@@ -201,7 +279,8 @@ function convert(conventions: Conventions, value: unknown, key = ''): unknown {
 
 function outboundId(conventions: Conventions, id: string): unknown {
   const [, kind = '', row = '0'] = PREFIXED_ID.exec(id) ?? [];
-  if (conventions.ids === 'numeric') return Number(row);
+  if (conventions.ids === 'numeric' || (conventions.ids === 'mixed' && kind === 'bot'))
+    return Number(row);
   if (conventions.ids === 'big') {
     const offset = LARGE_KINDS.has(kind) ? LARGE_OFFSET : SMALL_OFFSET;
     return `${BIG}${BigInt(row) + offset}`;

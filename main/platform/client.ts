@@ -17,7 +17,8 @@ import { aiChatSchema, aiUsageSchema } from './normalize/ai';
 import type { AiChat, AiUsageReport } from './normalize/ai';
 import { readErrorBody } from './normalize/errors';
 import { nextFromLinkHeader, readList, unwrapOne } from './normalize/lists';
-import type { NextMarker, PageRequest } from './normalize/lists';
+import type { PageRequest } from './normalize/lists';
+import type { Page, RejectedItem } from './lists';
 import { messageSchema, orderSchema, subscriberSchema } from './normalize/people';
 import type { Message, Order, Subscriber } from './normalize/people';
 import { postSchema } from './normalize/posts';
@@ -34,6 +35,10 @@ import type {
   OrderStatus,
   PostStatus,
 } from './wire';
+
+// Reading a whole list lives in lists.ts; these names stay importable from here for its callers.
+export { readWholeList } from './lists';
+export type { Page, RejectedItem, WholeList } from './lists';
 
 export interface ResponseInfo {
   method: string;
@@ -68,23 +73,6 @@ export interface RequestOptions {
 /** `next_url` (from an answer's next link) replaces the whole query; the rest join it. */
 export interface ListQuery extends PageRequest {
   per_page?: number;
-}
-
-/** An item of a list answer that could not be read: the rest of its page still is. */
-export interface RejectedItem {
-  /** Its id, when it had a readable one. */
-  id: string | null;
-  why: string;
-}
-
-export interface Page<T> {
-  items: T[];
-  rejected: RejectedItem[];
-  page: number | null;
-  /** The page size the answer stated; null when it did not say. */
-  perPage: number | null;
-  total: number | null;
-  next: NextMarker;
 }
 
 export interface BotCreate {
@@ -417,7 +405,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
 /** The page number a list query asks for: 1 unless it says, none when it follows a link or cursor. */
 function pageAsked(query: Query | undefined): number | null {
   if (query?.next_url !== undefined || query?.cursor !== undefined) return null;
-  if (query?.starting_after !== undefined) return null;
+  if (query?.starting_after !== undefined || query?.offset !== undefined) return null;
   return Number(query?.page ?? 1);
 }
 
@@ -490,92 +478,4 @@ function causeOf(error: unknown, kind: 'aborted' | 'timeout' | 'network'): strin
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
   const code = (cause as NodeJS.ErrnoException | null)?.code;
   return code ? `connection failed (${code})` : 'connection failed';
-}
-
-export interface WholeList<T> {
-  items: T[];
-  rejected: RejectedItem[];
-  /** Why the list cannot be taken as the server's whole list; null when it provably is. */
-  unproven: string | null;
-}
-
-/**
- * Every item of a list, page after page, until the server provably said the end: its next-page
- * marker says so (`next` null, `has_more` false, the last page), the items reach its `total`, a
- * page is shorter than the page size it stated, or a page is empty. A page that repeats items
- * already read (a server ignoring `page`, a cursor going round) stops the reading, unproven.
- * Repeated ids within a page are read once.
- */
-export async function readWholeList<T extends { id: string }>(
-  fetchPage: (request: PageRequest) => Promise<Page<T>>,
-  onPage?: (fetched: number) => void,
-  /** Stops after a page for which it is true (a lookup that found what it looks for). */
-  until?: (page: readonly T[]) => boolean,
-): Promise<WholeList<T>> {
-  const seen = new Set<string>();
-  const items: T[] = [];
-  const rejected: RejectedItem[] = [];
-  const asked = new Set<string>();
-  let request: PageRequest = { page: 1 };
-  let serverLed = false;
-  for (let pageIndex = 1; ; pageIndex++) {
-    asked.add(JSON.stringify(request));
-    const current = await fetchPage(request);
-    rejected.push(...current.rejected);
-    const fresh = current.items.filter((item) => !seen.has(item.id));
-    if (current.items.length > 0 && fresh.length === 0) {
-      return {
-        items,
-        rejected,
-        unproven: `page ${pageIndex} repeats items already read (the server seems to ignore the page asked for); the list was not read to its end`,
-      };
-    }
-    for (const item of fresh) {
-      if (seen.has(item.id)) continue;
-      seen.add(item.id);
-      items.push(item);
-    }
-    onPage?.(items.length);
-    if (until?.(fresh)) return { items, rejected, unproven: 'stopped once found' };
-    const next = nextRequest(current, request, serverLed, seen.size + rejected.length);
-    if (next === null) return { items, rejected, unproven: null };
-    if (asked.has(JSON.stringify(next))) {
-      return {
-        items,
-        rejected,
-        unproven: `the server sent back to a page already read (${describeRequest(next)}); the list was not read to its end`,
-      };
-    }
-    request = next;
-    serverLed = current.next.kind === 'request';
-  }
-}
-
-/**
- * The request for the page after `current`, or null when the list provably ended there.
- * `serverLed`: `asked` came from the previous answer's own marker, so a page without one is the
- * last (a Link header or next link left out on the last page).
- */
-function nextRequest<T>(
-  current: Page<T>,
-  asked: PageRequest,
-  serverLed: boolean,
-  count: number,
-): PageRequest | null {
-  if (current.next.kind === 'last') return null;
-  if (current.next.kind === 'request') return current.next.request;
-  if (serverLed) return null;
-  if (current.items.length === 0 && current.rejected.length === 0) return null;
-  if (current.total !== null && count >= current.total) return null;
-  const size = current.items.length + current.rejected.length;
-  if (current.perPage !== null && size < current.perPage) return null;
-  // Nothing said: ask for one more page; an empty one ends the list.
-  return { page: (current.page ?? asked.page ?? 1) + 1 };
-}
-
-function describeRequest(request: PageRequest): string {
-  if (request.next_url !== undefined) return request.next_url;
-  if (request.cursor !== undefined) return `cursor ${request.cursor}`;
-  if (request.starting_after !== undefined) return `after ${request.starting_after}`;
-  return `page ${request.page ?? 1}`;
 }

@@ -26,7 +26,7 @@ interface Seen {
   text: string;
 }
 
-/** At most four read requests: a list, another list when the first is empty, a missing item. */
+/** At most four read requests: two lists (bots, posts), a missing item, and bots again. */
 export async function probeConnection(options: ProbeOptions): Promise<ConnectionReport> {
   const base = options.baseUrl.replace(/\/+$/, '');
   const send = options.fetch ?? fetch;
@@ -36,6 +36,7 @@ export async function probeConnection(options: ProbeOptions): Promise<Connection
     rate_limit: { headers: null, reset: null, skew_ms: null, limit: null, remaining: null },
     lists: { envelope: null, pagination: null },
     ids: null,
+    id_types: {},
     errors: { status: null, shape: null },
     requests: 0,
   };
@@ -88,15 +89,23 @@ export async function probeConnection(options: ProbeOptions): Promise<Connection
           ? 'The platform accepted the token.'
           : `The platform answered ${first.status} to a list of bots; is this its API v1 base URL?`,
     };
-    let list = listShape(first);
-    if (list?.firstId === undefined) {
-      const posts = listShape(await get('/posts?per_page=1'));
-      if (posts) list = { ...posts, pagination: posts.pagination ?? list?.pagination ?? null };
-    }
+    // Every list read tells its id type: a platform may number bots and name posts.
+    const bots = listShape(first);
+    const posts = listShape(await get('/posts?per_page=1'));
+    const list = bots ?? posts;
     if (list) {
-      report.lists = { envelope: list.envelope, pagination: list.pagination };
-      report.ids = typeof list.firstId === 'number' ? 'number' : list.firstId ? 'string' : null;
+      const pagination = bots?.pagination ?? posts?.pagination ?? null;
+      report.lists = { envelope: list.envelope, pagination };
     }
+    for (const [name, shape] of [
+      ['bots', bots],
+      ['posts', posts],
+    ] as const) {
+      if (shape?.firstId !== undefined)
+        report.id_types[name] = typeof shape.firstId === 'number' ? 'number' : 'string';
+    }
+    const types = new Set(Object.values(report.id_types));
+    report.ids = types.size > 1 ? 'mixed' : ([...types][0] ?? null);
     const missing = await get(MISSING_BOT);
     if (missing.status >= 400)
       report.errors = { status: missing.status, shape: errorShape(missing) };
@@ -143,10 +152,13 @@ function paginationStyle({ headers, body }: Seen): PaginationStyle | null {
     places.some((place) => names.some((name) => place[name] !== undefined));
   const nextIsUrl = places.some((place) =>
     ['next', 'next_url', 'next_page_url'].some(
-      (name) => typeof place[name] === 'string' && /^(https?:\/\/|\/)/.test(place[name]),
+      (name) =>
+        typeof place[name] === 'string' &&
+        /^(https?:\/\/|\/)|^[^\s?#]*\?[^\s#]*=/.test(place[name]),
     ),
   );
   if (nextIsUrl) return 'next-url';
+  if (has('offset')) return 'offset';
   if (has('next_cursor', 'nextCursor', 'cursor', 'starting_after', 'after')) return 'cursor';
   if (has('page', 'per_page', 'current_page', 'last_page', 'next_page', 'total_pages'))
     return 'page';

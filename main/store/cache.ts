@@ -1,7 +1,8 @@
 // The platform's records mirrored in the workspace (Node, main process): bots, subscribers,
-// orders, and posts and products that exist only on the platform. Sync writes here in one
-// transaction per resource; what the platform no longer lists is dropped, but only when the list
-// was read provably whole (`prune`): a row missing from a cut-short list may still exist.
+// orders, and posts and products that exist only on the platform. Sync writes here one page per
+// transaction as pages arrive; what the platform no longer lists is dropped only after two whole
+// reads in a row missed it (`finishRead`): a row missing from a cut-short list, or hidden from one
+// read by an offset that shifted, may still exist.
 import type {
   BotSummary,
   OrderSummary,
@@ -52,6 +53,9 @@ export interface RemotePost {
 
 export type RemoteProduct = CatalogFields & { id: string };
 
+/** The lists whose rows the cache deletes once the platform provably no longer has them. */
+export type PrunedList = 'bots' | 'subscribers' | 'orders';
+
 /** A field of the platform's raw record, if it is the expected type. */
 function field<T extends 'string' | 'number'>(
   raw: Record<string, unknown>,
@@ -73,69 +77,103 @@ export class CacheStore {
     private readonly now: () => number,
   ) {}
 
-  replaceBots(bots: readonly RemoteBot[], prune: boolean): void {
+  /**
+   * Starts a whole read of a pruned list: its generation, which each page's rows are marked
+   * with (`putBots`, `putSubscribers`, `putOrders`) and `finishRead` judges by.
+   */
+  beginRead(list: PrunedList): number {
+    return (
+      statement(
+        this.db,
+        `INSERT INTO sync_cursors (resource, generation) VALUES (?, 1)
+         ON CONFLICT (resource) DO UPDATE SET generation = generation + 1 RETURNING generation`,
+      ).get(list) as { generation: number }
+    ).generation;
+  }
+
+  /** One page of bots, in its own transaction, marked as seen by read `generation`. */
+  putBots(bots: readonly RemoteBot[], generation: number): void {
+    this.putPage(
+      `INSERT INTO bots (id, name, raw, synced_at, seen_in, missed) VALUES (?, ?, ?, ?, ?, 0)
+       ON CONFLICT (id) DO UPDATE SET name = excluded.name, raw = excluded.raw,
+         synced_at = excluded.synced_at, seen_in = excluded.seen_in, missed = 0`,
+      bots.map((bot) => [bot.id, bot.name, JSON.stringify(bot.raw)]),
+      generation,
+    );
+  }
+
+  putSubscribers(subscribers: readonly RemoteSubscriber[], generation: number): void {
+    this.putPage(
+      `INSERT INTO subscribers (id, bot_id, name, tags, status, raw, synced_at, seen_in, missed)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)
+       ON CONFLICT (id) DO UPDATE SET bot_id = excluded.bot_id, name = excluded.name, tags = excluded.tags,
+         status = excluded.status, raw = excluded.raw, synced_at = excluded.synced_at,
+         seen_in = excluded.seen_in, missed = 0`,
+      subscribers.map((s) => [
+        s.id,
+        s.botId,
+        s.name,
+        JSON.stringify(s.tags),
+        s.status,
+        JSON.stringify(s.raw),
+      ]),
+      generation,
+    );
+  }
+
+  putOrders(orders: readonly RemoteOrder[], generation: number): void {
+    this.putPage(
+      `INSERT INTO orders (id, status, currency, total_minor, created_at, raw, synced_at, seen_in, missed)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)
+       ON CONFLICT (id) DO UPDATE SET status = excluded.status, currency = excluded.currency,
+         total_minor = excluded.total_minor, created_at = excluded.created_at, raw = excluded.raw,
+         synced_at = excluded.synced_at, seen_in = excluded.seen_in, missed = 0`,
+      orders.map((o) => [
+        o.id,
+        o.status,
+        o.currency,
+        o.totalMinor,
+        o.createdAt,
+        JSON.stringify(o.raw),
+      ]),
+      generation,
+    );
+  }
+
+  /** Each row's fields, then when it was synced and by which read. */
+  private putPage(sql: string, rows: readonly unknown[][], generation: number): void {
     const syncedAt = this.now();
     this.db
       .transaction(() => {
-        const upsert = statement(
-          this.db,
-          `INSERT INTO bots (id, name, raw, synced_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (id) DO UPDATE SET name = excluded.name, raw = excluded.raw, synced_at = excluded.synced_at`,
-        );
-        for (const bot of bots) upsert.run(bot.id, bot.name, JSON.stringify(bot.raw), syncedAt);
-        if (prune) statement(this.db, 'DELETE FROM bots WHERE synced_at < ?').run(syncedAt);
+        const upsert = statement(this.db, sql);
+        for (const row of rows) upsert.run(...row, syncedAt, generation);
       })
       .immediate();
   }
 
-  replaceSubscribers(subscribers: readonly RemoteSubscriber[], prune: boolean): void {
-    const syncedAt = this.now();
-    this.db
+  /**
+   * Ends read `generation`. Only a read that was provably whole judges what it did not see: each
+   * such row counts one more miss, and a row missed by two whole reads in a row is deleted (one
+   * miss can be an offset shifted by a delete during the read). `missedOnce`: rows this read
+   * missed for the first time, which a second read can settle at once.
+   */
+  finishRead(
+    list: PrunedList,
+    generation: number,
+    whole: boolean,
+  ): { missedOnce: number; pruned: number } {
+    if (!whole) return { missedOnce: 0, pruned: 0 };
+    return this.db
       .transaction(() => {
-        const upsert = statement(
-          this.db,
-          `INSERT INTO subscribers (id, bot_id, name, tags, status, raw, synced_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (id) DO UPDATE SET bot_id = excluded.bot_id, name = excluded.name, tags = excluded.tags,
-           status = excluded.status, raw = excluded.raw, synced_at = excluded.synced_at`,
+        statement(this.db, `UPDATE ${list} SET missed = missed + 1 WHERE seen_in < ?`).run(
+          generation,
         );
-        for (const s of subscribers) {
-          upsert.run(
-            s.id,
-            s.botId,
-            s.name,
-            JSON.stringify(s.tags),
-            s.status,
-            JSON.stringify(s.raw),
-            syncedAt,
-          );
-        }
-        if (prune) statement(this.db, 'DELETE FROM subscribers WHERE synced_at < ?').run(syncedAt);
-      })
-      .immediate();
-  }
-
-  replaceOrders(orders: readonly RemoteOrder[], prune: boolean): void {
-    const syncedAt = this.now();
-    this.db
-      .transaction(() => {
-        const upsert = statement(
+        const pruned = statement(this.db, `DELETE FROM ${list} WHERE missed >= 2`).run().changes;
+        const { n } = statement(
           this.db,
-          `INSERT INTO orders (id, status, currency, total_minor, created_at, raw, synced_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (id) DO UPDATE SET status = excluded.status, currency = excluded.currency,
-           total_minor = excluded.total_minor, created_at = excluded.created_at, raw = excluded.raw,
-           synced_at = excluded.synced_at`,
-        );
-        for (const o of orders)
-          upsert.run(
-            o.id,
-            o.status,
-            o.currency,
-            o.totalMinor,
-            o.createdAt,
-            JSON.stringify(o.raw),
-            syncedAt,
-          );
-        if (prune) statement(this.db, 'DELETE FROM orders WHERE synced_at < ?').run(syncedAt);
+          `SELECT COUNT(*) AS n FROM ${list} WHERE missed = 1`,
+        ).get() as { n: number };
+        return { missedOnce: n, pruned };
       })
       .immediate();
   }

@@ -1,12 +1,16 @@
 // Pull sync (Node, main process): fetches every page of bots, posts, products, orders and
-// subscribers into the workspace cache, at the lowest priority, through the governor.
+// subscribers into the workspace cache, at the lowest priority, through the governor; each page
+// is written as it arrives, and a page refused for now is asked again.
 import { PRIORITY } from '../../shared/domain';
 import type { SyncOutcome } from '../../shared/domain';
-import { readWholeList } from '../platform/client';
-import type { Page, PlatformClient, WholeList } from '../platform/client';
+import type { PlatformClient } from '../platform/client';
+import { PAGE_RETRY_RULES, retryingPages, walkList } from '../platform/lists';
+import type { ListReading, Page, PageRetryRules } from '../platform/lists';
+import type { RetryRules } from '../queue/retry';
 import type { PageRequest } from '../platform/normalize';
 import type { RateGovernor } from '../queue/governor';
 import type { WorkspaceStore } from '../store';
+import type { PrunedList } from '../store/cache';
 
 export const SYNC_RESOURCES = ['bots', 'posts', 'products', 'orders', 'subscribers'] as const;
 export type SyncResource = (typeof SYNC_RESOURCES)[number];
@@ -28,6 +32,7 @@ export class PullSync {
     private readonly store: WorkspaceStore,
     private readonly client: PlatformClient,
     private readonly governor: RateGovernor,
+    private readonly retries: PageRetryRules = PAGE_RETRY_RULES,
   ) {}
 
   /** One full sync; a call while one runs joins it. */
@@ -54,11 +59,15 @@ export class PullSync {
     return report;
   }
 
-  /** Every item of one list, each page requested at sync priority. */
-  private fetchAll<T extends { id: string }>(
+  /**
+   * One list read page by page, each page requested at sync priority (asked again when refused
+   * for now) and handed to `onItems` as it arrives, so memory stays flat whatever its length.
+   */
+  private walk<T extends { id: string }>(
     list: (request: PageRequest) => Promise<Page<T>>,
+    onItems: (items: T[]) => void,
     onPage: (fetched: number) => void,
-  ): Promise<WholeList<T>> {
+  ): Promise<ListReading> {
     const gated = async (request: PageRequest) => {
       const release = await this.governor.acquire(PRIORITY.sync);
       try {
@@ -67,7 +76,30 @@ export class PullSync {
         release();
       }
     };
-    return readWholeList(gated, onPage);
+    return walkList(retryingPages(gated, this.retries), (items, read) => {
+      onItems(items);
+      onPage(read);
+    });
+  }
+
+  /**
+   * A list whose cached rows go once the platform no longer has them. When a whole read missed
+   * rows for the first time it is read once more at once: a row that went is missed again and
+   * deleted now, a live row one read missed (an offset shifted by a delete) is seen again.
+   */
+  private async pruned<T extends { id: string }>(
+    name: PrunedList,
+    list: (request: PageRequest) => Promise<Page<T>>,
+    put: (items: T[], generation: number) => void,
+    onPage: (fetched: number) => void,
+  ): Promise<SyncOutcome> {
+    const readOnce = async () => {
+      const generation = this.store.cache.beginRead(name);
+      const reading = await this.walk(list, (items) => put(items, generation), onPage);
+      return { reading, ...this.store.cache.finishRead(name, generation, isWhole(reading)) };
+    };
+    const first = await readOnce();
+    return outcomeOf(first.missedOnce > 0 ? (await readOnce()).reading : first.reading);
   }
 
   private async one(
@@ -75,103 +107,106 @@ export class PullSync {
     onPage: (fetched: number) => void,
   ): Promise<SyncOutcome> {
     const { client, store } = this;
+    const cache = store.cache;
     switch (resource) {
-      case 'bots': {
-        const list = await this.fetchAll(
+      case 'bots':
+        return this.pruned(
+          'bots',
           (request) => client.listBots({ per_page: PER_PAGE, ...request }),
+          (bots, generation) =>
+            cache.putBots(
+              bots.map((bot) => ({ id: bot.id, name: bot.name, raw: bot })),
+              generation,
+            ),
           onPage,
         );
-        store.cache.replaceBots(
-          list.items.map((bot) => ({ id: bot.id, name: bot.name, raw: bot })),
-          isWhole(list),
-        );
-        return outcomeOf(list);
-      }
-      case 'subscribers': {
-        const list = await this.fetchAll(
+      case 'subscribers':
+        return this.pruned(
+          'subscribers',
           (request) => client.listSubscribers({ per_page: PER_PAGE, ...request }),
+          (subscribers, generation) =>
+            cache.putSubscribers(
+              subscribers.map((s) => ({
+                id: s.id,
+                botId: s.bot_id,
+                name: s.name,
+                tags: s.tags,
+                status: s.status,
+                raw: s,
+              })),
+              generation,
+            ),
           onPage,
         );
-        store.cache.replaceSubscribers(
-          list.items.map((s) => ({
-            id: s.id,
-            botId: s.bot_id,
-            name: s.name,
-            tags: s.tags,
-            status: s.status,
-            raw: s,
-          })),
-          isWhole(list),
-        );
-        return outcomeOf(list);
-      }
-      case 'orders': {
-        const list = await this.fetchAll(
+      case 'orders':
+        return this.pruned(
+          'orders',
           (request) => client.listOrders({ per_page: PER_PAGE, ...request }),
+          (orders, generation) =>
+            cache.putOrders(
+              orders.map((o) => ({
+                id: o.id,
+                status: o.status,
+                currency: o.currency,
+                totalMinor: o.total_minor,
+                createdAt: millis(o.created_at),
+                raw: o,
+              })),
+              generation,
+            ),
           onPage,
         );
-        store.cache.replaceOrders(
-          list.items.map((o) => ({
-            id: o.id,
-            status: o.status,
-            currency: o.currency,
-            totalMinor: o.total_minor,
-            createdAt: millis(o.created_at),
-            raw: o,
-          })),
-          isWhole(list),
-        );
-        return outcomeOf(list);
-      }
       case 'posts': {
-        const list = await this.fetchAll(
+        const reading = await this.walk(
           (request) => client.listPosts({ per_page: PER_PAGE, ...request }),
+          (posts) =>
+            cache.mergePosts(
+              posts.map((p) => ({
+                id: p.id,
+                botId: p.bot_id,
+                text: p.text,
+                mediaUrls: p.media_urls,
+                status: p.status,
+                scheduledAt: millis(p.scheduled_at),
+                publishedAt: millis(p.published_at),
+                clientReference: p.client_reference,
+              })),
+            ),
           onPage,
         );
-        store.cache.mergePosts(
-          list.items.map((p) => ({
-            id: p.id,
-            botId: p.bot_id,
-            text: p.text,
-            mediaUrls: p.media_urls,
-            status: p.status,
-            scheduledAt: millis(p.scheduled_at),
-            publishedAt: millis(p.published_at),
-            clientReference: p.client_reference,
-          })),
-        );
-        return outcomeOf(list);
+        return outcomeOf(reading);
       }
       case 'products': {
-        const list = await this.fetchAll(
+        const reading = await this.walk(
           (request) => client.listProducts({ per_page: PER_PAGE, ...request }),
+          (products) =>
+            cache.mergeProducts(
+              products.map((p) => ({
+                id: p.id,
+                sku: p.sku,
+                name: p.name,
+                description: p.description,
+                priceMinor: p.price_minor,
+                currency: p.currency,
+                stock: p.stock,
+                imageUrl: p.image_url,
+              })),
+            ),
           onPage,
         );
-        store.cache.mergeProducts(
-          list.items.map((p) => ({
-            id: p.id,
-            sku: p.sku,
-            name: p.name,
-            description: p.description,
-            priceMinor: p.price_minor,
-            currency: p.currency,
-            stock: p.stock,
-            imageUrl: p.image_url,
-          })),
-        );
-        return outcomeOf(list);
+        return outcomeOf(reading);
       }
     }
   }
 }
 
 /** A list read to its provable end with every item readable: what it lacks went from the server. */
-function isWhole(list: WholeList<unknown>): boolean {
+function isWhole(list: ListReading): boolean {
   return list.unproven === null && list.rejected.length === 0;
 }
 
-function outcomeOf(list: WholeList<unknown>): SyncOutcome {
-  if (isWhole(list)) return list.items.length;
+function outcomeOf(list: ListReading): SyncOutcome {
+  if (isWhole(list)) return list.read;
   const reasons = [
     ...(list.unproven === null ? [] : [list.unproven]),
     ...(list.rejected.length === 0
@@ -183,5 +218,14 @@ function outcomeOf(list: WholeList<unknown>): SyncOutcome {
             .join('; ')}`,
         ]),
   ];
-  return { fetched: list.items.length, notPruned: reasons.join('; ') };
+  return { fetched: list.read, notPruned: reasons.join('; ') };
+}
+
+/** A page's retries under the workspace's retry rules: their steps, and at most as many tries. */
+export function pageRetries(rules: RetryRules): PageRetryRules {
+  return {
+    attempts: Math.min(PAGE_RETRY_RULES.attempts, rules.maxAttempts),
+    baseMs: rules.baseMs,
+    capMs: rules.capMs,
+  };
 }

@@ -41,4 +41,21 @@ describe('cli check', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('check needs --api-base and --token');
   });
+
+  it('says the ids are mixed when bots have numeric ids and posts string ones', async () => {
+    const platform = await startTestPlatform({ seed: 'demo', conventions: { ids: 'mixed' } });
+    const run = await runCli(['check', '--json'], {
+      PRESSROOM_API_BASE: platform.server.baseUrl,
+      PRESSROOM_API_TOKEN: platform.server.token,
+    });
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(report).toMatchObject({ ids: 'mixed', id_types: { bots: 'number', posts: 'string' } });
+    expect(report.requests).toBeLessThanOrEqual(5);
+    const words = await runCli(['check'], {
+      PRESSROOM_API_BASE: platform.server.baseUrl,
+      PRESSROOM_API_TOKEN: platform.server.token,
+    });
+    expect(words.stdout).toContain('Ids: mixed (bots: numbers, posts: strings).');
+  });
 });

@@ -438,14 +438,64 @@ describe('readWholeList', () => {
     expect(asked.map((request) => request.page)).toEqual([1, 2, 3, 4]);
   });
 
-  it('ends at a page shorter than the page size the server said, or at its total', async () => {
+  it('reads on after a page shorter than the page size the server said, and ends at its total', async () => {
     asked.length = 0;
-    await readWholeList(counting(server(ids(7), 3, { perPage: true })));
-    expect(asked).toHaveLength(3);
+    // A cap the answer does not admit makes every page short: only an empty one ends the list.
+    const capped = await readWholeList(counting(server(ids(7), 3, { perPage: true })));
+    expect(idsOf(capped)).toHaveLength(7);
+    expect(asked).toHaveLength(4);
     asked.length = 0;
     const list = await readWholeList(counting(server(ids(6), 3, { total: true })));
     expect(asked).toHaveLength(2);
     expect(list).toMatchObject({ unproven: null });
+  });
+
+  it('reads past a "last page" that its own total contradicts, and says so when nothing follows', async () => {
+    const pageCount =
+      (all: number, echoed: number) =>
+      async (request: PageRequest): Promise<Page<{ id: string }>> => {
+        const page = await server(ids(all), 2, { total: true })(request);
+        const stated = Math.ceil(all / echoed);
+        return {
+          ...page,
+          next:
+            (request.page ?? 1) < stated
+              ? { kind: 'request', request: { page: (request.page ?? 1) + 1 } }
+              : { kind: 'last' },
+        };
+      };
+    // 7 items, 2 a page, but the page count worked out for 4 a page: "last" after page 2.
+    const echoed = await readWholeList(pageCount(7, 4));
+    expect(idsOf(echoed)).toHaveLength(7);
+    expect(echoed.unproven).toBeNull();
+    const lying = async (request: PageRequest): Promise<Page<{ id: string }>> => ({
+      ...(await server(ids(4), 2)(request)),
+      total: 6,
+      next: { kind: 'last' },
+    });
+    const list = await readWholeList(lying);
+    expect(idsOf(list)).toHaveLength(4);
+    expect(list.unproven).toMatch(
+      /^the server said the list ended, but its total says 6 and 4 were read/,
+    );
+  });
+
+  it('follows offsets and limits to the total', async () => {
+    const { client, seen } = fakeClient((url) => {
+      const offset = Number(url.searchParams.get('offset') ?? 0);
+      const data = ids(5)
+        .slice(offset, offset + 2)
+        .map((bot) => ({ ...bot, name: 'Bot' }));
+      return json({ data, offset, limit: 2, total: 5 });
+    });
+    const list = await readWholeList((request) => client.listBots({ per_page: 200, ...request }));
+    expect(idsOf(list)).toEqual(['1', '2', '3', '4', '5']);
+    expect(list.unproven).toBeNull();
+    expect(seen.map((request) => request.url.search)).toEqual([
+      '?per_page=200&page=1',
+      '?per_page=200&offset=2&limit=2',
+      '?per_page=200&offset=4&limit=2',
+    ]);
   });
 
   it('stops with a clear reason when a server ignores page and repeats itself', async () => {
@@ -521,6 +571,20 @@ describe('list paging facts', () => {
       {},
       'last',
     ],
+    [
+      'a relative next link',
+      { data: [post], next: 'posts?page=2&per_page=3' },
+      {},
+      { next_url: 'posts?page=2&per_page=3' },
+    ],
+    [
+      'a next cursor in base64',
+      { data: [post], next: 'cGFnZT0y/+a=' },
+      {},
+      { cursor: 'cGFnZT0y/+a=' },
+    ],
+    ['an offset', { data: [post], offset: 0, limit: 1, total: 9 }, {}, { offset: 1, limit: 1 }],
+    ['an offset at its total', { data: [post], offset: 8, limit: 1, total: 9 }, {}, 'last'],
     ['nothing', { data: [post] }, {}, 'unsaid'],
   ])('reads %s', async (_name, body, headers, expected) => {
     const next = (await pageOf(body, headers).page).next;
@@ -531,9 +595,11 @@ describe('list paging facts', () => {
     const { client, seen } = fakeClient(() => json([]));
     await client.listPosts({ next_url: '/api/v1/posts?page=2&per_page=3' });
     expect(seen[0]?.url.href).toBe('https://platform.example/api/v1/posts?page=2&per_page=3');
+    await client.listPosts({ next_url: 'posts?page=3&per_page=3' });
+    expect(seen[1]?.url.href).toBe('https://platform.example/api/v1/posts?page=3&per_page=3');
     const error = await failure(client.listPosts({ next_url: 'https://evil.example/steal' }));
     expect(error.message).toContain('Pressroom sends its token only to https://platform.example');
-    expect(seen).toHaveLength(1);
+    expect(seen).toHaveLength(2);
   });
 });
 

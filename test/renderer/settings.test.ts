@@ -190,6 +190,7 @@ describe('the connection test', () => {
         },
         lists: { envelope: 'items', pagination: 'cursor' },
         ids: 'number',
+        id_types: { bots: 'number', posts: 'number' },
         errors: { status: 404, shape: 'problem+json' },
         requests: 4,
       }),

@@ -63,6 +63,7 @@ describe('pull sync', () => {
       apiBase: platform.server.baseUrl,
       token: platform.server.token,
       timeoutMs: 500,
+      retryRules: { baseMs: 20, capMs: 100, maxAttempts: 3 },
     });
     await platform.admin('PUT', '/faults', { error_rate: 1 });
     const report = await pressroom.queue.sync();

@@ -13,7 +13,7 @@ export function registerCheck(program: Command): void {
     )
     .addHelpText(
       'after',
-      '\nNeeds --api-base and --token (or their environment variables). Exits 1 when the token is refused.\nWith --json: {"token":{…},"rate_limit":{"reset","skew_ms","limit",…},"lists":{"envelope","pagination"},"ids",…}.',
+      '\nNeeds --api-base and --token (or their environment variables). Exits 1 when the token is refused.\nWith --json: {"token":{…},"rate_limit":{"reset","skew_ms","limit",…},"lists":{"envelope","pagination"},"ids" (number, string or mixed),"id_types":{"bots","posts"},…}.',
     )
     .action(async (_options: unknown, command: Command) => {
       const global = globalOptions(command);

@@ -23,6 +23,7 @@ interface PlatformOptions {
   envelope: Conventions['envelope'];
   paging: Conventions['paging'];
   pageCap?: number;
+  pageCapEchoes: boolean;
   ids: Conventions['ids'];
   times: Conventions['times'];
   rateLimit?: number;
@@ -76,7 +77,10 @@ export function registerPlatform(program: Command): void {
         .default('meta'),
     )
     .addOption(
-      new Option('--paging <style>', 'how the next page is told')
+      new Option(
+        '--paging <style>',
+        'how the next page is told (offset: offset/limit, page and per_page ignored; next-relative: next as "orders?page=2")',
+      )
         .choices(PAGING_STYLES)
         .default('page'),
     )
@@ -85,8 +89,16 @@ export function registerPlatform(program: Command): void {
       'the most items one page holds, whatever per_page asks',
       intOption('--page-cap', 1, 200),
     )
+    .option(
+      '--page-cap-echoes',
+      'with --page-cap: the answer’s per_page, total_pages and next_page follow the per_page asked',
+      false,
+    )
     .addOption(
-      new Option('--ids <style>', 'ids as bot_1, as 1, or as JSON numbers past 2^53')
+      new Option(
+        '--ids <style>',
+        'ids as bot_1, as 1, as JSON numbers past 2^53, or mixed (bots’ as numbers, the rest as post_1)',
+      )
         .choices(ID_STYLES)
         .default('prefixed'),
     )
@@ -150,6 +162,7 @@ export function registerPlatform(program: Command): void {
           envelope: options.envelope,
           paging: options.paging,
           pageCap: options.pageCap ?? null,
+          pageCapEchoes: options.pageCapEchoes,
           ids: options.ids,
           times: options.times,
         },

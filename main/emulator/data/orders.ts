@@ -134,4 +134,12 @@ export class OrderStore {
       .get(id) as OrderRow;
     return toOrder(row);
   }
+
+  /** Gone as if the shop removed it (the admin API's way to change a list while it is read). */
+  deleteOrder(accountId: number, id: number): boolean {
+    return (
+      this.sql.stmt('DELETE FROM orders WHERE account_id = ? AND id = ?').run(accountId, id)
+        .changes > 0
+    );
+  }
 }

@@ -28,11 +28,13 @@ export function unwrapOne(body: unknown): unknown {
   return flattenResource(body);
 }
 
-/** What to send for a page after the first: a page number, a cursor, or the server's own URL. */
+/** What to send for a page after the first: a page number, a cursor, an offset, or the server's own URL. */
 export interface PageRequest {
   page?: number;
   cursor?: string;
   starting_after?: string;
+  offset?: number;
+  limit?: number;
   next_url?: string;
 }
 
@@ -65,24 +67,33 @@ function said(sources: readonly Raw[], keys: readonly string[]): { value: unknow
 }
 
 /**
+ * A next link rather than a cursor: absolute, from the root, a query alone, or relative with a
+ * query (`orders?page=2`). No cursor encoding (base64, hex, opaque digits) has a `?`.
+ */
+function isUrlText(value: string): boolean {
+  return /^(https?:\/\/|\/|\?|\.\.?\/)/i.test(value) || /^[^\s?#]*\?[^\s#]*=/.test(value);
+}
+
+/**
  * The next page as the body tells it, in this order: a next URL (`next`, `links.next`, `meta.next`,
  * `next_page_url`), a cursor (`next_cursor`, `cursor`, `has_more`), page numbers (`next_page`,
- * `last_page`, `total_pages`). A `total` alone is left to the reader, who counts what it has.
+ * `last_page`, `total_pages`), an `offset` (the next one after this page's items, with the
+ * `limit` stated). A `total` alone is left to the reader, who counts what it has.
  */
 function nextOf(
   sources: readonly Raw[],
   page: number | null,
   statedPage: number | null,
-  lastId: unknown,
+  items: readonly unknown[],
 ): NextMarker {
+  const last = items.at(-1);
+  const lastId = isRecord(last) ? last.id : undefined;
   const links = sources.flatMap((source) => (isRecord(source.links) ? [source.links] : []));
   const url = said([...sources, ...links], ['next', 'next_page_url', 'nextPageUrl']);
   if (url) {
     const value = isRecord(url.value) ? url.value.href : url.value;
-    if (typeof value === 'string' && value !== '') {
-      const isUrl = /^(https?:\/\/|\/|\?)/i.test(value);
-      return ask(isUrl ? { next_url: value } : { cursor: value });
-    }
+    if (typeof value === 'string' && value !== '')
+      return ask(isUrlText(value) ? { next_url: value } : { cursor: value });
     if (value === null || value === false) return LAST;
   }
   const hasMore = said(sources, ['has_more', 'hasMore']);
@@ -104,6 +115,16 @@ function nextOf(
     if (statedPage !== null) return ask({ page: statedPage + 1 });
     if (typeof lastId === 'string' || typeof lastId === 'number')
       return ask({ starting_after: String(lastId) });
+  }
+  const offset = numberOrNull(said(sources, ['offset'])?.value);
+  if (offset !== null && items.length > 0) {
+    const limit = numberOrNull(said(sources, ['limit'])?.value);
+    const total = numberOrNull(
+      said(sources, ['total', 'total_count', 'totalCount', 'count'])?.value,
+    );
+    const after = offset + items.length;
+    if (total !== null && after >= total) return LAST;
+    return ask({ offset: after, ...(limit === null ? {} : { limit }) });
   }
   return UNSAID;
 }
@@ -129,13 +150,12 @@ export function readList(body: unknown, requestedPage: number | null): ListShape
   const fact = (keys: readonly string[]) => numberOrNull(said(sources, keys)?.value);
   const statedPage = fact(['page', 'current_page', 'currentPage']);
   const page = statedPage ?? requestedPage;
-  const last = items.at(-1);
   return {
     items,
     page,
     perPage: fact(['per_page', 'perPage', 'page_size', 'pageSize', 'limit']),
     total: fact(['total', 'total_count', 'totalCount', 'count']),
-    next: nextOf(sources, page, statedPage, isRecord(last) ? last.id : undefined),
+    next: nextOf(sources, page, statedPage, items),
   };
 }
 
