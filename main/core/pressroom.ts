@@ -40,6 +40,8 @@ export interface PressroomConfig {
   /** A publishing pass that failed as a whole (the database, not a post); stderr by default. */
   onError?: (error: unknown) => void;
   retryRules?: RetryRules;
+  /** How long another holder's lease beat must stand still before this process takes over. */
+  leaseStaleMs?: number;
   /** This workspace's own webhook receiver (the demo workspace has one). */
   receiver?: OwnReceiver;
 }
@@ -77,7 +79,7 @@ export class Pressroom {
     store.imports.abandonStale();
     this.platform = new GovernedClient(store, now, config);
     this.governor = this.platform.governor;
-    this.lease = new PublishingLease(store);
+    this.lease = new PublishingLease(store, config.leaseStaleMs);
     this.settings = new SettingsService(store, events);
     this.media = new MediaService(store);
     const client = this.platform.client;
@@ -93,10 +95,11 @@ export class Pressroom {
             events.emit(event);
           },
           ...(config.retryRules ? { rules: config.retryRules } : {}),
-          mayPublish: () => this.lease.refusal(),
+          lease: this.lease,
           publicMediaUrls: (urls) => this.media.publicUrls(urls),
         })
       : null;
+    if (publisher) this.lease.onLost = (reason) => publisher.standBy(reason);
     const puller = client ? new PullSync(store, client, this.governor) : null;
     const scheduler = publisher
       ? new Scheduler({ publisher, store, now, onError: config.onError ?? reportDrainError })

@@ -12,6 +12,8 @@ import { readWholeList } from '../platform/client';
 import type { PageRequest, Post as PlatformPost } from '../platform/normalize';
 import { PlatformError } from '../platform/errors';
 import type { WorkspaceStore } from '../store';
+import { LeaseLost } from '../store/lease';
+import type { LeaseToken } from '../store/lease';
 import type { RateGovernor, Release } from './governor';
 import { DEFAULT_RETRY_RULES, decide } from './retry';
 import type { RetryRules } from './retry';
@@ -20,6 +22,14 @@ export type { QueueEvent as PublisherEvent } from '../../shared/answers';
 
 /** How far the platform's clock may be behind ours when a lookup compares creation times. */
 const CLOCK_SKEW_MS = 60_000;
+
+/** The lease one process publishes a workspace under (`core/publishing-lease.ts`). */
+export interface PublisherLease {
+  /** Takes or keeps the lease: null while this process may publish, else why not. */
+  refusal(): string | null;
+  /** What every claim is fenced with, while the lease is held. */
+  readonly token: LeaseToken | null;
+}
 
 export interface PublisherOptions {
   store: WorkspaceStore;
@@ -33,8 +43,8 @@ export interface PublisherOptions {
   /** Items worked on at once; the governor still decides when each request goes. */
   concurrency?: number;
   onEvent?: (event: PublisherEvent) => void;
-  /** Asked before each pass: null when this process may publish, else why it does not. */
-  mayPublish?: () => string | null;
+  /** Asked before each pass; each claim and settle checks it still holds. */
+  lease?: PublisherLease;
   /**
    * The web addresses to send for a post's pictures (uploaded ones are put on the media host
    * first); by default the post's own. Throwing fails the item with that reason, unsent.
@@ -79,6 +89,22 @@ export class Publisher {
     return this.pausedReason ?? this.standingBy;
   }
 
+  /** Why this process stands by for another one holding the lease; null when it does not. */
+  get leaseHeldElsewhere(): string | null {
+    return this.standingBy;
+  }
+
+  /**
+   * The lease was lost (another process took it over): stop at once. Requests already sent
+   * finish, but their settles are fenced out; the new holder looks each up before sending again.
+   */
+  standBy(reason: string): void {
+    if (this.standingBy === reason) return;
+    this.standingBy = reason;
+    this.running.abort();
+    this.options.onEvent?.({ type: 'paused', reason });
+  }
+
   /**
    * Holds every item where it is until `resume`; requests already sent finish. Only publishing
    * stops: sync, AI assist and a connection test still go.
@@ -110,7 +136,7 @@ export class Publisher {
         this.lookAgain = false;
         const report = await this.pass();
         for (const key of Object.keys(total) as (keyof DrainReport)[]) total[key] += report[key];
-      } while (this.lookAgain && !this.pausedReason);
+      } while (this.lookAgain && !this.pausedReason && !this.standingBy);
       return total;
     })().finally(() => (this.draining = null));
     return this.draining;
@@ -119,15 +145,20 @@ export class Publisher {
   private async pass(): Promise<DrainReport> {
     const report: DrainReport = { published: 0, failed: 0, missed: 0, retrying: 0 };
     if (this.pausedReason) return report;
-    const refusal = this.options.mayPublish?.() ?? null;
-    if (refusal && refusal !== this.standingBy)
-      this.options.onEvent?.({ type: 'paused', reason: refusal });
-    this.standingBy = refusal;
-    if (refusal) return report;
+    const refusal = this.options.lease?.refusal() ?? null;
+    if (refusal) {
+      this.standBy(refusal);
+      return report;
+    }
+    if (this.standingBy) {
+      this.standingBy = null;
+      this.running = waitingItems();
+    }
     report.missed = this.markMissed();
     const concurrency = this.options.concurrency ?? 32;
     const running = new Set<Promise<void>>();
-    while (!this.pausedReason) {
+    // Each claim re-checks the lease: a pass stops the moment it is lost.
+    while (!this.pausedReason && !this.standingBy) {
       const item = running.size < concurrency ? this.next(this.now()) : undefined;
       if (item) {
         const task: Promise<void> = this.process(item, report).finally(() => {
@@ -155,17 +186,18 @@ export class Publisher {
     const graceMs = this.options.graceMs ?? 30 * 60_000;
     const now = this.now();
     const overdue = this.options.store.outbox.overduePosts(now - graceMs, PRIORITY.user);
+    let missed = 0;
     for (const item of overdue) {
       const minutes = Math.round((now - item.dueAt) / 60_000);
-      this.options.store.outbox.markFailed(
+      const marked = this.options.store.outbox.markMissed(
         item.id,
         `Missed: found ${minutes} min after its time (the computer was asleep or off). Publish now or reschedule.`,
-        [],
-        'missed',
       );
+      if (!marked) continue;
+      missed++;
       this.options.onEvent?.({ type: 'missed', item });
     }
-    return overdue.length;
+    return missed;
   }
 
   /** The most urgent item ready by `at` that no one is working on; `take` marks it as ours. */
@@ -177,6 +209,23 @@ export class Publisher {
   }
 
   private async process(waiting: OutboxItem, report: DrainReport): Promise<void> {
+    try {
+      await this.attempt(waiting, report);
+    } catch (error) {
+      if (!(error instanceof LeaseLost)) throw error;
+      this.standBy(error.message);
+    }
+  }
+
+  /** The token a claim is fenced with; LeaseLost when this process publishes under a lost lease. */
+  private fence(): LeaseToken | undefined {
+    const { lease } = this.options;
+    if (!lease) return undefined;
+    if (!lease.token) throw new LeaseLost();
+    return lease.token;
+  }
+
+  private async attempt(waiting: OutboxItem, report: DrainReport): Promise<void> {
     const { store, governor } = this.options;
     let release: Release;
     try {
@@ -187,7 +236,7 @@ export class Publisher {
     let item: OutboxItem | undefined;
     try {
       if (this.pausedReason) return;
-      item = store.outbox.claim(waiting.id);
+      item = store.outbox.claim(waiting.id, this.fence());
       if (!item) return;
       const existing =
         this.linkedAlready(item) ?? (item.outcomeUnknown ? await this.reconcile(item) : undefined);
@@ -196,6 +245,8 @@ export class Publisher {
       report.published++;
       this.options.onEvent?.({ type: 'done', item, remoteId });
     } catch (error) {
+      // Settled by no one here: the lease's new holder looks the item up before sending again.
+      if (error instanceof LeaseLost) throw error;
       // Before the claim nothing was sent; the item simply stays ready for the next pass.
       if (item) await this.settleFailure(item, error, report);
     } finally {
@@ -235,7 +286,6 @@ export class Publisher {
           item.id,
           decision.reason,
           decision.fieldErrors,
-          undefined,
           decision.outcomeUnknown === true || item.outcomeUnknown,
         );
         report.failed++;
