@@ -12,7 +12,7 @@ import { PullSync } from '../sync/pull';
 import type { Plan } from '../platform/wire';
 import { CoreEvents } from './events';
 import { GovernedClient } from './governed-client';
-import { PublishingLease } from './publishing-lease';
+import { LEASE_STALE_MS, PublishingLease } from './publishing-lease';
 import { AiService } from './services/ai';
 import { BotsService } from './services/bots';
 import { CatalogService } from './services/catalog';
@@ -108,6 +108,8 @@ export class Pressroom {
       publisher,
       scheduler,
       puller,
+      // Long enough to see a silent holder go stale, with time to spare.
+      leaseWaitMs: 2 * (config.leaseStaleMs ?? LEASE_STALE_MS),
     });
     this.posts = new PostsService(store, now, events, this.settings, this.queue, this.media);
     this.bots = new BotsService(store, this.queue);

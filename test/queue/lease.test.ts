@@ -7,8 +7,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Pressroom } from '../../main/core/pressroom';
 import { WorkspaceStore } from '../../main/store';
-import { startTestPlatform } from '../support/platform';
+import { rejectionOf, startTestPlatform } from '../support/platform';
 import type { TestPlatform } from '../support/platform';
+import { startSilentProcess } from '../support/processes';
 
 function workspaceFile(): string {
   return join(mkdtempSync(join(tmpdir(), 'pressroom-lease-')), 'workspace.sqlite');
@@ -90,6 +91,55 @@ describe('two engines on one workspace', () => {
     expect(sentAfter - sentBefore).toBeLessThanOrEqual(2);
     expect(holder.queue.status().paused).toMatch(/Another Pressroom process/);
     taker.close();
+    holder.close();
+  });
+
+  it('publish until empty waits for a silent holder to go stale, then publishes all', async () => {
+    const platform = await startTestPlatform({ seed: 'demo' });
+    const dbFile = workspaceFile();
+    const hung = startSilentProcess();
+    const store = WorkspaceStore.open(dbFile);
+    expect(store.lease.take('hung publisher', 30_000, hung.pid)).toMatchObject({ ok: true });
+    store.close();
+    const engine = new Pressroom({
+      dbFile,
+      apiBase: platform.server.baseUrl,
+      token: platform.server.token,
+      leaseStaleMs: 400,
+    });
+    const texts = ['Waited for 1', 'Waited for 2'];
+    for (const text of texts) engine.posts.addPost({ text, botId: 'bot_1', mode: 'publish_now' });
+    const started = performance.now();
+    expect(await engine.queue.publishUntilEmpty()).toMatchObject({ published: 2, failed: 0 });
+    // Judged by its own elapsed time: the holder's beat stood still for the stale time.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(400);
+    expect(await copiesOn(platform, texts)).toEqual([1, 1]);
+    hung.end();
+    engine.close();
+  });
+
+  it('publish until empty never succeeds while a live holder keeps the posts: it names it', async () => {
+    const platform = await startTestPlatform({ seed: 'demo' });
+    const dbFile = workspaceFile();
+    const open = () =>
+      new Pressroom({
+        dbFile,
+        apiBase: platform.server.baseUrl,
+        token: platform.server.token,
+        leaseStaleMs: 300,
+      });
+    const holder = open();
+    // Takes the lease and keeps beating it; it runs no scheduler, so it sends nothing more.
+    await holder.queue.publishDue();
+    const other = open();
+    other.posts.addPost({ text: 'Kept back', botId: 'bot_1', mode: 'publish_now' });
+    const error = await rejectionOf(other.queue.publishUntilEmpty());
+    expect(String(error)).toMatch(
+      new RegExp(
+        `Another Pressroom process \\(${process.pid} on .+\\) publishes this workspace.*1 items left`,
+      ),
+    );
+    other.close();
     holder.close();
   });
 });

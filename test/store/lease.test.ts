@@ -1,10 +1,10 @@
 // The publisher's lease: one holder at a time, taken over when its beat counter stands still for
 // the stale time on the taker's own clock, or its process is gone; its epoch fences the outbox.
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { PRIORITY } from '../../shared/domain';
 import { WorkspaceStore } from '../../main/store';
 import { LeaseLost } from '../../main/store/lease';
+import { startZombie } from '../support/processes';
 
 /** Two processes' views of one file: each with its own wall clock and its own elapsed time. */
 function workspace() {
@@ -60,17 +60,12 @@ describe('publisher lease', () => {
   it.runIf(process.platform === 'linux')(
     'is taken over at once from a zombie, which still answers kill(pid, 0)',
     async () => {
-      // The shell's child exits at once; the shell becomes `sleep` and never reaps it.
-      const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 5']);
-      const zombie = await new Promise<number>((resolve) =>
-        parent.stdout.once('data', (chunk: Buffer) => resolve(Number(String(chunk).trim()))),
-      );
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(() => process.kill(zombie, 0)).not.toThrow();
+      const zombie = await startZombie();
+      expect(() => process.kill(zombie.pid, 0)).not.toThrow();
       const { store } = workspace();
-      expect(store.lease.take('zombie', 30_000, zombie)).toMatchObject({ ok: true });
+      expect(store.lease.take('zombie', 30_000, zombie.pid)).toMatchObject({ ok: true });
       expect(store.lease.take('b', 30_000)).toMatchObject({ ok: true, fresh: true });
-      parent.kill();
+      zombie.end();
       store.close();
     },
   );
