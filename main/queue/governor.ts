@@ -76,6 +76,8 @@ export class RateGovernor {
   private remainingShown = false;
   /** The request opening this window is out: the rest wait for its Remaining. */
   private openerOut = false;
+  /** No other request of ours was in flight beside the opener: its Remaining + 1 is the limit. */
+  private openerAlone = false;
   /** One request at a time: at start, and after a 429, until an answer with headers. */
   private probing = true;
   /** The next window's guess while no limit is known: 1, 2, 4 … */
@@ -174,7 +176,10 @@ export class RateGovernor {
     this.inFlight++;
     if (this.remaining !== null) this.remaining--;
     const opener = this.opensWithOne();
-    if (opener) this.openerOut = true;
+    if (opener) {
+      this.openerOut = true;
+      this.openerAlone = this.inFlight === 1;
+    }
     let released = false;
     waiter.grant(() => {
       if (released) return;
@@ -237,9 +242,9 @@ export class RateGovernor {
     }
     if (rateLimit.remaining !== null) {
       this.remainingShown = true;
-      // Remaining + 1 is never more than the limit; for a window's only request it is the limit,
-      // so it may be lower than learned before (the platform cut it).
-      const whole = opensWindow && othersInFlight === 0;
+      // Remaining + 1 is never more than the limit; for the answer to a window's opener, sent
+      // alone, it is the limit, so it may be lower than learned before (the platform cut it).
+      const whole = this.freshWindow && this.openerAlone && othersInFlight === 0;
       this.learnedLimit = Math.min(
         this.planLimit,
         whole ? rateLimit.remaining + 1 : Math.max(this.learnedLimit ?? 0, rateLimit.remaining + 1),
@@ -333,6 +338,7 @@ export class RateGovernor {
     this.resetAtMs += (Math.floor((now - this.resetAtMs) / windowMs) + 1) * windowMs;
     this.freshWindow = true;
     this.openerOut = false;
+    this.openerAlone = false;
     this.acceptedInWindow = 0;
     this.remaining = this.assumedLimit() - this.inFlight;
   }
