@@ -66,7 +66,7 @@ function runEngine(
 describe('crash safety', () => {
   it(
     `publishes ${POSTS} posts exactly once through ${KILLS} SIGKILLs and lost answers`,
-    { timeout: 120_000 },
+    { timeout: 240_000 },
     async () => {
       const platform = await startTestPlatform({ seed: 'demo', plan: 'enterprise' });
       await platform.admin('PUT', '/faults', {
