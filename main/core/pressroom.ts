@@ -12,7 +12,7 @@ import { PullSync, pageRetries } from '../sync/pull';
 import type { Plan } from '../platform/wire';
 import { CoreEvents } from './events';
 import { GovernedClient } from './governed-client';
-import { PublishingLease } from './publishing-lease';
+import { LEASE_STALE_MS, PublishingLease } from './publishing-lease';
 import { AiService } from './services/ai';
 import { BotsService } from './services/bots';
 import { CatalogService } from './services/catalog';
@@ -40,6 +40,8 @@ export interface PressroomConfig {
   /** A publishing pass that failed as a whole (the database, not a post); stderr by default. */
   onError?: (error: unknown) => void;
   retryRules?: RetryRules;
+  /** How long another holder's lease beat must stand still before this process takes over. */
+  leaseStaleMs?: number;
   /** This workspace's own webhook receiver (the demo workspace has one). */
   receiver?: OwnReceiver;
 }
@@ -79,7 +81,7 @@ export class Pressroom {
     this.governor = this.platform.governor;
     // A post due at 09:00 goes when the platform's clock says 09:00, whatever this computer's says.
     store.outbox.judgeDueTimesBy(() => this.governor.dueTimeLeadMs);
-    this.lease = new PublishingLease(store);
+    this.lease = new PublishingLease(store, config.leaseStaleMs);
     this.settings = new SettingsService(store, events);
     this.media = new MediaService(store);
     const client = this.platform.client;
@@ -95,10 +97,11 @@ export class Pressroom {
             events.emit(event);
           },
           ...(config.retryRules ? { rules: config.retryRules } : {}),
-          mayPublish: () => this.lease.refusal(),
+          lease: this.lease,
           publicMediaUrls: (urls) => this.media.publicUrls(urls),
         })
       : null;
+    if (publisher) this.lease.onLost = (reason) => publisher.standBy(reason);
     const puller = client
       ? new PullSync(
           store,
@@ -114,6 +117,8 @@ export class Pressroom {
       publisher,
       scheduler,
       puller,
+      // Long enough to see a silent holder go stale, with time to spare.
+      leaseWaitMs: 2 * (config.leaseStaleMs ?? LEASE_STALE_MS),
     });
     this.posts = new PostsService(store, now, events, this.settings, this.queue, this.media);
     this.bots = new BotsService(store, this.queue);

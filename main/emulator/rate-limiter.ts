@@ -29,7 +29,9 @@ export class FixedWindowLimiter {
     }
     const allowed = window.used < limit;
     if (allowed) window.used++;
-    return { allowed, limit, remaining: limit - window.used, resetAtMs: start + this.windowMs };
+    // A limit lowered mid-window (admin PATCH /accounts/:id) may leave more used than it allows.
+    const remaining = Math.max(0, limit - window.used);
+    return { allowed, limit, remaining, resetAtMs: start + this.windowMs };
   }
 
   /** The headers of every answer to a known token, at `nowMs` on the server's clock. */

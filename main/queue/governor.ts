@@ -1,8 +1,10 @@
 // The rate-limit governor (Node, main process): the one place that decides when any request to
 // an account may go, whoever asks (publishing, sync, the user's own clicks). It never assumes a
 // limit the platform has not shown: one request at a time until an answer carries rate-limit
-// headers, then no more than the last Remaining allows; at a window's reset, the limit learned
-// from earlier windows (else 1, 2, 4 … until an answer says). The plan is only an upper bound.
+// headers, then no more than the last Remaining allows. Each window opens with one request whose
+// Remaining says what this window allows (a limit the platform lowered costs no 429); from a
+// platform that sends no Remaining, the limit learned (else 1, 2, 4 … until an answer says). The
+// plan is only an upper bound.
 // Every 429 stops everything: until Retry-After, else the window's reset, else a backoff.
 import type { RateGauge } from '../../shared/domain';
 import type { Priority } from '../../shared/domain';
@@ -70,6 +72,12 @@ export class RateGovernor {
   private resetIsEpoch = false;
   /** From a window's start until the first answer in it. */
   private freshWindow = false;
+  /** Whether the platform sends Remaining: then each window opens with one request. */
+  private remainingShown = false;
+  /** The request opening this window is out: the rest wait for its Remaining. */
+  private openerOut = false;
+  /** No other request of ours was in flight beside the opener: its Remaining + 1 is the limit. */
+  private openerAlone = false;
   /** One request at a time: at start, and after a 429, until an answer with headers. */
   private probing = true;
   /** The next window's guess while no limit is known: 1, 2, 4 … */
@@ -178,13 +186,25 @@ export class RateGovernor {
   private grant(waiter: Waiter): void {
     this.inFlight++;
     if (this.remaining !== null) this.remaining--;
+    const opener = this.opensWithOne();
+    if (opener) {
+      this.openerOut = true;
+      this.openerAlone = this.inFlight === 1;
+    }
     let released = false;
     waiter.grant(() => {
       if (released) return;
       released = true;
       this.inFlight--;
+      // Its answer never opened the window (no answer, or one without headers): another will.
+      if (opener && this.freshWindow) this.openerOut = false;
       this.pump();
     });
+  }
+
+  /** Whether the current window still waits for its first answer's Remaining. */
+  private opensWithOne(): boolean {
+    return this.freshWindow && this.remainingShown;
   }
 
   /**
@@ -232,10 +252,13 @@ export class RateGovernor {
       this.resetAtMs = this.now() + this.currentWindowMs();
     }
     if (rateLimit.remaining !== null) {
-      // Remaining + 1 is never more than the limit; right after a reset it is the limit.
+      this.remainingShown = true;
+      // Remaining + 1 is never more than the limit; for the answer to a window's opener, sent
+      // alone, it is the limit, so it may be lower than learned before (the platform cut it).
+      const whole = this.freshWindow && this.openerAlone && othersInFlight === 0;
       this.learnedLimit = Math.min(
         this.planLimit,
-        Math.max(this.learnedLimit ?? 0, rateLimit.remaining + 1),
+        whole ? rateLimit.remaining + 1 : Math.max(this.learnedLimit ?? 0, rateLimit.remaining + 1),
       );
       const left = rateLimit.remaining - othersInFlight;
       this.remaining = opensWindow ? left : Math.min(this.remaining ?? Infinity, left);
@@ -325,6 +348,8 @@ export class RateGovernor {
     this.windowStartMs = this.resetAtMs;
     this.resetAtMs += (Math.floor((now - this.resetAtMs) / windowMs) + 1) * windowMs;
     this.freshWindow = true;
+    this.openerOut = false;
+    this.openerAlone = false;
     this.acceptedInWindow = 0;
     this.remaining = this.assumedLimit() - this.inFlight;
   }
@@ -341,6 +366,7 @@ export class RateGovernor {
     if (this.paused || this.inFlight >= this.maxInFlight) return false;
     if (this.now() < this.blockedUntilMs) return false;
     if (this.probing) return this.inFlight === 0;
+    if (this.opensWithOne() && this.openerOut) return false;
     return (this.remaining ?? 0) > 0;
   }
 

@@ -11,6 +11,8 @@ import type { Page, PlatformClient } from '../platform/client';
 import type { PageRequest } from '../platform/normalize';
 import { PlatformError } from '../platform/errors';
 import type { WorkspaceStore } from '../store';
+import { LeaseLost } from '../store/lease';
+import type { LeaseToken } from '../store/lease';
 import type { RateGovernor, Release } from './governor';
 import { freshProgress, postMatcher, scanList } from './lookup';
 import type { Lookup, LookupProgress } from './lookup';
@@ -27,6 +29,14 @@ const CLOCK_MARGIN_MS = 5_000;
 /** Waits between tries to record a sent item while another process holds the database. */
 const SETTLE_RETRY_MS = { first: 50, longest: 1_000 };
 
+/** The lease one process publishes a workspace under (`core/publishing-lease.ts`). */
+export interface PublisherLease {
+  /** Takes or keeps the lease: null while this process may publish, else why not. */
+  refusal(): string | null;
+  /** What every claim is fenced with, while the lease is held. */
+  readonly token: LeaseToken | null;
+}
+
 export interface PublisherOptions {
   store: WorkspaceStore;
   client: PlatformClient;
@@ -39,8 +49,8 @@ export interface PublisherOptions {
   /** Items worked on at once; the governor still decides when each request goes. */
   concurrency?: number;
   onEvent?: (event: PublisherEvent) => void;
-  /** Asked before each pass: null when this process may publish, else why it does not. */
-  mayPublish?: () => string | null;
+  /** Asked before each pass; each claim and settle checks it still holds. */
+  lease?: PublisherLease;
   /**
    * The web addresses to send for a post's pictures (uploaded ones are put on the media host
    * first); by default the post's own. Throwing fails the item with that reason, unsent.
@@ -87,6 +97,22 @@ export class Publisher {
     return this.pausedReason ?? this.standingBy;
   }
 
+  /** Why this process stands by for another one holding the lease; null when it does not. */
+  get leaseHeldElsewhere(): string | null {
+    return this.standingBy;
+  }
+
+  /**
+   * The lease was lost (another process took it over): stop at once. Requests already sent
+   * finish, but their settles are fenced out; the new holder looks each up before sending again.
+   */
+  standBy(reason: string): void {
+    if (this.standingBy === reason) return;
+    this.standingBy = reason;
+    this.running.abort();
+    this.options.onEvent?.({ type: 'paused', reason });
+  }
+
   /**
    * Holds every item where it is until `resume`; requests already sent finish. Only publishing
    * stops: sync, AI assist and a connection test still go.
@@ -118,7 +144,7 @@ export class Publisher {
         this.lookAgain = false;
         const report = await this.pass();
         for (const key of Object.keys(total) as (keyof DrainReport)[]) total[key] += report[key];
-      } while (this.lookAgain && !this.pausedReason);
+      } while (this.lookAgain && !this.pausedReason && !this.standingBy);
       return total;
     })().finally(() => (this.draining = null));
     return this.draining;
@@ -127,15 +153,20 @@ export class Publisher {
   private async pass(): Promise<DrainReport> {
     const report: DrainReport = { published: 0, failed: 0, missed: 0, retrying: 0 };
     if (this.pausedReason) return report;
-    const refusal = this.options.mayPublish?.() ?? null;
-    if (refusal && refusal !== this.standingBy)
-      this.options.onEvent?.({ type: 'paused', reason: refusal });
-    this.standingBy = refusal;
-    if (refusal) return report;
+    const refusal = this.options.lease?.refusal() ?? null;
+    if (refusal) {
+      this.standBy(refusal);
+      return report;
+    }
+    if (this.standingBy) {
+      this.standingBy = null;
+      this.running = waitingItems();
+    }
     report.missed = this.markMissed();
     const concurrency = this.options.concurrency ?? 32;
     const running = new Set<Promise<void>>();
-    while (!this.pausedReason) {
+    // Each claim re-checks the lease: a pass stops the moment it is lost.
+    while (!this.pausedReason && !this.standingBy) {
       const item = running.size < concurrency ? this.next(this.now()) : undefined;
       if (item) {
         const task: Promise<void> = this.process(item, report).finally(() => {
@@ -163,17 +194,18 @@ export class Publisher {
     const graceMs = this.options.graceMs ?? 30 * 60_000;
     const { outbox } = this.options.store;
     const overdue = outbox.overduePosts(this.now() - graceMs, PRIORITY.user);
+    let missed = 0;
     for (const item of overdue) {
       const minutes = Math.round((outbox.platformNow() - item.dueAt) / 60_000);
-      outbox.markFailed(
+      const marked = outbox.markMissed(
         item.id,
         `Missed: found ${minutes} min after its time (the computer was asleep or off). Publish now or reschedule.`,
-        [],
-        'missed',
       );
+      if (!marked) continue;
+      missed++;
       this.options.onEvent?.({ type: 'missed', item });
     }
-    return overdue.length;
+    return missed;
   }
 
   /** The most urgent item ready by `at` that no one is working on; `take` marks it as ours. */
@@ -185,13 +217,31 @@ export class Publisher {
   }
 
   private async process(waiting: OutboxItem, report: DrainReport): Promise<void> {
+    try {
+      await this.attempt(waiting, report);
+    } catch (error) {
+      if (!(error instanceof LeaseLost)) throw error;
+      this.standBy(error.message);
+    }
+  }
+
+  /** The token a claim is fenced with; LeaseLost when this process publishes under a lost lease. */
+  private fence(): LeaseToken | undefined {
+    const { lease } = this.options;
+    if (!lease) return undefined;
+    if (!lease.token) throw new LeaseLost();
+    return lease.token;
+  }
+
+  private async attempt(waiting: OutboxItem, report: DrainReport): Promise<void> {
     let release: Release | null = await this.slot(waiting.priority);
     if (!release) return; // paused while waiting: nothing was sent, the item stays where it is
+    const fence = this.fence();
     let item: OutboxItem | undefined;
     let sent: { remoteId: string | null } | undefined;
     try {
       if (this.pausedReason) return;
-      item = this.options.store.outbox.claim(waiting.id);
+      item = this.options.store.outbox.claim(waiting.id, fence);
       if (!item) return;
       const linked = this.linkedAlready(item);
       if (linked !== undefined) sent = { remoteId: linked };
@@ -207,16 +257,18 @@ export class Publisher {
       }
       sent ??= { remoteId: await this.send(item) };
     } catch (error) {
+      // Settled by no one here: the lease's new holder looks the item up before sending again.
+      if (error instanceof LeaseLost) throw error;
       // Before the claim nothing was sent; the item simply stays ready for the next pass.
       if (item && this.pausedReason && isAbort(error))
         return this.putBack(item, 'Paused while checking the platform');
-      if (item) await this.settleFailure(item, error, report);
+      if (item) await this.settleFailure(item, error, fence, report);
       return;
     } finally {
       release?.();
     }
     // The platform has it: whatever fails from here on is ours, and is recorded as sent.
-    await this.settleSent(item, sent.remoteId, report);
+    await this.settleSent(item, sent.remoteId, fence, report);
   }
 
   /** A slot of the governor at `priority`, or null when a pause ended the wait. */
@@ -239,7 +291,7 @@ export class Publisher {
    */
   private waitForUser(item: OutboxItem, why: string, report: DrainReport): void {
     const reason = `Not sure whether it was published: ${why}. Nothing was sent again. Look on the platform, then choose “It is not there: send it” or “It is there: mark published”.`;
-    this.options.store.outbox.markFailed(item.id, reason, [], undefined, true);
+    this.options.store.outbox.markFailed(item.id, reason, [], true);
     report.failed++;
     this.options.onEvent?.({ type: 'failed', item, reason });
   }
@@ -248,7 +300,12 @@ export class Publisher {
    * Records an item the platform accepted. A database another process holds is waited for, however
    * long; any other local failure still ends the item sent, never failed or left `sending`.
    */
-  private async settleSent(item: OutboxItem, remoteId: string | null, report: DrainReport) {
+  private async settleSent(
+    item: OutboxItem,
+    remoteId: string | null,
+    fence: LeaseToken | undefined,
+    report: DrainReport,
+  ) {
     const { outbox } = this.options.store;
     for (let wait = SETTLE_RETRY_MS.first; ; wait = Math.min(wait * 2, SETTLE_RETRY_MS.longest)) {
       try {
@@ -256,7 +313,7 @@ export class Publisher {
         break;
       } catch (error) {
         if (!isBusy(error)) {
-          outbox.markSentUnrecorded(item.id, remoteId, error, this.now());
+          outbox.markSentUnrecorded(item.id, remoteId, error, this.now(), fence);
           break;
         }
         await new Promise((resolve) => setTimeout(resolve, wait));
@@ -266,7 +323,12 @@ export class Publisher {
     this.options.onEvent?.({ type: 'done', item, remoteId });
   }
 
-  private async settleFailure(item: OutboxItem, error: unknown, report: DrainReport) {
+  private async settleFailure(
+    item: OutboxItem,
+    error: unknown,
+    fence: LeaseToken | undefined,
+    report: DrainReport,
+  ) {
     const { outbox } = this.options.store;
     const decision = decide(error, item.attempts, this.rules, this.random);
     switch (decision.action) {
@@ -276,7 +338,7 @@ export class Publisher {
           decision.action === 'sent' && decision.remoteId === null
             ? await this.findSent(item)
             : decision.remoteId;
-        await this.settleSent(item, remoteId, report);
+        await this.settleSent(item, remoteId, fence, report);
         return;
       }
       case 'retry': {
@@ -296,7 +358,6 @@ export class Publisher {
           item.id,
           decision.reason,
           decision.fieldErrors,
-          undefined,
           decision.outcomeUnknown === true || item.outcomeUnknown,
         );
         report.failed++;

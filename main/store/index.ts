@@ -30,22 +30,24 @@ export class WorkspaceStore {
   constructor(
     readonly db: WorkspaceDb,
     now: () => number = Date.now,
+    /** This process's elapsed time, by which the lease judges another holder's silence. */
+    monotonic?: () => number,
   ) {
+    this.lease = new LeaseStore(db, now, monotonic);
     this.posts = new PostsStore(db, now);
     this.products = new ProductsStore(db, now);
-    this.outbox = new OutboxStore(db, now);
+    this.outbox = new OutboxStore(db, now, this.lease);
     this.settings = new SettingsStore(db);
     this.cache = new CacheStore(db, now);
     this.imports = new ImportsStore(db, now);
     this.catalog = new CatalogStore(db, now);
     this.webhooks = new WebhooksStore(db, now);
     this.schedules = new SchedulesStore(db, now);
-    this.lease = new LeaseStore(db, now);
     this.media = new MediaStore(db, now);
   }
 
-  static open(file?: string, now?: () => number): WorkspaceStore {
-    return new WorkspaceStore(openWorkspaceDb(file), now);
+  static open(file?: string, now?: () => number, monotonic?: () => number): WorkspaceStore {
+    return new WorkspaceStore(openWorkspaceDb(file), now, monotonic);
   }
 
   /**

@@ -13,6 +13,8 @@ import type {
 } from '../../shared/domain';
 import { countBy } from './count-by';
 import type { WorkspaceDb } from './db';
+import { LeaseLost } from './lease';
+import type { LeaseStore, LeaseToken } from './lease';
 import { statement } from './statements';
 
 interface OutboxRow {
@@ -107,6 +109,7 @@ export class OutboxStore {
   constructor(
     private readonly db: WorkspaceDb,
     private readonly now: () => number,
+    private readonly lease: LeaseStore,
   ) {}
 
   /** Due times are judged on the platform's clock from now on: `leadMs` is its lead over ours. */
@@ -248,18 +251,21 @@ export class OutboxStore {
   /**
    * Claims an item for sending, if it is still waiting and due: it may have been rescheduled or
    * cancelled while it waited for rate-limit budget. The commit is durable (synchronous = FULL)
-   * before the request leaves, so a crash afterwards finds it `sending` and reconciles it.
+   * before the request leaves, so a crash afterwards finds it `sending` and reconciles it. Under
+   * `fence` it throws LeaseLost unless that lease still holds, and records the lease's epoch: only
+   * a settle under that same lease moves the item on.
    */
-  claim(id: number): OutboxItem | undefined {
+  claim(id: number, fence?: LeaseToken): OutboxItem | undefined {
     const now = this.now();
     return this.db
       .transaction(() => {
+        if (fence && !this.lease.holds(fence)) throw new LeaseLost();
         const changed = statement(
           this.db,
           `UPDATE outbox SET state = 'sending', attempts = attempts + 1, updated_at = ?,
-             first_attempt_at = COALESCE(first_attempt_at, ?)
+             first_attempt_at = COALESCE(first_attempt_at, ?), lease_epoch = ?
            WHERE id = ? AND state IN ('queued', 'retrying') AND ${GOES_AT} <= ?`,
-        ).run(now, now, id, this.platformLeadMs(), now).changes;
+        ).run(now, now, fence?.epoch ?? null, id, this.platformLeadMs(), now).changes;
         if (changed === 0) return undefined;
         const item = this.require(id);
         this.moveSubject(item, 'sending');
@@ -269,32 +275,58 @@ export class OutboxStore {
   }
 
   /**
-   * Settles an item the platform accepted. An id the platform gave that another post or product
-   * here already has is not linked (the UNIQUE column would refuse it): the item is done all the
-   * same, and its note says so.
+   * Settles a claimed item the platform accepted; throws LeaseLost unless its claim's lease still
+   * holds. An id the platform gave that another post or product here already has is not linked
+   * (the UNIQUE column would refuse it): the item is done all the same, and its note says so.
    */
   markDone(id: number, remoteId: string | null, publishedAt: number | null = null): void {
+    const { columns, subject } = this.doneChange(id, remoteId, publishedAt);
+    this.settle(id, 'done', columns, subject);
+  }
+
+  /**
+   * The user looked on the platform and the item is there: one waiting with an unknown outcome is
+   * done, linked as `markDone` links. False when the item is not such an item.
+   */
+  markFoundByUser(id: number, remoteId: string | null, publishedAt: number): boolean {
+    if (!this.get(id)?.outcomeUnknown) return false;
+    const { columns, subject } = this.doneChange(id, remoteId, publishedAt);
+    return this.transition(id, 'done', columns, subject, ['failed', 'retrying']);
+  }
+
+  private doneChange(id: number, remoteId: string | null, publishedAt: number | null) {
     const clash = remoteId === null ? null : this.heldElsewhere(id, remoteId);
     const linked = clash === null ? remoteId : null;
-    this.transition(
-      id,
-      'done',
-      { remote_id: linked, last_error: clash, outcome_unknown: 0 },
-      { remoteId: linked, publishedAt },
-    );
+    return {
+      columns: { remote_id: linked, last_error: clash, outcome_unknown: 0 },
+      subject: { remoteId: linked, publishedAt } satisfies SubjectChange,
+    };
   }
 
   /**
    * The last resort after the platform accepted an item and recording it failed for a reason other
-   * than a busy database: the item alone is marked done, with why, so it is never sent again.
+   * than a busy database (a lost lease among them): the item alone is marked done, with why, so it
+   * is never sent again; unless a new lease holder has claimed it since, whose lookup will find it.
    */
-  markSentUnrecorded(id: number, remoteId: string | null, error: unknown, at: number): void {
+  markSentUnrecorded(
+    id: number,
+    remoteId: string | null,
+    error: unknown,
+    at: number,
+    claimedUnder?: LeaseToken,
+  ): void {
     const why = error instanceof Error ? error.message : String(error);
     statement(
       this.db,
       `UPDATE outbox SET state = 'done', remote_id = ?, outcome_unknown = 0, updated_at = ?,
-         last_error = ? WHERE id = ?`,
-    ).run(remoteId, at, `Published, but recording it here failed: ${why}`, id);
+         last_error = ? WHERE id = ? AND (state != 'sending' OR lease_epoch IS ?)`,
+    ).run(
+      remoteId,
+      at,
+      `Published, but recording it here failed: ${why}`,
+      id,
+      claimedUnder?.epoch ?? null,
+    );
   }
 
   /** Why `remoteId` cannot be linked to item `id`'s subject: another row has it; else null. */
@@ -312,23 +344,24 @@ export class OutboxStore {
     return `Published. The platform gave it the id ${remoteId}, which ${what} ${other.id} here already has, so the two are not linked; check both on the platform.`;
   }
 
+  /** Settles a claimed item to wait and try again; fenced as `markDone`. */
   markRetrying(id: number, readyAt: number, error: string, outcomeUnknown: boolean): void {
-    this.transition(id, 'retrying', {
+    this.settle(id, 'retrying', {
       ready_at: readyAt,
       last_error: error,
       outcome_unknown: Number(outcomeUnknown),
     });
   }
 
+  /** Settles a claimed item as failed; fenced as `markDone`. */
   markFailed(
     id: number,
     error: string,
     fieldErrors: OutboxItem['fieldErrors'] = [],
-    subjectStatus?: PostStatus,
     /** The last attempt may have happened; unless told, an unknown outcome stays unknown. */
     outcomeUnknown?: boolean,
   ): void {
-    this.transition(
+    this.settle(
       id,
       'failed',
       {
@@ -336,43 +369,56 @@ export class OutboxStore {
         field_errors: JSON.stringify(fieldErrors),
         ...(outcomeUnknown === undefined ? {} : { outcome_unknown: Number(outcomeUnknown) }),
       },
-      { error, postStatus: subjectStatus },
+      { error },
+    );
+  }
+
+  /** A waiting post found long after its time: it waits for the user. False if no longer waiting. */
+  markMissed(id: number, error: string): boolean {
+    return this.transition(
+      id,
+      'failed',
+      { last_error: error, field_errors: '[]' },
+      { error, postStatus: 'missed' },
+      ['queued', 'retrying'],
     );
   }
 
   /**
-   * Items left `sending` by a process that stopped mid-request: their outcome is unknown, so they
-   * wait to be looked up on the platform before anything is sent again. Returns how many.
+   * Items left `sending` under another lease than `fence` (a process that stopped mid-request, or
+   * one whose lease was taken over): their outcome is unknown, so they wait to be looked up on the
+   * platform before anything is sent again. Never those of the live holder: the caller must hold
+   * the lease (else LeaseLost), and its own claims carry its epoch. Returns how many.
    */
-  recoverInterrupted(): number {
+  recoverInterrupted(fence: LeaseToken): number {
     const now = this.now();
-    return statement(
-      this.db,
-      `UPDATE outbox SET state = 'retrying', outcome_unknown = 1, ready_at = ?, updated_at = ?,
-           last_error = 'Interrupted while sending; checking the platform before sending again'
-         WHERE state = 'sending'`,
-    ).run(now, now).changes;
+    return this.db
+      .transaction(() => {
+        if (!this.lease.holds(fence)) throw new LeaseLost();
+        return statement(
+          this.db,
+          `UPDATE outbox SET state = 'retrying', outcome_unknown = 1, ready_at = ?, updated_at = ?,
+               last_error = 'Interrupted while sending; checking the platform before sending again'
+             WHERE state = 'sending' AND lease_epoch IS NOT ?`,
+        ).run(now, now, fence.epoch).changes;
+      })
+      .immediate();
   }
 
   /** Gives up on an item that has not been sent; the user's post or product goes back to draft. */
   cancel(id: number): boolean {
-    const item = this.get(id);
-    if (!item || !['queued', 'retrying', 'failed'].includes(item.state)) return false;
-    this.transition(id, 'cancelled', {});
-    return true;
+    return this.transition(id, 'cancelled', {}, {}, ['queued', 'retrying', 'failed']);
   }
 
   /** Tries a failed or cancelled item again, at once and ahead of routine work. */
   retry(id: number, priority: Priority, readyAt = this.now()): boolean {
-    const item = this.get(id);
-    if (!item || !['failed', 'cancelled', 'retrying'].includes(item.state)) return false;
-    this.transition(id, 'queued', {
-      ready_at: readyAt,
-      priority,
-      last_error: null,
-      field_errors: '[]',
-    });
-    return true;
+    return this.transition(
+      id,
+      'queued',
+      { ready_at: readyAt, priority, last_error: null, field_errors: '[]' },
+      {},
+      ['failed', 'cancelled', 'retrying'],
+    );
   }
 
   /**
@@ -380,16 +426,14 @@ export class OutboxStore {
    * the platform and it is not there. Only a failed or waiting item with an unknown outcome.
    */
   resendUnsent(id: number, priority: Priority): boolean {
-    const item = this.get(id);
-    if (!item?.outcomeUnknown || !['failed', 'retrying'].includes(item.state)) return false;
-    this.transition(id, 'queued', {
-      ready_at: this.now(),
-      priority,
-      outcome_unknown: 0,
-      last_error: null,
-      field_errors: '[]',
-    });
-    return true;
+    if (!this.get(id)?.outcomeUnknown) return false;
+    return this.transition(
+      id,
+      'queued',
+      { ready_at: this.now(), priority, outcome_unknown: 0, last_error: null, field_errors: '[]' },
+      {},
+      ['failed', 'retrying'],
+    );
   }
 
   /**
@@ -397,14 +441,20 @@ export class OutboxStore {
    * attempt's outcome is unknown, a fresh item would send without looking first.
    */
   reopen(id: number, item: Pick<NewOutboxItem, 'priority' | 'dueAt' | 'payload'>): void {
-    this.transition(id, 'queued', {
-      priority: item.priority,
-      due_at: item.dueAt,
-      ready_at: item.dueAt,
-      payload: JSON.stringify(item.payload ?? {}),
-      last_error: null,
-      field_errors: '[]',
-    });
+    this.transition(
+      id,
+      'queued',
+      {
+        priority: item.priority,
+        due_at: item.dueAt,
+        ready_at: item.dueAt,
+        payload: JSON.stringify(item.payload ?? {}),
+        last_error: null,
+        field_errors: '[]',
+      },
+      {},
+      ['failed', 'cancelled'],
+    );
   }
 
   /** The post's last item when it ended failed or cancelled with its outcome unknown. */
@@ -446,21 +496,46 @@ export class OutboxStore {
     return countBy(this.db, 'outbox', 'state', OUTBOX_STATES, filter);
   }
 
-  private transition(
+  /** Settles the claimed item `id`: LeaseLost unless it is still `sending` under the lease held now. */
+  private settle(
     id: number,
     state: OutboxState,
     columns: Record<string, string | number | null>,
     subject: SubjectChange = {},
   ): void {
-    this.db
+    if (!this.transition(id, state, columns, subject, ['sending'])) throw new LeaseLost();
+  }
+
+  /**
+   * Moves item `id` to `state` if it is in one of `from`, a `sending` one only under the lease
+   * that claimed it (checked in the same transaction); false when it was not.
+   */
+  private transition(
+    id: number,
+    state: OutboxState,
+    columns: Record<string, string | number | null>,
+    subject: SubjectChange,
+    from: readonly OutboxState[],
+  ): boolean {
+    return this.db
       .transaction(() => {
         const names = Object.keys(columns);
         const sets = names.map((name) => `${name} = ?`).join(', ');
-        statement(
+        const changed = statement(
           this.db,
-          `UPDATE outbox SET state = ?, ${sets}${sets ? ', ' : ''}updated_at = ? WHERE id = ?`,
-        ).run(state, ...names.map((name) => columns[name]), this.now(), id);
-        this.moveSubject(this.require(id), state, subject);
+          `UPDATE outbox SET state = ?, ${sets}${sets ? ', ' : ''}updated_at = ?
+           WHERE id = ? AND state IN (${from.map(() => '?').join(', ')})
+             AND (state != 'sending' OR lease_epoch IS ?)`,
+        ).run(
+          state,
+          ...names.map((name) => columns[name]),
+          this.now(),
+          id,
+          ...from,
+          this.lease.heldEpoch(),
+        ).changes;
+        if (changed > 0) this.moveSubject(this.require(id), state, subject);
+        return changed > 0;
       })
       .immediate();
   }

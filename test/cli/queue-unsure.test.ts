@@ -13,13 +13,9 @@ function unsureWorkspace() {
   const ids = ['Maybe once', 'Maybe twice'].map((text) => {
     const post = pressroom.posts.addPost({ text, botId: 'bot_1', mode: 'publish_now' });
     const item = pressroom.store.outbox.openFor({ postId: post.id });
-    pressroom.store.outbox.markFailed(
-      item?.id ?? 0,
-      'Not sure whether it was published',
-      [],
-      undefined,
-      true,
-    );
+    // Claimed first: only an item in flight is settled as failed.
+    pressroom.store.outbox.claim(item?.id ?? 0);
+    pressroom.store.outbox.markFailed(item?.id ?? 0, 'Not sure whether it was published', [], true);
     return item?.id ?? 0;
   });
   pressroom.close();

@@ -149,13 +149,30 @@ describe('RateGovernor: a limit below the plan, only Remaining and Reset sent', 
     expect(result.spanMs).toBeLessThanOrEqual(idealSpanMs(options, 60) + 500);
   });
 
-  it('relearns a limit the platform lowered, after one 429', async () => {
-    const result = await burst(
-      free({ learned: { limit: 40, windowMs: 4_000, skewMs: 0 } }),
-      fixedWindowServer({ limit: 20, windowMs: 4_000 }),
-      80,
-    );
-    expect(result.refused).toBeLessThanOrEqual(20);
+  it('relearns a limit the platform lowered, with at most one 429', async () => {
+    const governor = free({ learned: { limit: 40, windowMs: 4_000, skewMs: 0 } });
+    const result = await burst(governor, fixedWindowServer({ limit: 20, windowMs: 4_000 }), 80);
+    expect(result.refused).toBeLessThanOrEqual(1);
+    expect(governor.learned()).toMatchObject({ limit: 20 });
+  });
+
+  it('a limit cut from 20 to 10 between windows costs at most one 429: each window opens with one request', async () => {
+    let limit = 20;
+    const windows = new Map<number, ReturnType<typeof fixedWindowServer>>();
+    // The server's limit as it stands when each window begins.
+    const server = (now: number) => {
+      const start = now - (now % 4_000);
+      if (!windows.has(start)) windows.set(start, fixedWindowServer({ limit, windowMs: 4_000 }));
+      return windows.get(start)?.(now) ?? { status: 500, headers: new Headers() };
+    };
+    const governor = free();
+    const first = await burst(governor, server, 40);
+    expect(governor.learned()).toMatchObject({ limit: 20 });
+    limit = 10;
+    await vi.advanceTimersByTimeAsync(4_000);
+    const after = await burst(governor, server, 40);
+    expect(first.refused + after.refused).toBeLessThanOrEqual(1);
+    expect(governor.learned()).toMatchObject({ limit: 10 });
   });
 });
 

@@ -86,4 +86,35 @@ describe('rate limits, end to end', () => {
     expect(elsewhere.governor.learned()).toMatchObject({ limit: null, windowMs: null });
     elsewhere.close();
   });
+
+  it('a limit the platform cuts from 20 to 10 per window costs at most one 429', async () => {
+    // Spec-literal headers: Remaining and Reset only.
+    const platform = await startTestPlatform({
+      seed: 'demo',
+      rateLimit: 20,
+      windowMs: 1_000,
+      rateHeaders: { limit: false },
+    });
+    const pressroom = new Pressroom({
+      dbFile: ':memory:',
+      apiBase: platform.server.baseUrl,
+      token: platform.server.token,
+      plan: 'enterprise',
+    });
+    const publish = async (count: number, label: string) => {
+      for (let i = 0; i < count; i++)
+        pressroom.posts.addPost({ text: `${label} ${i}`, botId: 'bot_1', mode: 'publish_now' });
+      return pressroom.queue.publishUntilEmpty();
+    };
+    await publish(50, 'Before the cut');
+    expect(pressroom.governor.learned()).toMatchObject({ limit: 20 });
+    const refusedBefore = pressroom.queue.status().rateLimited;
+    await platform.admin('PATCH', '/accounts/acct_1', { rate_limit: 10 });
+    // From the next window on.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect(await publish(40, 'After the cut')).toMatchObject({ published: 40, failed: 0 });
+    expect(pressroom.queue.status().rateLimited - refusedBefore).toBeLessThanOrEqual(1);
+    expect(pressroom.governor.learned()).toMatchObject({ limit: 10 });
+    pressroom.close();
+  });
 });

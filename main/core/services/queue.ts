@@ -20,7 +20,15 @@ export interface QueueEngine {
   publisher: Publisher | null;
   scheduler: Scheduler | null;
   puller: PullSync | null;
+  /**
+   * How long `publishUntilEmpty` waits for another process's lease (its end, or its beat standing
+   * still long enough to take it over) before it gives up, naming the holder.
+   */
+  leaseWaitMs: number;
 }
+
+/** How often a process waiting for the lease looks again. */
+const LEASE_POLL_MS = 250;
 
 export class QueueService {
   constructor(
@@ -86,10 +94,8 @@ export class QueueService {
   /** The user looked on the platform and it is there: published, linked to its id if given. */
   markItemPublished(input: OperationInput<'markItemPublished'>): OutboxItem {
     const { id, remoteId } = validate('markItemPublished', input);
-    const item = this.store.outbox.get(id);
-    if (!item?.outcomeUnknown || !['failed', 'retrying'].includes(item.state))
+    if (!this.store.outbox.markFoundByUser(id, remoteId ?? null, this.now()))
       throw this.refusal(id, 'marked published', 'failed or waiting with an unknown outcome');
-    this.store.outbox.markDone(id, remoteId ?? null, this.now());
     this.changed(true);
     return this.store.outbox.require(id);
   }
@@ -145,10 +151,15 @@ export class QueueService {
     return this.requirePublisher().drain();
   }
 
-  /** Keeps publishing, waiting for future due times, until nothing is queued or retrying. */
+  /**
+   * Keeps publishing, waiting for future due times, until nothing is queued or retrying. While
+   * another process holds the lease it waits for it (the holder's end, or its staleness); a
+   * holder still alive after the engine's `leaseWaitMs` is an error naming it, never a success.
+   */
   async publishUntilEmpty(onProgress?: (report: DrainReport) => void): Promise<DrainReport> {
     const publisher = this.requirePublisher();
     const total: DrainReport = { published: 0, failed: 0, missed: 0, retrying: 0 };
+    let waitingSince: number | null = null;
     for (;;) {
       const report = await publisher.drain();
       total.published += report.published;
@@ -156,8 +167,20 @@ export class QueueService {
       total.missed += report.missed;
       onProgress?.(total);
       const next = this.store.outbox.nextReadyAt();
-      if (next === null || publisher.paused) return total;
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, next - this.now())));
+      const holder = publisher.leaseHeldElsewhere;
+      if (next === null || (publisher.paused && !holder)) return total;
+      let wait = Math.max(0, next - this.now());
+      if (holder) {
+        waitingSince ??= performance.now();
+        if (performance.now() - waitingSince >= this.engine.leaseWaitMs) {
+          const { queued, sending, retrying } = this.store.outbox.counts();
+          throw new NotAllowed(
+            `${holder}: it still does after ${Math.round(this.engine.leaseWaitMs / 1000)} s, with ${queued + sending + retrying} items left to send. Run publish again once it has stopped.`,
+          );
+        }
+        wait = LEASE_POLL_MS;
+      } else waitingSince = null;
+      await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }
 
