@@ -72,7 +72,7 @@ async function runInBrowser(): Promise<void> {
     ].join('\n'),
   );
   // A person at a terminal gets the page opened; a script or a test reads the link instead.
-  if (process.stdout.isTTY) openInBrowser(host.url);
+  if (process.stdout.isTTY) openInBrowser(host.oneTimeUrl());
   await waitForStopSignal();
   await host.close();
   await session.close();

@@ -62,7 +62,7 @@ export function registerServe(program: Command): void {
             ? 'No account is set: this is the demo workspace (connect one in Settings).'
             : 'No account is set: drafts only; the queue waits until one is connected in Settings.',
         );
-      if (options.open) openInBrowser(host.url);
+      if (options.open) openInBrowser(host.oneTimeUrl());
       await waitForStopSignal();
       await host.close();
       await session.close();
