@@ -148,7 +148,6 @@ export async function startShell(options: ShellOptions): Promise<Shell | null> {
         preload: options.preload,
         folder,
         ...(options.windowIcon ? { icon: options.windowIcon } : {}),
-        onFileDropped: (path) => void files.importCsv(path),
       },
       log,
     );
@@ -169,7 +168,14 @@ export async function startShell(options: ShellOptions): Promise<Shell | null> {
     showWindow();
   };
 
-  registerIpc(electron.ipcMain, { session, window: () => window, calls, log, accepting });
+  registerIpc(electron.ipcMain, {
+    session,
+    window: () => window,
+    calls,
+    log,
+    accepting,
+    onFileDropped: (path) => void files.importCsv(path),
+  });
 
   // Tray: the queue's state at a glance, and Pause/Resume without opening the window.
   const tray: Tray = new electron.Tray(options.trayIcon);

@@ -1,7 +1,7 @@
 // The web host's transport in the page: a one-time code in the fragment is traded once for the
 // session token, and neither is left in the address bar.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { httpTransport, sessionToken } from '../../renderer/src/lib/transport';
+import { forwardDroppedFiles, httpTransport, sessionToken } from '../../renderer/src/lib/transport';
 
 interface Sent {
   url: string;
@@ -53,5 +53,31 @@ describe('the web host transport', () => {
     history.replaceState(null, '', '/#code=someone-elses');
     expect(await sessionToken()).toBeNull();
     expect(location.hash).toBe('');
+  });
+});
+
+describe('a file dropped outside the page’s drop zones', () => {
+  const dropEvent = (files: File[]) => {
+    const event = new Event('drop', { bubbles: true, cancelable: true }) as DragEvent;
+    Object.defineProperty(event, 'dataTransfer', { value: { files, types: ['Files'] } });
+    return event;
+  };
+
+  it('goes to the transport’s dropFile, unless a drop zone took it', async () => {
+    const dropped: string[] = [];
+    const transport = {
+      call: vi.fn(),
+      events: () => () => undefined,
+      dropFile: async (file: File) => void dropped.push(file.name),
+    };
+    const target = new EventTarget() as Window;
+    forwardDroppedFiles(transport, target);
+    const loose = dropEvent([new File(['text\n'], 'week.csv')]);
+    target.dispatchEvent(loose);
+    expect(loose.defaultPrevented).toBe(true);
+    const taken = dropEvent([new File(['x'], 'photo.png')]);
+    taken.preventDefault(); // as the post editor's own drop zone does
+    target.dispatchEvent(taken);
+    expect(dropped).toEqual(['week.csv']);
   });
 });

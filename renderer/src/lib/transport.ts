@@ -90,3 +90,22 @@ export function httpTransport(
 export function defaultTransport(): Transport {
   return window.pressroom ?? httpTransport(sessionToken());
 }
+
+/**
+ * Hands a file dropped outside the page's drop zones (none of which took it) to the transport's
+ * dropFile (Electron's preload); a page without one ignores such drops.
+ */
+export function forwardDroppedFiles(transport: Transport, target: Window = window): void {
+  const { dropFile } = transport;
+  if (!dropFile) return;
+  const hasFiles = (event: DragEvent) => event.dataTransfer?.types.includes('Files') ?? false;
+  target.addEventListener('dragover', (event) => {
+    if (hasFiles(event)) event.preventDefault();
+  });
+  target.addEventListener('drop', (event) => {
+    const file = event.dataTransfer?.files[0];
+    if (event.defaultPrevented || !file) return;
+    event.preventDefault();
+    void dropFile.call(transport, file);
+  });
+}
