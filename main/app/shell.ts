@@ -34,7 +34,7 @@ export interface ShellOptions {
   windowIcon?: string;
   trayIcon: string;
   /** Extra session settings (tests: no background queue, a fake platform). */
-  session?: Pick<SessionOptions, 'demo' | 'watch' | 'pressroom'>;
+  session?: Pick<SessionOptions, 'demo' | 'watch' | 'pressroom' | 'allowLocalPlatform'>;
   /** How long quitting waits for requests in flight (default 10 s). */
   quitTimeoutMs?: number;
   /** Also write log lines here (the terminal in development). */
@@ -107,6 +107,18 @@ export async function startShell(options: ShellOptions): Promise<Shell | null> {
   const session = await Session.open({
     watch: options.session?.watch,
     ...(options.session?.pressroom ? { pressroom: options.session.pressroom } : {}),
+    allowLocalPlatform: options.session?.allowLocalPlatform ?? false,
+    confirmAccountSwitch: async (from, to) =>
+      (
+        await dialog.showMessageBox({
+          type: 'question',
+          message: 'Switch Pressroom to another account?',
+          detail: `Connected now: ${from}\nAsked for: ${to}\nThe connected account's token is forgotten on this computer.`,
+          buttons: ['Switch account', 'Keep the connected one'],
+          defaultId: 1,
+          cancelId: 1,
+        })
+      ).response === 0,
     folder,
     secrets,
     pickFolder: async (title) =>

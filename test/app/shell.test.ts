@@ -76,6 +76,7 @@ async function startApp(options: AppOptions = {}): Promise<App> {
     quitTimeoutMs: options.quitTimeoutMs ?? 5_000,
     session: {
       watch: false,
+      allowLocalPlatform: true,
       demo: async () => ({
         apiBase: platform.server.baseUrl,
         token: platform.server.token,
@@ -347,6 +348,32 @@ describe('the token', () => {
     expect(await app.call('connectAccount', { apiBase: baseUrl, token })).toMatchObject({
       ok: true,
     });
+  });
+
+  it('is replaced by another account only when the user says so in a native dialog', async () => {
+    const app = await startApp();
+    const other = await startTestPlatform({ seed: 'demo' });
+    const { token, baseUrl } = app.platform.server;
+    expect(await app.call('connectAccount', { apiBase: baseUrl, token })).toMatchObject({
+      ok: true,
+    });
+    expect(app.electron.dialogs).toEqual([]);
+    const switchTo = () =>
+      app.call('connectAccount', { apiBase: other.server.baseUrl, token: other.server.token });
+    app.electron.answers.push(1); // "Keep the connected one"
+    expect(await switchTo()).toMatchObject({ ok: false, error: { kind: 'not_allowed' } });
+    expect(app.electron.dialogs.map((dialog) => dialog.options)).toMatchObject([
+      {
+        message: 'Switch Pressroom to another account?',
+        detail: expect.stringContaining(other.server.baseUrl),
+        buttons: ['Switch account', 'Keep the connected one'],
+      },
+    ]);
+    expect(app.shell.session.accountSettings().apiBase).toBe(baseUrl);
+    expect(app.electron.encrypted).toEqual([token]);
+    app.electron.answers.push(0); // "Switch account"
+    expect(await switchTo()).toMatchObject({ ok: true });
+    expect(app.shell.session.accountSettings().apiBase).toBe(other.server.baseUrl);
   });
 
   it('is refused, not stored, when the system has no keychain', async () => {
