@@ -3,6 +3,7 @@
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { FileSecretStore } from '../../core/account';
+import { systemKeychain } from '../../core/keychain';
 import { waitForStopSignal } from '../../core/lifecycle';
 import { userDataDir } from '../../core/paths';
 import { Session } from '../../core/session';
@@ -54,7 +55,7 @@ export function registerServe(program: Command): void {
       ensurePrivateFolder(folder);
       const session = await Session.open({
         folder,
-        secrets: new FileSecretStore(folder),
+        secrets: new FileSecretStore(folder, systemKeychain(folder)),
         demo: () => startDemoPlatform(folder),
         allowLocalPlatform: options.localPlatform,
         ...confirmOnTerminal(options.allowAccountSwitch),
