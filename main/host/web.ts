@@ -60,9 +60,11 @@ const ONE_TIME_CODE_MS = 2 * 60_000;
  * The renderer runs under the same policy in Electron. Pictures only from the page itself and
  * data: URLs that main built (core/services/media.ts thumbnailUrls): a picture address in an
  * imported file is never fetched by the page, so its author cannot learn who looked, or when.
+ * Styles only from our stylesheets: Svelte sets dynamic styles through the CSSOM, which the
+ * policy allows, and an injected style attribute or <style> element is refused.
  */
 export const CONTENT_SECURITY_POLICY =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
 function json(response: ServerResponse, status: number, body: unknown): void {
   const payload = JSON.stringify(body);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FileSecretStore } from '../../main/core/account';
 import { Session } from '../../main/core/session';
-import { startWebHost } from '../../main/host/web';
+import { CONTENT_SECURITY_POLICY, startWebHost } from '../../main/host/web';
 import type { WebHost, WebHostOptions } from '../../main/host/web';
 
 const open: { web: WebHost; session: Session }[] = [];
@@ -186,5 +186,25 @@ describe('limits on connections', () => {
     });
     expect((await callStatus(web, web.token)).status).toBe(200);
     expect(await answered).toBe(408);
+  });
+});
+
+describe('the page’s content security policy', () => {
+  const directives = new Map(
+    CONTENT_SECURITY_POLICY.split(';').map((part) => {
+      const [name, ...sources] = part.trim().split(/\s+/);
+      return [name, sources.join(' ')] as const;
+    }),
+  );
+
+  it('loads no picture from the web, and no inline style', async () => {
+    // A picture's address in an imported file would tell its author who looked, and when.
+    expect(directives.get('img-src')).toBe("'self' data: blob:");
+    expect(directives.get('style-src')).toBe("'self'");
+    expect(directives.get('script-src')).toBe("'self'");
+    const web = await offlineHost();
+    const page = await fetch(`${web.origin}/`);
+    expect(page.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+    await page.body?.cancel();
   });
 });
