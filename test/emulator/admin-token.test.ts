@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { startTestPlatform } from '../support/platform';
 
 vi.mock('node:crypto', async (original) => {
-  const actual = await original<typeof import('node:crypto')>();
+  const actual = await original<typeof crypto>();
   return { ...actual, timingSafeEqual: vi.fn(actual.timingSafeEqual) };
 });
 
