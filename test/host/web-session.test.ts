@@ -52,6 +52,44 @@ const trade = (web: WebHost, code: unknown) =>
     body: JSON.stringify({ code }),
   });
 
+/**
+ * A call whose body is still arriving: its headers and `start` are sent, the rest when the test
+ * ends it; `status` is the host's answer (-1 when the connection broke).
+ */
+function heldCall(web: WebHost, operation: string, length: number, start: string) {
+  let answered!: (status: number) => void;
+  const status = new Promise<number>((resolve) => (answered = resolve));
+  const req = request(
+    `${web.origin}/api/call/${operation}`,
+    {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${web.token}`,
+        'Content-Type': 'application/json',
+        'Content-Length': length,
+      },
+    },
+    (res) => {
+      res.resume();
+      answered(res.statusCode ?? 0);
+    },
+  );
+  req.on('error', () => answered(-1));
+  req.write(start);
+  return { req, status };
+}
+
+/** The status of `status` calls, asked again (for a while) until `wanted` says it is the one. */
+async function statusOnceSettled(web: WebHost, wanted: (status: number) => boolean) {
+  let status = 0;
+  for (let tries = 0; tries < 50; tries++) {
+    status = (await callStatus(web, web.token)).status;
+    if (wanted(status)) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return status;
+}
+
 describe('the session token', () => {
   it('is checked by its value: a wrong token of the right length is refused', async () => {
     const web = await offlineHost();
@@ -135,57 +173,18 @@ describe('limits on connections', () => {
   it('answers at most 32 calls at once; the next is told to come back', async () => {
     const web = await offlineHost();
     // 32 calls whose bodies are still arriving hold their places.
-    const held = Array.from({ length: 32 }, () => {
-      const req = request(`${web.origin}/api/call/status`, {
-        method: 'POST',
-        headers: {
-          Authorization: `Bearer ${web.token}`,
-          'Content-Type': 'application/json',
-          'Content-Length': 2,
-        },
-      });
-      req.on('error', () => undefined);
-      req.write('{');
-      return req;
-    });
-    let status = 0;
-    for (let tries = 0; status !== 429 && tries < 50; tries++) {
-      status = (await callStatus(web, web.token)).status;
-      if (status !== 429) await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    expect(status).toBe(429);
-    for (const req of held) req.end('}');
-    let after = 429;
-    for (let tries = 0; after === 429 && tries < 50; tries++) {
-      after = (await callStatus(web, web.token)).status;
-      if (after === 429) await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    expect(after).toBe(200);
+    const held = Array.from({ length: 32 }, () => heldCall(web, 'status', 2, '{'));
+    expect(await statusOnceSettled(web, (status) => status === 429)).toBe(429);
+    for (const { req } of held) req.end('}');
+    expect(await Promise.all(held.map(({ status }) => status))).toEqual(Array(32).fill(200));
+    expect(await statusOnceSettled(web, (status) => status !== 429)).toBe(200);
   });
 
   it('gives up on a body that stops arriving, and answers other calls meanwhile', async () => {
     const web = await offlineHost({ bodyTimeoutMs: 300 });
-    const answered = new Promise<number>((resolve) => {
-      const req = request(
-        `${web.origin}/api/call/previewUpload`,
-        {
-          method: 'POST',
-          headers: {
-            Authorization: `Bearer ${web.token}`,
-            'Content-Type': 'application/json',
-            'Content-Length': 1000,
-          },
-        },
-        (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        },
-      );
-      req.on('error', () => resolve(-1));
-      req.write('{"kind":"posts",');
-    });
+    const stalled = heldCall(web, 'previewUpload', 1000, '{"kind":"posts",');
     expect((await callStatus(web, web.token)).status).toBe(200);
-    expect(await answered).toBe(408);
+    expect(await stalled.status).toBe(408);
   });
 });
 
