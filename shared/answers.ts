@@ -42,7 +42,7 @@ export interface MediaPicture {
   /** The uploaded file's name; null for a web address. */
   fileName: string | null;
   type: MediaType | null;
-  /** What an <img> may show (an https address or a data: thumbnail); null when nothing can be. */
+  /** What an <img> may show (a data: thumbnail of an uploaded picture); null when nothing can be. */
   thumbnailUrl: string | null;
 }
 

@@ -148,7 +148,7 @@ export interface QueueRow {
   /** What it is, in words: the post's text, "Product BK-001 — Rye loaf", "Message to Anna". */
   title: string;
   bot: { id: string; name: string; channel: string | null } | null;
-  /** The post's first https media URL or the product's https image, for a thumbnail. */
+  /** A data: thumbnail of the post's first uploaded picture (MediaPicture.thumbnailUrl), or null. */
   thumbnailUrl: string | null;
   /** The post's own status; null for a write that is not a post. */
   postStatus: PostStatus | null;

@@ -5,6 +5,8 @@
 export const CALL_PREFIX = 'pressroom:call:';
 /** Core events, main → renderer. */
 export const EVENT_CHANNEL = 'pressroom:event';
+/** The path of a file the user dropped on the page (the preload reads it from the File). */
+export const DROPPED_FILE_CHANNEL = 'pressroom:dropped-file';
 
 /** The page every window loads, served by our own protocol (not file://, not http). */
 export const APP_SCHEME_NAME = 'app';

@@ -19,7 +19,7 @@ export interface SecureWebPreferences {
   webSecurity: true;
   allowRunningInsecureContent: false;
   webviewTag: false;
-  navigateOnDragDrop: true;
+  navigateOnDragDrop: false;
   spellcheck: boolean;
 }
 

@@ -2,12 +2,14 @@
 // Each call must come from our own window's page and carry exactly one payload, which the core
 // validates with the contract's schemas (core/service.ts `invokeFromRenderer`, which also refuses
 // main-only operations); anything else is refused, logged without its payload (it may hold a
-// token), and answered as a CallResult, never a throw.
+// token), and answered as a CallResult, never a throw. One more channel takes the path of a file
+// dropped on the page, which main checks and then asks the user about (files.ts).
+import { isAbsolute } from 'node:path';
 import type { OperationName } from '../../shared/contract';
 import type { CallResult } from '../../shared/answers';
 import { OPERATION_NAMES, invokeFromRenderer } from '../core/service';
 import type { Session } from '../core/session';
-import { CALL_PREFIX, isAppUrl } from './channels';
+import { CALL_PREFIX, DROPPED_FILE_CHANNEL, isAppUrl } from './channels';
 import type { ElectronApi, IpcEvent, ShellWindow } from './electron-api';
 import type { Log } from './log';
 import type { InFlight } from './quit';
@@ -20,6 +22,25 @@ export interface IpcOptions {
   log: Log;
   /** False once quitting has begun: late calls are refused rather than racing the close. */
   accepting: () => boolean;
+  /** A file the user dropped on the page: a local absolute path, not yet known to be CSV. */
+  onFileDropped(path: string): void;
+}
+
+const MAX_PATH_LENGTH = 4096;
+
+/**
+ * A dropped file's path as the preload sends it: absolute, on this computer (not a \\server
+ * share Windows would fetch over the network), of a sane length; null for anything else.
+ */
+function droppedPath(args: unknown[]): string | null {
+  const [path] = args;
+  if (args.length !== 1 || typeof path !== 'string') return null;
+  const local =
+    isAbsolute(path) &&
+    !/^[\\/]{2}/.test(path) &&
+    !path.includes('\0') &&
+    path.length <= MAX_PATH_LENGTH;
+  return local ? path : null;
 }
 
 function refusal(kind: 'not_allowed' | 'invalid_input', message: string): CallResult {
@@ -66,4 +87,13 @@ export function registerIpc(ipcMain: ElectronApi['ipcMain'], options: IpcOptions
   };
   for (const operation of OPERATION_NAMES)
     ipcMain.handle(CALL_PREFIX + operation, (event, ...args) => handle(operation, event, args));
+  ipcMain.handle(DROPPED_FILE_CHANNEL, async (event, ...args) => {
+    if (!fromOurWindow(event, options.window()))
+      return log.warn(
+        `IPC: refused a dropped file from a foreign sender (webContents ${event.sender.id})`,
+      );
+    const path = droppedPath(args);
+    if (path === null) return log.warn('IPC: refused a dropped file that is not a local path');
+    if (options.accepting()) options.onFileDropped(path);
+  });
 }

@@ -2,12 +2,12 @@
 // renderer's Transport (renderer/src/lib/transport.ts picks it up), and nothing else — no
 // ipcRenderer, no Node. Bundled on its own by build.ts, so it imports only what a sandboxed
 // preload may: `electron` and pure modules.
-import { contextBridge, ipcRenderer } from 'electron';
+import { contextBridge, ipcRenderer, webUtils } from 'electron';
 import type { IpcRendererEvent } from 'electron';
 import type { OperationName } from '../../shared/contract';
 import type { CallResult, CoreEvent } from '../../shared/answers';
 import type { Transport } from '../../renderer/src/lib/api';
-import { CALL_PREFIX, EVENT_CHANNEL } from './channels';
+import { CALL_PREFIX, DROPPED_FILE_CHANNEL, EVENT_CHANNEL } from './channels';
 
 const transport: Transport = {
   async call(operation: OperationName, input: unknown): Promise<CallResult> {
@@ -23,6 +23,12 @@ const transport: Transport = {
         },
       };
     }
+  },
+  async dropFile(file: File): Promise<void> {
+    // Electron knows the path of a File the user dropped or picked, and of no other: a page's
+    // script can hand over a File it made, never name a path of its own.
+    const path = webUtils.getPathForFile(file);
+    if (path) await ipcRenderer.invoke(DROPPED_FILE_CHANNEL, path);
   },
   events(listener: (event: CoreEvent) => void): () => void {
     // Only the event's data reaches the page, never Electron's event object (it holds `sender`).

@@ -34,7 +34,7 @@ export interface ShellOptions {
   windowIcon?: string;
   trayIcon: string;
   /** Extra session settings (tests: no background queue, a fake platform). */
-  session?: Pick<SessionOptions, 'demo' | 'watch' | 'pressroom'>;
+  session?: Pick<SessionOptions, 'demo' | 'watch' | 'pressroom' | 'allowLocalPlatform'>;
   /** How long quitting waits for requests in flight (default 10 s). */
   quitTimeoutMs?: number;
   /** Also write log lines here (the terminal in development). */
@@ -107,6 +107,18 @@ export async function startShell(options: ShellOptions): Promise<Shell | null> {
   const session = await Session.open({
     watch: options.session?.watch,
     ...(options.session?.pressroom ? { pressroom: options.session.pressroom } : {}),
+    allowLocalPlatform: options.session?.allowLocalPlatform ?? false,
+    confirmAccountSwitch: async (from, to) =>
+      (
+        await dialog.showMessageBox({
+          type: 'question',
+          message: 'Switch Pressroom to another account?',
+          detail: `Connected now: ${from}\nAsked for: ${to}\nThe connected account's token is forgotten on this computer.`,
+          buttons: ['Switch account', 'Keep the connected one'],
+          defaultId: 1,
+          cancelId: 1,
+        })
+      ).response === 0,
     folder,
     secrets,
     pickFolder: async (title) =>
@@ -148,7 +160,6 @@ export async function startShell(options: ShellOptions): Promise<Shell | null> {
         preload: options.preload,
         folder,
         ...(options.windowIcon ? { icon: options.windowIcon } : {}),
-        onFileDropped: (path) => void files.importCsv(path),
       },
       log,
     );
@@ -169,7 +180,14 @@ export async function startShell(options: ShellOptions): Promise<Shell | null> {
     showWindow();
   };
 
-  registerIpc(electron.ipcMain, { session, window: () => window, calls, log, accepting });
+  registerIpc(electron.ipcMain, {
+    session,
+    window: () => window,
+    calls,
+    log,
+    accepting,
+    onFileDropped: (path) => void files.importCsv(path),
+  });
 
   // Tray: the queue's state at a glance, and Pause/Resume without opening the window.
   const tray: Tray = new electron.Tray(options.trayIcon);

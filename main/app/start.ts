@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { FileSecretStore } from '../core/account';
+import { systemKeychain } from '../core/keychain';
 import { waitForStopSignal } from '../core/lifecycle';
 import { userDataDir } from '../core/paths';
 import { Session } from '../core/session';
@@ -59,7 +60,7 @@ async function runInBrowser(): Promise<void> {
   ensurePrivateFolder(folder);
   const session = await Session.open({
     folder,
-    secrets: new FileSecretStore(folder),
+    secrets: new FileSecretStore(folder, systemKeychain(folder)),
     demo: () => startDemoPlatform(folder),
   });
   const host = await startWebHost({ session, staticDir: 'dist/renderer' });
@@ -72,7 +73,7 @@ async function runInBrowser(): Promise<void> {
     ].join('\n'),
   );
   // A person at a terminal gets the page opened; a script or a test reads the link instead.
-  if (process.stdout.isTTY) openInBrowser(host.url);
+  if (process.stdout.isTTY) openInBrowser(host.oneTimeUrl());
   await waitForStopSignal();
   await host.close();
   await session.close();

@@ -3,7 +3,6 @@
 // browser), and its size and position remembered between runs.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { APP_URL, isAppUrl } from './channels';
 import type { ElectronApi, Rectangle, SecureWebPreferences, ShellWindow } from './electron-api';
@@ -14,8 +13,6 @@ export interface WindowPlaces {
   icon?: string;
   /** The user-data folder; window.json lives there. */
   folder: string;
-  /** A file dropped on the window (outside the page's own drop zones). */
-  onFileDropped(path: string): void;
 }
 
 function secureWebPreferences(preload: string): SecureWebPreferences {
@@ -28,9 +25,9 @@ function secureWebPreferences(preload: string): SecureWebPreferences {
     webSecurity: true,
     allowRunningInsecureContent: false,
     webviewTag: false,
-    // A file dropped anywhere on the window arrives at will-navigate as a file: URL, where it
-    // becomes an import and is never loaded.
-    navigateOnDragDrop: true,
+    // A file dropped on the window reaches main only through the page's own drop event
+    // (preload.ts dropFile); a file: navigation, which a script can start too, is never one.
+    navigateOnDragDrop: false,
     spellcheck: true,
   };
 }
@@ -79,19 +76,6 @@ function isWebLink(url: string): boolean {
   return /^https?:\/\//i.test(url);
 }
 
-/**
- * The local path of a dropped file's file: URL; null for one on another host (file://host/…,
- * which Windows would open as a UNC path over the network and POSIX cannot read at all).
- */
-function droppedFile(url: string): string | null {
-  try {
-    const { host } = new URL(url);
-    return host === '' || host === 'localhost' ? fileURLToPath(url) : null;
-  } catch {
-    return null;
-  }
-}
-
 export function createMainWindow(
   electron: ElectronApi,
   places: WindowPlaces,
@@ -123,10 +107,7 @@ export function createMainWindow(
   contents.on('will-navigate', (event, url) => {
     if (isAppUrl(url)) return;
     event.preventDefault();
-    if (!url.startsWith('file:')) return openOutside(url);
-    const path = droppedFile(url);
-    if (path !== null) places.onFileDropped(path);
-    else log.warn(`Ignored a dropped file that is not on this computer: ${url}`);
+    openOutside(url);
   });
   contents.setWindowOpenHandler(({ url }) => {
     openOutside(url);

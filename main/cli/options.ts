@@ -1,5 +1,6 @@
 // The CLI's global options (Node, CLI): each can come from the command line or the environment,
 // and each is validated before a command uses it.
+import { readFileSync } from 'node:fs';
 import { Option } from 'commander';
 import type { Command } from 'commander';
 import { z } from 'zod';
@@ -15,7 +16,12 @@ export function addGlobalOptions(program: Command): Command {
         'PRESSROOM_API_BASE',
       ),
     )
-    .addOption(new Option('--token <token>', 'Platform API token').env('PRESSROOM_API_TOKEN'))
+    .addOption(
+      new Option(
+        '--token <token>',
+        'Platform API token; "-" reads it from stdin (a token typed here is visible to every user in ps)',
+      ).env('PRESSROOM_API_TOKEN'),
+    )
     .addOption(
       new Option(
         '--plan <plan>',
@@ -49,10 +55,34 @@ const optionNames: Record<string, string> = {
   json: '--json',
 };
 
+/** The token `--token -` read from stdin: its first line, read once however often asked. */
+let stdinToken: string | undefined;
+let warnedOfToken = false;
+
+/**
+ * The token as given: from stdin for "-"; typed on the command line, it is used, with a warning
+ * that every user of the computer can read a process's arguments (ps) and the shell's history.
+ */
+function tokenOf(command: Command, token: unknown): unknown {
+  if (token === '-')
+    return (stdinToken ??= readFileSync(0, 'utf8').split(/\r?\n/)[0]?.trim() ?? '');
+  if (typeof token === 'string' && command.getOptionValueSourceWithGlobals('token') === 'cli') {
+    if (!warnedOfToken)
+      process.stderr.write(
+        'Warning: --token on the command line is visible to every user of this computer (ps) and stays in your shell history; set PRESSROOM_API_TOKEN or pipe it to --token - instead.\n',
+      );
+    warnedOfToken = true;
+  }
+  return token;
+}
+
 export function globalOptions(command: Command): GlobalOptions {
+  const options = command.optsWithGlobals();
   // An empty environment variable means "not set", as in most shells' habits.
   const given = Object.fromEntries(
-    Object.entries(command.optsWithGlobals()).filter(([, value]) => value !== ''),
+    Object.entries({ ...options, token: tokenOf(command, options.token) }).filter(
+      ([, value]) => value !== '' && value !== undefined,
+    ),
   );
   const result = globalSchema.safeParse(given);
   if (result.success) return result.data;

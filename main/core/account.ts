@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { PLAN_NAMES } from '../../shared/contract';
 import { ensurePrivateFolder } from '../sqlite/private-files';
+import type { Keychain } from './keychain';
 
 const accountSchema = z.object({
   apiBase: z.url({ protocol: /^https?$/ }),
@@ -51,23 +52,42 @@ export class AccountFile {
 const sealedSchema = z.object({ iv: z.string(), tag: z.string(), data: z.string() });
 
 /**
- * The token sealed with AES-256-GCM under a key file only this user can read. Outside Electron
- * there is no OS keychain to ask; this keeps the token out of the database, backups and logs.
+ * The token sealed with AES-256-GCM (token.sealed) under a key kept by the OS keychain when one
+ * works (keychain.ts), so a copy of the folder cannot open it. Without one, the key is a file
+ * beside it that only this user may read: that stops other users of the computer, not a backup
+ * of the folder or anyone who can read this user's files (docs/security.md says so).
  */
 export class FileSecretStore implements SecretStore {
   private readonly keyFile: string;
   private readonly secretFile: string;
+  private cachedKey: Buffer | null = null;
 
-  constructor(folder: string) {
+  constructor(
+    folder: string,
+    private readonly keychain: Keychain | null = null,
+  ) {
     ensurePrivateFolder(folder);
     this.keyFile = join(folder, 'secret.key');
     this.secretFile = join(folder, 'token.sealed');
   }
 
   private key(): Buffer {
-    if (!existsSync(this.keyFile))
-      writeFileSync(this.keyFile, randomBytes(32).toString('base64'), { mode: 0o600 });
-    return Buffer.from(readFileSync(this.keyFile, 'utf8'), 'base64');
+    this.cachedKey ??= Buffer.from(this.keyText(), 'base64');
+    return this.cachedKey;
+  }
+
+  /** The keychain's key; else a key file's, moved into the keychain when it takes it. */
+  private keyText(): string {
+    const kept = this.keychain?.read();
+    if (kept) return kept;
+    const file = existsSync(this.keyFile) ? readFileSync(this.keyFile, 'utf8').trim() : null;
+    const key = file ?? randomBytes(32).toString('base64');
+    if (this.keychain?.write(key) && this.keychain.read() === key) {
+      rmSync(this.keyFile, { force: true });
+      return key;
+    }
+    if (file === null) writeFileSync(this.keyFile, key, { mode: 0o600 });
+    return key;
   }
 
   read(): string | null {

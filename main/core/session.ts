@@ -14,6 +14,7 @@ import type { ConnectionReport } from '../../shared/connection';
 import { checkConnection } from './connection';
 import { seedDemoWorkspace } from './demo-workspace';
 import { InvalidInput, NotAllowed, NotConnected } from './errors';
+import { localPlatformProblem } from './platform-address';
 import { Pressroom } from './pressroom';
 import type { PressroomConfig } from './pressroom';
 import { startWebhookReceiver } from './receiver';
@@ -52,6 +53,16 @@ export interface SessionOptions {
   watch?: boolean;
   /** Extra settings for every Pressroom opened (tests: time, retry rules). */
   pressroom?: Partial<PressroomConfig>;
+  /**
+   * Let the page connect to a platform on this computer or its local network (serve
+   * --local-platform, tests); by default only one on the internet (platform-address.ts).
+   */
+  allowLocalPlatform?: boolean;
+  /**
+   * Asks the user, outside the page, whether the connected account may be replaced by `to` (the
+   * desktop app: a native dialog; serve: its terminal). Without it, a connected account stays.
+   */
+  confirmAccountSwitch?: (from: string, to: string) => Promise<boolean>;
 }
 
 export class Session {
@@ -103,13 +114,33 @@ export class Session {
     return () => this.listeners.delete(listener);
   }
 
-  /** Tests the token with one request, then keeps it (sealed) and opens the account's workspace. */
+  /**
+   * The page's door to an account: tests the token with one request, has the user confirm a
+   * switch away from a connected account, then keeps the token (sealed) and opens the workspace.
+   */
   async connect(input: AccountInput): Promise<AccountSettings> {
+    const local = this.options.allowLocalPlatform
+      ? null
+      : await localPlatformProblem(input.apiBase);
+    if (local) throw new InvalidInput([{ field: 'apiBase', message: local }]);
     await checkToken(input);
+    await this.confirmSwitch(input.apiBase);
     this.options.secrets.write(input.token);
     this.accountFile.write({ apiBase: input.apiBase, plan: input.plan });
     await this.switchTo('account', input);
     return this.accountSettings();
+  }
+
+  /** Refuses to replace a connected account unless the user says so where the page cannot. */
+  private async confirmSwitch(to: string): Promise<void> {
+    if (this.mode !== 'account' || !this.account) return;
+    const { confirmAccountSwitch } = this.options;
+    if (!confirmAccountSwitch)
+      throw new NotAllowed(
+        'An account is connected already; to switch, use the desktop app or run serve with --allow-account-switch',
+      );
+    if (!(await confirmAccountSwitch(this.account.apiBase, to)))
+      throw new NotAllowed('The connected account was kept: switching was not confirmed');
   }
 
   /** How the workspace's platform (the account's, or the demo's) speaks; offline has none. */
@@ -218,7 +249,11 @@ export class Session {
   }
 }
 
-/** One cheap authenticated request: a refused token or an unreachable URL is the user's to fix. */
+/**
+ * One cheap authenticated request: a refused token or an unreachable URL is the user's to fix.
+ * The messages name the status alone, never what the server said: that text is another
+ * service's, and may hold anything (a stand-in on a private address answered with a password).
+ */
 async function checkToken(account: AccountInput): Promise<void> {
   const client = createPlatformClient({
     baseUrl: account.apiBase,
@@ -233,20 +268,20 @@ async function checkToken(account: AccountInput): Promise<void> {
       throw new InvalidInput([
         {
           field: 'token',
-          message: `was refused by the platform (${error.status}${error.serverMessage ? `: ${error.serverMessage}` : ''}); copy it again from the account's API Keys settings`,
+          message: `was refused by the platform (${error.status}); copy it again from the account's API Keys settings`,
         },
       ]);
     if (error.status === null)
       throw new InvalidInput([
         {
           field: 'apiBase',
-          message: `did not answer (${error.message}); check the URL and your connection`,
+          message: `${error.kind === 'timeout' ? 'did not answer in time' : 'could not be reached'}; check the URL and your connection`,
         },
       ]);
     throw new InvalidInput([
       {
         field: 'apiBase',
-        message: `answered ${error.status}${error.serverMessage ? ` (${error.serverMessage})` : ''}; is it the platform's API v1 base URL?`,
+        message: `answered ${error.status}; is it the platform's API v1 base URL?`,
       },
     ]);
   }

@@ -1,7 +1,7 @@
 // The reference server of Platform API v1 (Node, main process): the demo workspace and the
 // platform every test talks to. One node:http server; requests pass authentication, the rate
 // limit, fault injection and idempotency before reaching their handler in routes.ts.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -328,7 +328,7 @@ export async function startPlatformServer(
     requestId: string,
   ): Promise<void> {
     const reply = await replyOf(requestId, async () => {
-      if (bearer(request.headers.authorization) !== adminToken) {
+      if (!sameToken(bearer(request.headers.authorization), adminToken)) {
         throw new HttpError(401, 'unauthorized', 'The admin API needs the admin token');
       }
       const match = matchRoute<AdminContext>(
@@ -416,6 +416,15 @@ function sendOddly(response: ServerResponse, reply: Reply, how: OddAnswer, path:
       response.writeHead(500).end();
       return;
   }
+}
+
+/**
+ * Whether `given` is the admin token, in constant time: both are hashed first, so the comparison
+ * takes as long whatever their lengths and however much of the token was right.
+ */
+function sameToken(given: string | null, token: string | null): boolean {
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return given !== null && token !== null && timingSafeEqual(digest(given), digest(token));
 }
 
 function bearer(header: string | undefined): string | null {

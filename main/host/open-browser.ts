@@ -1,4 +1,6 @@
-// Opens a link in the system browser (Node), for `serve --open` and `npm start`.
+// Opens a link in the system browser (Node), for `serve --open` and `npm start`. The link is on
+// the browser's command line, which every user of the computer can read (ps): hand it a web host's
+// oneTimeUrl, never its token.
 import { spawn } from 'node:child_process';
 
 /** Opens the URL in the system browser; a machine without one simply is not opened. */

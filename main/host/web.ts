@@ -1,7 +1,8 @@
 // The web host (Node): the renderer and the core's contract over HTTP, on 127.0.0.1 only. Calls
 // need the session token handed over in the printed URL's fragment (never sent in a request line,
-// so never in a log); requests from another origin or for another host name are refused, which
-// also stops DNS-rebinding pages.
+// so never in a log), or traded once for the one-time code of a URL opened in the browser (a
+// browser's command line is visible to every user of the computer); requests from another origin
+// or for another host name are refused, which also stops DNS-rebinding pages.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -18,11 +19,18 @@ export interface WebHostOptions {
   port?: number;
   /** The built renderer; when it is missing, the page says how to build it. */
   staticDir?: string;
+  /** How long a request's body may take to arrive (default 60 s; tests shorten it). */
+  bodyTimeoutMs?: number;
 }
 
 export interface WebHost {
   /** Open this: it carries the session token in its fragment. */
   url: string;
+  /**
+   * A URL for the system browser's command line: a new one-time code in its fragment, which the
+   * page trades once for the session token (POST /api/session).
+   */
+  oneTimeUrl(): string;
   origin: string;
   token: string;
   close(): Promise<void>;
@@ -38,9 +46,25 @@ const MAX_UPLOAD_BODY = MAX_UPLOAD_BASE64 + 64 * 1024;
  */
 const MAX_UPLOADS_IN_FLIGHT = 2;
 const UPLOAD_RETRY_SECONDS = 2;
-/** The renderer runs under the same policy in Electron. */
+/**
+ * Contract calls answered at once, and event streams open at once: one page needs a few of each,
+ * so more is a runaway or hostile client, answered 429 instead of holding memory and sockets.
+ */
+const MAX_CALLS_IN_FLIGHT = 32;
+const MAX_EVENT_STREAMS = 8;
+/** The whole of a request (an upload's body included) must arrive within this (Node's 408). */
+const BODY_TIMEOUT_MS = 60_000;
+/** How long a one-time code of oneTimeUrl may wait for its page. */
+const ONE_TIME_CODE_MS = 2 * 60_000;
+/**
+ * The renderer runs under the same policy in Electron. Pictures only from the page itself and
+ * data: URLs that main built (core/services/media.ts thumbnailUrls): a picture address in an
+ * imported file is never fetched by the page, so its author cannot learn who looked, or when.
+ * Styles only from our stylesheets: Svelte sets dynamic styles through the CSSOM, which the
+ * policy allows, and an injected style attribute or <style> element is refused.
+ */
 export const CONTENT_SECURITY_POLICY =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' https: data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
 function json(response: ServerResponse, status: number, body: unknown): void {
   const payload = JSON.stringify(body);
@@ -58,6 +82,34 @@ function sameSecret(given: string | null | undefined, token: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(token);
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** One-time codes for oneTimeUrl: each is traded once for the session token, within its time. */
+class OneTimeCodes {
+  private readonly codes = new Map<string, number>();
+
+  issue(): string {
+    const code = randomBytes(24).toString('base64url');
+    this.codes.set(code, Date.now() + ONE_TIME_CODE_MS);
+    return code;
+  }
+
+  /** True once for a code issued and not yet traded nor expired; it is gone afterwards. */
+  trade(given: unknown): boolean {
+    const now = Date.now();
+    let found: string | null = null;
+    for (const [code, expires] of this.codes) {
+      if (expires < now) this.codes.delete(code);
+      else if (typeof given === 'string' && sameSecret(given, code)) found = code;
+    }
+    if (found !== null) this.codes.delete(found);
+    return found !== null;
+  }
+}
+
+function tooMany(response: ServerResponse, message: string): void {
+  response.setHeader('Retry-After', String(UPLOAD_RETRY_SECONDS));
+  json(response, 429, { ok: false, error: { kind: 'not_allowed', message } });
 }
 
 /** A body over its limit: answered 413, naming the limit. */
@@ -85,13 +137,18 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const staticDir = options.staticDir ? resolve(options.staticDir) : null;
   let origin = '';
   const streams = new Set<ServerResponse>();
+  const codes = new OneTimeCodes();
   let uploadsInFlight = 0;
+  let callsInFlight = 0;
   const unsubscribe = options.session.subscribe((event) => {
     const line = `data: ${JSON.stringify(event)}\n\n`;
     for (const stream of streams) stream.write(line);
   });
 
-  const server = createServer((request, response) => {
+  const requestTimeout = options.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
+  // Node checks requestTimeout on this interval; its default (30 s) would stretch a short limit.
+  const timeouts = { requestTimeout, connectionsCheckingInterval: Math.min(1000, requestTimeout) };
+  const server = createServer(timeouts, (request, response) => {
     handle(request, response).catch((error: unknown) => {
       if (response.headersSent) return;
       // The rest of an oversized body is not read: the connection closes after the answer.
@@ -120,6 +177,19 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       });
     }
 
+    if (url.pathname === '/api/session' && request.method === 'POST') {
+      const { code } = (await readJson(request, 1024)) as { code?: unknown };
+      if (!codes.trade(code))
+        return json(response, 401, {
+          ok: false,
+          error: {
+            kind: 'not_allowed',
+            message: 'This link was used already; open Pressroom again',
+          },
+        });
+      return json(response, 200, { ok: true, value: { token } });
+    }
+
     if (url.pathname.startsWith('/api/')) {
       const events = url.pathname === '/api/events' && request.method === 'GET';
       // EventSource cannot send headers, so the event stream alone takes the token in its query.
@@ -136,6 +206,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         });
       const call = /^\/api\/call\/([A-Za-z]+)$/.exec(url.pathname);
       if (call?.[1] && request.method === 'POST') {
+        if (callsInFlight >= MAX_CALLS_IN_FLIGHT)
+          return tooMany(response, 'Pressroom is answering too many calls at once; try again');
+        callsInFlight++;
+        response.once('close', () => callsInFlight--);
         if (!/^application\/json\b/.test(request.headers['content-type'] ?? '')) {
           return json(response, 415, {
             ok: false,
@@ -168,6 +242,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         }
       }
       if (events) {
+        if (streams.size >= MAX_EVENT_STREAMS)
+          return tooMany(response, `${MAX_EVENT_STREAMS} event streams are open already`);
         response.writeHead(200, {
           'Content-Type': 'text/event-stream',
           'Cache-Control': 'no-store',
@@ -223,6 +299,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url: `${origin}/#token=${token}`,
+    oneTimeUrl: () => `${origin}/#code=${codes.issue()}`,
     origin,
     token,
     close: async () => {

@@ -66,7 +66,7 @@ describe('Electronegativity', () => {
     const electron = fakeElectron();
     createMainWindow(
       electron,
-      { preload: '/app/out/main/preload.cjs', folder, onFileDropped: () => undefined },
+      { preload: '/app/out/main/preload.cjs', folder },
       createLog({ file: join(folder, 'main.log') }),
     );
     const options = electron.windows[0]!.options;

@@ -102,35 +102,124 @@ describe('electron-builder.yml', () => {
 });
 
 describe('release workflow', () => {
-  interface Workflow {
-    on: { push: { tags: string[] } };
-    jobs: {
-      installers: {
-        strategy: { matrix: { os: string[] } };
-        env: Record<string, string>;
-        steps: { name?: string; run?: string; uses?: string; with?: { path?: string } }[];
-      };
-      release: { needs: string; steps: { run?: string }[] };
-    };
+  interface Step {
+    name?: string;
+    run?: string;
+    uses?: string;
+    if?: string;
+    env?: Record<string, string>;
+    with?: { path?: string };
   }
-  const workflow = load(readFileSync('.github/workflows/release.yml', 'utf8')) as Workflow;
-  const scripts = (
-    JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }
-  ).scripts;
+  interface Job {
+    uses?: string;
+    needs?: string;
+    strategy?: { matrix: { os: string[] } };
+    env?: Record<string, string>;
+    steps: Step[];
+  }
+  interface Workflow {
+    on: Record<string, unknown> & { push: { tags?: string[] } };
+    jobs: Record<string, Job>;
+  }
+  const RELEASE = '.github/workflows/release.yml';
+  const TESTS = '.github/workflows/test.yml';
+  const read = (file: string) => load(readFileSync(file, 'utf8')) as Workflow;
+  const workflow = read(RELEASE);
+  const installers = workflow.jobs.installers!;
+  const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as {
+    scripts: Record<string, string>;
+    devDependencies: Record<string, string>;
+    allowScripts: Record<string, boolean>;
+    testOnly: string[];
+  };
+  const step = (name: string) => installers.steps.find((entry) => entry.name === name);
+  const SIGNING = 'Sign the installers';
+  const INSTALL = "Install what the build needs, running no dependency's install script";
 
-  it('builds on Windows and macOS runners with `npm run dist`, which packages with electron-builder', () => {
-    expect(workflow.on.push.tags).toEqual(['v*']);
-    expect(workflow.jobs.installers.strategy.matrix.os).toEqual(['windows-latest', 'macos-latest']);
-    const runs = workflow.jobs.installers.steps.map((step) => step.run ?? step.uses);
-    expect(runs).toContain('npm ci --no-audit --no-fund');
-    expect(runs.some((run) => run?.includes('npm run dist -- "${signing[@]}"'))).toBe(true);
-    expect(scripts.dist).toMatch(/main\/app\/build\.ts && electron-builder --publish never$/);
+  it('runs `npm test` on Windows and macOS, and builds installers only once it passed', () => {
+    expect(workflow.jobs.test?.uses).toBe(`./${TESTS}`);
+    expect(installers.needs).toBe('test');
+    const tests = read(TESTS);
+    expect(tests.on).toHaveProperty('workflow_call');
+    const job = tests.jobs.test!;
+    expect(job.strategy?.matrix.os).toEqual(['windows-latest', 'macos-latest']);
+    expect(job.steps.at(-1)?.run).toBe('npm test');
   });
 
-  /** Runs the workflow's step `name` in bash as the runner would, with only `env` set. */
+  it('builds on Windows and macOS runners and packages with electron-builder, as `npm run dist` does', () => {
+    expect(workflow.on.push.tags).toEqual(['v*']);
+    expect(installers.strategy?.matrix.os).toEqual(['windows-latest', 'macos-latest']);
+    expect(step('Build the app')?.run).toBe('npm run -s build && npx tsx main/app/build.ts');
+    expect(step(SIGNING)?.run).toContain('npx electron-builder --publish never "${signing[@]}"');
+    expect(pkg.scripts.dist).toBe(
+      'npm run -s build && tsx main/app/build.ts && electron-builder --publish never',
+    );
+  });
+
+  it('pins every action by its commit, naming the release in a comment', () => {
+    for (const file of [RELEASE, TESTS]) {
+      const uses = [...readFileSync(file, 'utf8').matchAll(/uses: (\S+)(.*)$/gm)];
+      expect(uses.length).toBeGreaterThan(0);
+      for (const [, action, comment] of uses) {
+        if (action!.startsWith('./')) continue;
+        expect(action, file).toMatch(/^[\w-]+\/[\w-]+@[0-9a-f]{40}$/);
+        expect(comment, action).toMatch(/^ # v\d+\.\d+\.\d+$/);
+      }
+    }
+  });
+
+  it('holds the signing secrets in the signing step alone; others learn only whether one is set', () => {
+    for (const [name, job] of Object.entries(workflow.jobs)) {
+      expect(job.env, name).toBeUndefined();
+      for (const each of job.steps ?? []) {
+        if (each.name === SIGNING) continue;
+        for (const [key, value] of Object.entries(each.env ?? {}))
+          if (value.includes('secrets.'))
+            expect(value, `${each.name ?? each.uses}: ${key}`).toMatch(
+              /^\$\{\{ secrets\.\w+ != '' \}\}$/,
+            );
+        expect(JSON.stringify({ ...each, env: undefined })).not.toContain('secrets.');
+      }
+    }
+    const signing = step(SIGNING)!;
+    expect(Object.values(signing.env ?? {}).join(' ')).toContain('secrets.MAC_CSC_LINK');
+    // The signing step runs electron-builder and nothing installed after it.
+    expect(installers.steps.indexOf(signing)).toBe(
+      installers.steps.findIndex((each) => each.uses?.startsWith('actions/upload-artifact@')) - 1,
+    );
+  });
+
+  it('installs without any dependency’s install script, rebuilding only those package.json allows', () => {
+    const allowed = Object.entries(pkg.allowScripts)
+      .filter(([, allow]) => allow)
+      .map(([name]) => name);
+    const rebuild = `npm rebuild ${allowed.join(' ')}`;
+    const install = step(INSTALL);
+    expect(install?.run).toContain('npm install --ignore-scripts --no-audit --no-fund');
+    expect(install?.run).toContain(rebuild);
+    const runs = read(TESTS).jobs.test!.steps.map((each) => each.run);
+    expect(runs).toContain('npm ci --ignore-scripts --no-audit --no-fund');
+    expect(runs).toContain(rebuild);
+  });
+
+  it('leaves the test-only tools out of the release install', () => {
+    const install = step(INSTALL);
+    expect(install?.run).toMatch(/for \(const name of pkg\.testOnly\) delete pkg\.devDependencies/);
+    // es5-ext, with its protest install script, comes in through Electronegativity alone.
+    expect(pkg.testOnly).toContain('@doyensec/electronegativity');
+    for (const name of pkg.testOnly) expect(pkg.devDependencies, name).toHaveProperty([name]);
+    // Nothing the app or its build imports is among them.
+    const built = spawnSync(
+      'git',
+      ['grep', '-lE', `from '(${pkg.testOnly.join('|')})['/]`, '--', 'main', 'renderer', 'shared'],
+      { encoding: 'utf8' },
+    );
+    expect(built.stdout).toBe('');
+  });
+
+  /** Runs the workflow's step `name` in bash as the runner would, with `env` added to its own. */
   function runStep(name: string, env: Record<string, string>) {
-    const step = workflow.jobs.installers.steps.find((entry) => entry.name === name);
-    const result = spawnSync('bash', ['-e', '-c', step?.run ?? 'exit 99'], {
+    const result = spawnSync('bash', ['-e', '-c', step(name)?.run ?? 'exit 99'], {
       env: { PATH: process.env.PATH ?? '', ...env },
       encoding: 'utf8',
     });
@@ -139,47 +228,47 @@ describe('release workflow', () => {
 
   it('refuses to build an unsigned release, before anything else, naming what is missing', () => {
     const refusal = 'Refuse to build an unsigned release';
-    expect(workflow.jobs.installers.steps[0]?.name).toBe(refusal);
-    // Every secret and variable the check reads reaches it through the job's environment.
-    expect(Object.keys(workflow.jobs.installers.env).sort()).toEqual(
+    expect(installers.steps[0]?.name).toBe(refusal);
+    // Every secret and variable the check reads reaches it as whether it is set.
+    expect(Object.keys(installers.steps[0]?.env ?? {}).sort()).toEqual(
       [...WINDOWS_SIGNING, ...MAC_SIGNING].sort(),
     );
-    const windows = runStep(refusal, { RUNNER_OS: 'Windows', WIN_CSC_LINK: 'cert' });
+    const set = (names: string[]) => Object.fromEntries(names.map((name) => [name, 'true']));
+    const windows = runStep(refusal, {
+      RUNNER_OS: 'Windows',
+      WIN_CSC_LINK: 'true',
+      WIN_CSC_KEY_PASSWORD: 'false',
+    });
     expect(windows.code).toBe(1);
     expect(windows.out).toContain(
       '::error::No unsigned release: set WIN_CSC_KEY_PASSWORD WIN_PUBLISHER_NAME',
     );
-    const mac = runStep(refusal, { RUNNER_OS: 'macOS', MAC_CSC_LINK: 'cert' });
+    const mac = runStep(refusal, { RUNNER_OS: 'macOS', MAC_CSC_LINK: 'true' });
     expect(mac.code).toBe(1);
     expect(mac.out).toContain(
       'set MAC_CSC_KEY_PASSWORD APPLE_API_KEY_BASE64 APPLE_API_KEY_ID APPLE_API_ISSUER',
     );
-    const all = (names: string[]) => Object.fromEntries(names.map((name) => [name, 'set']));
-    expect(runStep(refusal, { RUNNER_OS: 'Windows', ...all(WINDOWS_SIGNING) }).code).toBe(0);
-    expect(runStep(refusal, { RUNNER_OS: 'macOS', ...all(MAC_SIGNING) }).code).toBe(0);
+    expect(runStep(refusal, { RUNNER_OS: 'Windows', ...set(WINDOWS_SIGNING) }).code).toBe(0);
+    expect(runStep(refusal, { RUNNER_OS: 'macOS', ...set(MAC_SIGNING) }).code).toBe(0);
   });
 
   it('makes electron-builder fail a build that was not signed, and names the Windows publisher', () => {
-    const build = workflow.jobs.installers.steps.find(
-      (step) => step.name === 'Build signed installers',
-    );
-    expect(build?.run).toContain('signing=(-c.forceCodeSigning=true)');
-    expect(build?.run).toContain('-c.win.signtoolOptions.publisherName=$WIN_PUBLISHER_NAME');
+    const signing = step(SIGNING)?.run ?? '';
+    expect(signing).toContain('signing=(-c.forceCodeSigning=true)');
+    expect(signing).toContain('-c.win.signtoolOptions.publisherName=$WIN_PUBLISHER_NAME');
     expect(config.win.signtoolOptions).toEqual({ signingHashAlgorithms: ['sha256'] });
-    // The Apple key is written for every macOS build, never skipped when its secret is empty.
-    const appleKey = workflow.jobs.installers.steps.find(
-      (step) => step.name === 'Apple API key for notarisation',
-    ) as { if?: string } | undefined;
-    expect(appleKey?.if).toBe("runner.os == 'macOS'");
+    // The Apple key is written for every macOS build, inside the step that needs it.
+    expect(signing).toMatch(/else\n.*\n\s+printf '%s' "\$APPLE_API_KEY_BASE64" \| base64 --decode/);
+    expect(signing).toContain('export APPLE_API_KEY="$RUNNER_TEMP/apple-api-key.p8"');
   });
 
   it('attaches the installers to the tag’s release', () => {
-    const upload = workflow.jobs.installers.steps.find(
-      (step) => step.uses === 'actions/upload-artifact@v4',
+    const upload = installers.steps.find((each) =>
+      each.uses?.startsWith('actions/upload-artifact@'),
     );
     expect(upload?.with?.path).toMatch(/release\/\*\.exe[\s\S]*release\/\*\.dmg/);
-    expect(workflow.jobs.release.needs).toBe('installers');
-    expect(workflow.jobs.release.steps.at(-1)?.run).toMatch(
+    expect(workflow.jobs.release?.needs).toBe('installers');
+    expect(workflow.jobs.release?.steps.at(-1)?.run).toMatch(
       /gh release (upload|create) "\$TAG" installers\/\*/,
     );
   });

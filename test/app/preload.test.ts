@@ -3,12 +3,17 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CallResult, CoreEvent } from '../../shared/answers';
 import type { Transport } from '../../renderer/src/lib/api';
+import { DROPPED_FILE_CHANNEL } from '../../main/app/channels';
 
 const exposed = new Map<string, unknown>();
 const invoked: { channel: string; args: unknown[] }[] = [];
 const listeners = new Map<string, ((event: unknown, payload: unknown) => void)[]>();
 
 vi.mock('electron', () => ({
+  // Electron gives a path only for a File the user dropped or picked; none for one made by script.
+  webUtils: {
+    getPathForFile: (file: File) => (file.name === 'made-up.csv' ? '' : `/home/u/${file.name}`),
+  },
   contextBridge: { exposeInMainWorld: (key: string, api: unknown) => exposed.set(key, api) },
   ipcRenderer: {
     async invoke(channel: string, ...args: unknown[]): Promise<CallResult> {
@@ -39,7 +44,14 @@ beforeAll(async () => {
 describe('preload', () => {
   it('exposes only window.pressroom, with call and events', () => {
     expect([...exposed.keys()]).toEqual(['pressroom']);
-    expect(Object.keys(transport).sort()).toEqual(['call', 'events']);
+    expect(Object.keys(transport).sort()).toEqual(['call', 'dropFile', 'events']);
+  });
+
+  it('hands main the path of a file dropped on the page, and none for a file made by script', async () => {
+    invoked.length = 0;
+    await transport.dropFile!(new File(['text\n'], 'week.csv'));
+    await transport.dropFile!(new File(['text\n'], 'made-up.csv'));
+    expect(invoked).toEqual([{ channel: DROPPED_FILE_CHANNEL, args: ['/home/u/week.csv'] }]);
   });
 
   it('sends each call on its operation’s channel with its one payload', async () => {

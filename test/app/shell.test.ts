@@ -13,10 +13,11 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CallResult, CoreEvent } from '../../shared/answers';
 import type { LocalPost } from '../../shared/domain';
-import { APP_URL, CALL_PREFIX, EVENT_CHANNEL } from '../../main/app/channels';
+import { APP_URL, CALL_PREFIX, DROPPED_FILE_CHANNEL, EVENT_CHANNEL } from '../../main/app/channels';
 import type { IpcEvent } from '../../main/app/electron-api';
 import { startShell } from '../../main/app/shell';
 import { isPrivateOrSecureUrl } from '../../shared/url';
@@ -75,6 +76,7 @@ async function startApp(options: AppOptions = {}): Promise<App> {
     quitTimeoutMs: options.quitTimeoutMs ?? 5_000,
     session: {
       watch: false,
+      allowLocalPlatform: true,
       demo: async () => ({
         apiBase: platform.server.baseUrl,
         token: platform.server.token,
@@ -127,11 +129,11 @@ function everything(folder: string): string {
 }
 
 describe('IPC', () => {
-  it('has exactly one handler for each contract operation, and no other', async () => {
+  it('has exactly one handler for each contract operation and the dropped file, and no other', async () => {
     const { electron } = await startApp();
     // The fake, like Electron, throws on a second handler for a channel.
     expect([...electron.handlers.keys()].sort()).toEqual(
-      OPERATION_NAMES.map((operation) => CALL_PREFIX + operation).sort(),
+      [...OPERATION_NAMES.map((operation) => CALL_PREFIX + operation), DROPPED_FILE_CHANNEL].sort(),
     );
   });
 
@@ -222,7 +224,8 @@ describe('window', () => {
       webSecurity: true,
       allowRunningInsecureContent: false,
       webviewTag: false,
-      navigateOnDragDrop: true,
+      // A file dropped outside the page's drop zones does nothing: drops come from the page.
+      navigateOnDragDrop: false,
       spellcheck: true,
     });
     expect(window.loaded).toEqual([APP_URL]);
@@ -345,6 +348,32 @@ describe('the token', () => {
     expect(await app.call('connectAccount', { apiBase: baseUrl, token })).toMatchObject({
       ok: true,
     });
+  });
+
+  it('is replaced by another account only when the user says so in a native dialog', async () => {
+    const app = await startApp();
+    const other = await startTestPlatform({ seed: 'demo' });
+    const { token, baseUrl } = app.platform.server;
+    expect(await app.call('connectAccount', { apiBase: baseUrl, token })).toMatchObject({
+      ok: true,
+    });
+    expect(app.electron.dialogs).toEqual([]);
+    const switchTo = () =>
+      app.call('connectAccount', { apiBase: other.server.baseUrl, token: other.server.token });
+    app.electron.answers.push(1); // "Keep the connected one"
+    expect(await switchTo()).toMatchObject({ ok: false, error: { kind: 'not_allowed' } });
+    expect(app.electron.dialogs.map((dialog) => dialog.options)).toMatchObject([
+      {
+        message: 'Switch Pressroom to another account?',
+        detail: expect.stringContaining(other.server.baseUrl),
+        buttons: ['Switch account', 'Keep the connected one'],
+      },
+    ]);
+    expect(app.shell.session.accountSettings().apiBase).toBe(baseUrl);
+    expect(app.electron.encrypted).toEqual([token]);
+    app.electron.answers.push(0); // "Switch account"
+    expect(await switchTo()).toMatchObject({ ok: true });
+    expect(app.shell.session.accountSettings().apiBase).toBe(other.server.baseUrl);
   });
 
   it('is refused, not stored, when the system has no keychain', async () => {
@@ -548,18 +577,33 @@ describe('desktop integration', () => {
     ]);
   });
 
-  it('imports a CSV file dropped on the window, asking what it holds', async () => {
+  it('takes a script’s navigation to a file: URL for nothing: stopped, not imported', async () => {
+    const app = await startApp();
+    const file = join(app.folder, 'customers.csv');
+    writeFileSync(file, 'text\nAnna, anna@example.com\n');
+    app.electron.answers.push(0); // "Posts", were it asked
+    expect(app.window.webContents.navigate(pathToFileURL(file).href)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(app.electron.dialogs).toEqual([]);
+    expect(app.shell.session.current.posts.listPosts()).toEqual([]);
+  });
+
+  it('imports a CSV file dropped on the page, asking what it holds', async () => {
     const app = await startApp();
     const file = join(app.folder, 'week.csv');
     writeFileSync(file, 'text\nMonday special\nTuesday special\n');
-    // Not a CSV file: stopped, and nothing asked.
-    expect(app.window.webContents.navigate(`file://${join(app.folder, 'photo.png')}`)).toBe(true);
-    // On another computer (a UNC path on Windows): stopped, and nothing read.
-    expect(app.window.webContents.navigate('file://fileserver/share/week.csv')).toBe(true);
-    expect(app.logText()).toContain('not on this computer: file://fileserver/share/week.csv');
+    const drop = app.electron.handlers.get(DROPPED_FILE_CHANNEL)!;
+    // From another webContents, not a path, a relative path, not a CSV file: nothing is asked.
+    const foreign = { sender: { id: app.window.webContents.id + 1 }, senderFrame: null };
+    await drop(foreign, file);
+    await drop(fromPage(app.window), { path: file });
+    await drop(fromPage(app.window), 'week.csv');
+    await drop(fromPage(app.window), join(app.folder, 'photo.png'));
+    await drop(fromPage(app.window), file, 'a second payload');
+    expect(app.logText()).toMatch(/refused a dropped file from a foreign sender/);
     expect(app.electron.dialogs).toEqual([]);
     app.electron.answers.push(0); // "Posts"
-    expect(app.window.webContents.navigate(`file://${file}`)).toBe(true);
+    await drop(fromPage(app.window), file);
     for (let tries = 0; app.electron.dialogs.length < 2 && tries < 200; tries++)
       await new Promise((resolve) => setTimeout(resolve, 10));
     expect(app.electron.dialogs.map((dialog) => dialog.options)).toMatchObject([

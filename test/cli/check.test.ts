@@ -58,4 +58,26 @@ describe('cli check', () => {
     });
     expect(words.stdout).toContain('Ids: mixed (bots: numbers, posts: strings).');
   });
+
+  it('reads the token from stdin with --token -, and warns when one is typed on the command line', async () => {
+    const platform = await startTestPlatform({ seed: 'demo' });
+    const { token, baseUrl } = platform.server;
+    const env = { PRESSROOM_API_BASE: baseUrl, PRESSROOM_API_TOKEN: '' };
+    const piped = await runCli(['check', '--json', '--token', '-'], env, `${token}\n`);
+    expect(piped.code).toBe(0);
+    expect(JSON.parse(piped.stdout)).toMatchObject({ token: { accepted: true } });
+    expect(piped.stderr).not.toMatch(/command line/);
+
+    const typed = await runCli(['check', '--json', '--token', token], env);
+    expect(typed.code).toBe(0);
+    expect(typed.stderr).toMatch(
+      /--token on the command line is visible to every user of this computer.*PRESSROOM_API_TOKEN.*--token -/,
+    );
+    expect(typed.stderr).not.toContain(token);
+
+    // From the environment: nothing to warn of.
+    const fromEnv = await runCli(['check', '--json'], { ...env, PRESSROOM_API_TOKEN: token });
+    expect(fromEnv.code).toBe(0);
+    expect(fromEnv.stderr).not.toMatch(/command line/);
+  });
 });

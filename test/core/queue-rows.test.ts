@@ -81,7 +81,7 @@ describe('the queue as a schedule of posts', () => {
     expect(rows.find((row) => row.postId === withMedia.id)).toMatchObject({
       title: 'Rye loaves, photographed',
       bot: { id: bots[1]!.id, name: bots[1]!.name, channel: bots[1]!.channel },
-      thumbnailUrl: 'https://cdn.example/rye.jpg',
+      thumbnailUrl: null, // a web address: the page does not fetch it
       postStatus: 'scheduled',
       onPlatform: false,
       item: { kind: 'create_post', state: 'queued' },

@@ -85,4 +85,15 @@ describe('formula cells', () => {
     ]);
     pressroom.close();
   });
+
+  it('keep a cell’s own leading apostrophe: only one before a formula start is the escape', async () => {
+    const pressroom = workspace();
+    const own = ["'Tis the season", "'90s classics", "''=twice", "'"];
+    const posts = ['text', ...own.map((cell) => Papa.unparse([[cell]]))].join('\n');
+    expect(
+      await pressroom.imports.importFile({ kind: 'posts', path: fixture(`${posts}\n`) }),
+    ).toMatchObject({ inserted: own.length, invalid: 0 });
+    expect(pressroom.store.posts.list().map((post) => post.text)).toEqual(own);
+    pressroom.close();
+  });
 });

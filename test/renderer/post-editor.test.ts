@@ -439,18 +439,24 @@ describe('the post editor dialog', () => {
     expect(text.readOnly).toBe(false);
   });
 
-  it('previews https images and says when one does not load', async () => {
+  it('never loads a picture from the web itself: the user opens it in the browser', async () => {
     const { editor } = await newEditor();
     const { dialog } = renderDialog(editor);
     await fireEvent.input(within(dialog).getByLabelText('Picture web addresses'), {
       target: { value: 'https://example.com/a.jpg\nhttp://example.com/b.jpg\nnope' },
     });
-    const image = within(dialog).getByRole('img', { name: 'Preview of https://example.com/a.jpg' });
-    expect(within(dialog).getByText('No preview for http')).toBeTruthy();
-    expect(within(dialog).getByText('Not a valid URL')).toBeTruthy();
-    await fireEvent.error(image);
-    expect(within(dialog).getByText('Could not load this image')).toBeTruthy();
+    // Whoever wrote the address (an imported file's author) would learn who looked, and when.
     expect(within(dialog).queryByRole('img')).toBeNull();
+    const links = within(dialog).getAllByRole('link', { name: /^Open in the browser/ });
+    expect(links.map((link) => link.getAttribute('href'))).toEqual([
+      'https://example.com/a.jpg',
+      'http://example.com/b.jpg',
+    ]);
+    for (const link of links) {
+      expect(link.getAttribute('target')).toBe('_blank');
+      expect(link.getAttribute('rel')).toBe('noopener noreferrer');
+    }
+    expect(within(dialog).getByText('Not a valid URL')).toBeTruthy();
   });
 
   it('shows a published post read-only, saying why', async () => {

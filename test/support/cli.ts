@@ -14,11 +14,17 @@ export interface CliRun {
   stderr: string;
 }
 
-export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+/** Runs the CLI to its end; `stdin`, when given, is written to its standard input. */
+export function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  stdin?: string,
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...CLI_ENTRY, ...args], {
       env: { ...process.env, ...env },
     });
+    if (stdin !== undefined) child.stdin.end(stdin);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -24,6 +24,9 @@ export async function openDemoSession(
     folder?: string;
     watch?: boolean;
     pickFolder?: (title: string) => Promise<string | null>;
+    /** Let the page connect to a platform on loopback, as a test's is (default true). */
+    allowLocalPlatform?: boolean;
+    confirmAccountSwitch?: (from: string, to: string) => Promise<boolean>;
   } = {},
 ): Promise<{ session: Session; folder: string; platform: TestPlatform }> {
   const folder = options.folder ?? mkdtempSync(join(tmpdir(), 'prs-'));
@@ -40,7 +43,9 @@ export async function openDemoSession(
       close: async () => undefined,
     }),
     watch: options.watch ?? false,
+    allowLocalPlatform: options.allowLocalPlatform ?? true,
     ...(options.pickFolder ? { pickFolder: options.pickFolder } : {}),
+    ...(options.confirmAccountSwitch ? { confirmAccountSwitch: options.confirmAccountSwitch } : {}),
   });
   open.push(session);
   return { session, folder, platform };

@@ -1,10 +1,13 @@
 // `serve`: the web host (Node, CLI) — the renderer and the core's contract on 127.0.0.1, with the
 // queue running, until stopped.
+import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { FileSecretStore } from '../../core/account';
+import { systemKeychain } from '../../core/keychain';
 import { waitForStopSignal } from '../../core/lifecycle';
 import { userDataDir } from '../../core/paths';
 import { Session } from '../../core/session';
+import type { SessionOptions } from '../../core/session';
 import { startDemoPlatform } from '../../host/demo';
 import { openInBrowser } from '../../host/open-browser';
 import { startWebHost } from '../../host/web';
@@ -19,6 +22,16 @@ export function registerServe(program: Command): void {
     .description('Serve Pressroom in the browser on 127.0.0.1 (the same core as the desktop app)')
     .option('--port <n>', 'port to listen on (0: any free port)', intOption('--port', 0, 65535), 0)
     .option('--open', 'open it in the system browser', false)
+    .option(
+      '--local-platform',
+      'let the page connect to a platform on this computer or its local network (development)',
+      false,
+    )
+    .option(
+      '--allow-account-switch',
+      'let the page replace a connected account without asking on this terminal',
+      false,
+    )
     .addHelpText(
       'after',
       [
@@ -26,9 +39,11 @@ export function registerServe(program: Command): void {
         'Workspace: the account from --api-base/--token (or the one connected in Settings);',
         'without one, the database named by --db as it is (offline), else the demo workspace.',
         'With --json the first stdout line is {"url":"http://127.0.0.1:PORT/#token=…"}.',
+        'When the page asks to replace a connected account, this terminal asks first; without a',
+        'terminal the account stays unless --allow-account-switch is given.',
       ].join('\n'),
     )
-    .action(async (options: { port: number; open: boolean }, command: Command) => {
+    .action(async (options: ServeOptions, command: Command) => {
       const global = globalOptions(command);
       const output = createOutput(global.json);
       // npm runs the command in the project's folder, where the interface is built and served.
@@ -40,8 +55,10 @@ export function registerServe(program: Command): void {
       ensurePrivateFolder(folder);
       const session = await Session.open({
         folder,
-        secrets: new FileSecretStore(folder),
+        secrets: new FileSecretStore(folder, systemKeychain(folder)),
         demo: () => startDemoPlatform(folder),
+        allowLocalPlatform: options.localPlatform,
+        ...confirmOnTerminal(options.allowAccountSwitch),
         ...(global.db ? { dbFile: global.db } : {}),
         ...(global.apiBase && global.token
           ? {
@@ -62,9 +79,40 @@ export function registerServe(program: Command): void {
             ? 'No account is set: this is the demo workspace (connect one in Settings).'
             : 'No account is set: drafts only; the queue waits until one is connected in Settings.',
         );
-      if (options.open) openInBrowser(host.url);
+      if (options.open) openInBrowser(host.oneTimeUrl());
       await waitForStopSignal();
       await host.close();
       await session.close();
     });
+}
+
+interface ServeOptions {
+  port: number;
+  open: boolean;
+  localPlatform: boolean;
+  allowAccountSwitch: boolean;
+}
+
+/**
+ * Who confirms that the page may replace the connected account: the flag, else the person at
+ * this terminal (the page cannot answer for them); with neither, the account stays.
+ */
+function confirmOnTerminal(
+  allowed: boolean,
+): Pick<SessionOptions, 'confirmAccountSwitch'> | Record<string, never> {
+  if (allowed) return { confirmAccountSwitch: async () => true };
+  if (!process.stdin.isTTY) return {};
+  return {
+    confirmAccountSwitch: async (from, to) => {
+      const terminal = createInterface({ input: process.stdin, output: process.stderr });
+      try {
+        const answer = await terminal.question(
+          `The page asks to replace the connected account ${from} with ${to}. Switch? [y/N] `,
+        );
+        return /^y(es)?$/i.test(answer.trim());
+      } finally {
+        terminal.close();
+      }
+    },
+  };
 }

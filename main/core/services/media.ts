@@ -103,8 +103,10 @@ export class MediaService {
   }
 
   /**
-   * What a page can show for each of `urls`: an https picture as it is, an uploaded one as its
-   * thumbnail, or the picture itself when it is as small as a thumbnail. Others are left out.
+   * What a page can show for each of `urls`: an uploaded picture as its thumbnail, or the picture
+   * itself when it is as small as a thumbnail. A web address is left out: the page never fetches
+   * one (its CSP refuses them), so whoever wrote it into an imported file cannot learn who looked
+   * at it, or when; the editor shows its address, and the user's browser opens it when asked.
    */
   thumbnailUrls(urls: readonly string[]): Map<string, string> {
     const shown = new Map<string, string>();
@@ -112,7 +114,6 @@ export class MediaService {
     for (const url of urls) {
       const name = localMediaName(url);
       if (name) local.set(name, url);
-      else if (url.startsWith('https://')) shown.set(url, url);
     }
     const thumbnails = this.store.media.thumbnails([...local.keys()]);
     for (const [name, url] of local) {

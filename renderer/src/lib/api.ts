@@ -12,6 +12,11 @@ import type { CallResult, CoreEvent, OperationResults } from '../../../shared/an
 export interface Transport {
   call(operation: OperationName, input: unknown): Promise<CallResult>;
   events(listener: (event: CoreEvent) => void): () => void;
+  /**
+   * A file dropped on the page outside its drop zones (Electron only): main asks what it holds
+   * and imports it, as File → Import CSV… does.
+   */
+  dropFile?(file: File): Promise<void>;
 }
 
 /** Only the operations a page may call: main-only ones (OPERATION_SIDES) do not type-check. */

@@ -1,5 +1,7 @@
 // Picks the transport (browser): Electron's preload exposes `window.pressroom`; otherwise the
-// page came from the web host, whose session token arrived in the URL fragment.
+// page came from the web host, whose session token arrived in the URL fragment, or is traded
+// once for the one-time code there (a URL the host opened in the browser, whose command line
+// every user of the computer can read).
 import type { OperationName } from '../../../shared/contract';
 import type { CallResult, CoreEvent } from '../../../shared/answers';
 import type { Transport } from './api';
@@ -13,21 +15,42 @@ declare global {
 
 const TOKEN_KEY = 'pressroom.session';
 
-/** Takes the token out of the fragment (so it is not left in history or screenshots). */
-function sessionToken(): string | null {
-  const match = /(?:^|[#&])token=([^&]+)/.exec(location.hash);
-  if (match?.[1]) {
-    sessionStorage.setItem(TOKEN_KEY, match[1]);
-    history.replaceState(null, '', location.pathname + location.search);
-    return match[1];
+/** The session token the host answers for a one-time code; null once the code was used. */
+async function tradeCode(code: string, base: string): Promise<string | null> {
+  try {
+    const response = await fetch(`${base}/api/session`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ code }),
+    });
+    const answer = (await response.json()) as { ok: boolean; value?: { token?: string } };
+    return answer.ok && answer.value?.token ? answer.value.token : null;
+  } catch {
+    return null;
   }
-  return sessionStorage.getItem(TOKEN_KEY);
 }
 
-export function httpTransport(token: string | null, base = ''): Transport {
+/**
+ * Takes the token (or the code) out of the fragment, so neither is left in history or
+ * screenshots; the token is kept for this tab's reloads.
+ */
+export async function sessionToken(base = ''): Promise<string | null> {
+  const match = /(?:^|[#&])(token|code)=([^&]+)/.exec(location.hash);
+  if (!match?.[2]) return sessionStorage.getItem(TOKEN_KEY);
+  history.replaceState(null, '', location.pathname + location.search);
+  const token = match[1] === 'code' ? await tradeCode(match[2], base) : match[2];
+  if (token) sessionStorage.setItem(TOKEN_KEY, token);
+  return token ?? sessionStorage.getItem(TOKEN_KEY);
+}
+
+export function httpTransport(
+  session: string | null | Promise<string | null>,
+  base = '',
+): Transport {
   return {
     async call(operation: OperationName, input: unknown): Promise<CallResult> {
       try {
+        const token = await session;
         const response = await fetch(`${base}/api/call/${operation}`, {
           method: 'POST',
           headers: {
@@ -48,14 +71,41 @@ export function httpTransport(token: string | null, base = ''): Transport {
       }
     },
     events(listener: (event: CoreEvent) => void): () => void {
-      const source = new EventSource(`${base}/api/events?token=${encodeURIComponent(token ?? '')}`);
-      source.onmessage = (message: MessageEvent<string>) =>
-        listener(JSON.parse(message.data) as CoreEvent);
-      return () => source.close();
+      let source: EventSource | null = null;
+      let stopped = false;
+      void Promise.resolve(session).then((token) => {
+        if (stopped) return;
+        source = new EventSource(`${base}/api/events?token=${encodeURIComponent(token ?? '')}`);
+        source.onmessage = (message: MessageEvent<string>) =>
+          listener(JSON.parse(message.data) as CoreEvent);
+      });
+      return () => {
+        stopped = true;
+        source?.close();
+      };
     },
   };
 }
 
 export function defaultTransport(): Transport {
   return window.pressroom ?? httpTransport(sessionToken());
+}
+
+/**
+ * Hands a file dropped outside the page's drop zones (none of which took it) to the transport's
+ * dropFile (Electron's preload); a page without one ignores such drops.
+ */
+export function forwardDroppedFiles(transport: Transport, target: Window = window): void {
+  const { dropFile } = transport;
+  if (!dropFile) return;
+  const hasFiles = (event: DragEvent) => event.dataTransfer?.types.includes('Files') ?? false;
+  target.addEventListener('dragover', (event) => {
+    if (hasFiles(event)) event.preventDefault();
+  });
+  target.addEventListener('drop', (event) => {
+    const file = event.dataTransfer?.files[0];
+    if (event.defaultPrevented || !file) return;
+    event.preventDefault();
+    void dropFile.call(transport, file);
+  });
 }

@@ -18,27 +18,19 @@ const TYPE_NAMES = 'PNG, JPG, GIF or WebP';
 
 export interface MediaLine {
   url: string;
+  /**
+   * A web address is never previewed in the page (its CSP refuses remote pictures): whoever
+   * wrote it, an imported file's author say, would learn who looked and when. The user opens it.
+   */
   valid: boolean;
-  /** Only https images are previewed: the page's CSP allows no other remote images. */
-  preview: boolean;
-  /** The image would not load (not an image, gone, offline). */
-  broken: boolean;
 }
 
-export function parseMedia(text: string, broken: readonly string[] = []): MediaLine[] {
+export function parseMedia(text: string): MediaLine[] {
   return text
     .split('\n')
     .map((line) => line.trim())
     .filter((line) => line !== '')
-    .map((url) => {
-      const valid = isHttpUrl(url);
-      return {
-        url,
-        valid,
-        preview: valid && url.startsWith('https:'),
-        broken: broken.includes(url),
-      };
-    });
+    .map((url) => ({ url, valid: isHttpUrl(url) }));
 }
 
 /** Why a file cannot be a post's picture, before it is sent anywhere; null when it can. */
@@ -73,9 +65,7 @@ export function pastedFiles(transfer: DataTransfer | null, intoTextField: boolea
 export class PostMedia {
   /** The web addresses as the user typed them, one a line. */
   text = $state('');
-  /** Preview URLs that would not load. */
-  private broken = $state.raw<readonly string[]>([]);
-  readonly lines = $derived(parseMedia(this.text, this.broken));
+  readonly lines = $derived(parseMedia(this.text));
   /** Pictures uploaded into Pressroom, in the order they were added. */
   pictures = $state.raw<MediaPicture[]>([]);
   /** How many files are being read and sent, or wait their turn. */
@@ -136,11 +126,6 @@ export class PostMedia {
 
   remove(url: string): void {
     this.pictures = this.pictures.filter((picture) => picture.url !== url);
-  }
-
-  /** A preview image failed to load: say so in place of it. */
-  previewFailed(url: string): void {
-    if (!this.broken.includes(url)) this.broken = [...this.broken, url];
   }
 
   /** The lines that are no URL, and too many pictures, as the platform would refuse them. */
