@@ -55,11 +55,13 @@ export async function serve(
   };
 }
 
-export async function launchChromium(): Promise<Browser> {
+/** Chromium headless; with `scrollbars`, drawn as a user sees them (Playwright hides them). */
+export async function launchChromium(options: { scrollbars?: boolean } = {}): Promise<Browser> {
   const { executablePath } = await findBrowser();
   return chromium.launch({
     executablePath,
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
+    ...(options.scrollbars ? { ignoreDefaultArgs: ['--hide-scrollbars'] } : {}),
   });
 }
 
