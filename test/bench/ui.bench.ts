@@ -178,7 +178,10 @@ async function drawnOn(page: Page): Promise<number> {
   // The first product's cell, not the grid's second row: that row was the paste target below
   // the last row, drawn before any product arrived, so the clock stopped early and the scroller
   // had nothing to scroll (0.0 fps on 1880bb5 whenever the first page came after the check).
-  await page.getByRole('gridcell', { name: /^SKU: / }).first().waitFor();
+  await page
+    .getByRole('gridcell', { name: /^SKU: / })
+    .first()
+    .waitFor();
   const firstRows = (await page.evaluate(() => performance.now())) - started;
   report(`catalog, ${PRODUCTS} products, to first rows`, firstRows, 'ms', '< 300 ms');
   const fps = await page.evaluate(
