@@ -190,6 +190,8 @@ export async function buildRenderer(projectRoot = process.cwd()): Promise<Render
     root,
     [
       'main/app/build.ts',
+      // It writes the compressed copies.
+      'main/host/static-files.ts',
       'renderer/vite.config.ts',
       'renderer/index.html',
       ...filesUnder(root, 'renderer/public'),
