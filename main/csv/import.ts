@@ -36,19 +36,24 @@ const PROGRESS_EVERY = 5_000;
 /**
  * Work done in one turn of the event loop. The import runs on the thread that answers the page
  * (the web host, Electron's IPC), so it gives a turn back at least this often: a call the page
- * makes meanwhile is answered within a frame. Each commit waits for the disk (synchronous = FULL),
- * so a transaction takes as many rows as fit in the slice, not a fixed count.
+ * makes meanwhile is answered within a frame.
  */
 const SLICE_MS = 6;
+/**
+ * Each commit waits for the disk (synchronous = FULL), on this thread too: a transaction writes for
+ * at least this many times as long as the last commit took, so on a slow or busy disk the
+ * commits stay a small part of the import (more rows each) rather than multiply its time.
+ */
+const WORK_PER_COMMIT = 4;
 /** Rows written between two looks at the clock inside a slice's transaction. */
 const WRITE_STEP = 250;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * Writes `items` (emptying the array) in transactions of about SLICE_MS each, `write` taking
- * WRITE_STEP of them at a time and `last` running at the end of each transaction; a turn of the
- * event loop between transactions.
+ * Writes `items` (emptying the array) in transactions of about SLICE_MS each (longer while commits
+ * are slow), `write` taking WRITE_STEP of them at a time and `last` running at the end of each
+ * transaction; a turn of the event loop between transactions.
  */
 async function inSlices<T>(
   store: WorkspaceStore,
@@ -56,13 +61,18 @@ async function inSlices<T>(
   write: (some: T[]) => void,
   last: () => void,
 ): Promise<void> {
+  let commitMs = 0;
   while (items.length > 0) {
+    const budget = Math.max(SLICE_MS, WORK_PER_COMMIT * commitMs);
     const started = performance.now();
+    let written = started;
     store.transaction(() => {
       do write(items.splice(0, WRITE_STEP));
-      while (items.length > 0 && performance.now() - started < SLICE_MS);
+      while (items.length > 0 && performance.now() - started < budget);
       last();
+      written = performance.now();
     });
+    commitMs = performance.now() - written;
     await nextTurn();
   }
 }
