@@ -27,6 +27,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'vite';
 import type { Plugin } from 'vite';
+import { precompress } from '../host/static-files';
 
 const ICONS = ['icon.png', 'tray.png', 'trayTemplate.png', 'trayTemplate@2x.png'];
 
@@ -112,7 +113,11 @@ export async function buildShell(root = process.cwd()): Promise<ShellBuild> {
     emptyOutDir: false,
     inline: true,
   });
-  cpSync(renderer, join(out, 'renderer'), { recursive: true });
+  // The web host's compressed copies (static-files.ts) are of no use behind app://.
+  cpSync(renderer, join(out, 'renderer'), {
+    recursive: true,
+    filter: (source) => !/\.(br|gz)$/.test(source),
+  });
   mkdirSync(join(out, 'icons'), { recursive: true });
   for (const icon of ICONS) cpSync(join(root, 'build', icon), join(out, 'icons', icon));
   return { main: join(out, 'main', 'index.js'), preload: join(out, 'main', 'preload.cjs') };
@@ -185,6 +190,8 @@ export async function buildRenderer(projectRoot = process.cwd()): Promise<Render
     root,
     [
       'main/app/build.ts',
+      // It writes the compressed copies.
+      'main/host/static-files.ts',
       'renderer/vite.config.ts',
       'renderer/index.html',
       ...filesUnder(root, 'renderer/public'),
@@ -200,6 +207,7 @@ export async function buildRenderer(projectRoot = process.cwd()): Promise<Render
     logLevel: 'warn',
     plugins: [recordSources(root, sources)],
   });
+  precompress(join(root, 'dist/renderer'));
   const manifest: RendererManifest = {
     sources: Object.fromEntries(Object.entries(sources).sort(([a], [b]) => a.localeCompare(b))),
   };

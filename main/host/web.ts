@@ -12,7 +12,7 @@ import { resolve } from 'node:path';
 import { MAX_UPLOAD_BASE64 } from '../../shared/contract';
 import { invokeFromRenderer } from '../core/service';
 import type { Session } from '../core/session';
-import { contentTypeOf, fileInside } from './static-files';
+import { contentTypeOf, encodedFile, fileInside } from './static-files';
 
 export interface WebHostOptions {
   session: Session;
@@ -284,12 +284,15 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         error: { kind: 'unknown_operation', message: `Nothing at ${url.pathname}` },
       });
     }
+    const sent = encodedFile(file, request.headers['accept-encoding']);
     response.writeHead(200, {
       'Content-Type': contentTypeOf(file),
       'Content-Security-Policy': CONTENT_SECURITY_POLICY,
       'X-Content-Type-Options': 'nosniff',
+      Vary: 'Accept-Encoding',
+      ...(sent.encoding ? { 'Content-Encoding': sent.encoding } : {}),
     });
-    createReadStream(file).pipe(response);
+    createReadStream(sent.path).pipe(response);
   }
 
   await new Promise<void>((resolveListen, reject) => {

@@ -42,6 +42,9 @@ beforeAll(() => {
   mkdirSync(join(root, 'main/cli'), { recursive: true });
   for (const file of ['launch.mjs', 'builds.mjs', 'build.ts'])
     cpSync(resolve('main/app', file), join(root, 'main/app', file));
+  // The renderer's build writes its compressed copies with the web host's static files module.
+  mkdirSync(join(root, 'main/host'), { recursive: true });
+  cpSync(resolve('main/host/static-files.ts'), join(root, 'main/host/static-files.ts'));
   symlinkSync(resolve('node_modules'), join(root, 'node_modules'));
   writeFileSync(join(root, 'package.json'), '{ "type": "module" }\n');
   writeFileSync(

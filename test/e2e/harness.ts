@@ -21,9 +21,12 @@ export interface Served {
   stop(): Promise<void>;
 }
 
-/** Runs `serve --json` on a new (or given) PRESSROOM_HOME and returns the URL it printed. */
+/**
+ * Runs `serve --json` on a new (or given) PRESSROOM_HOME and returns the URL it printed; from the
+ * tree at `root` when given (bench:ui's baseline).
+ */
 export async function serve(
-  options: { home?: string; args?: string[]; env?: NodeJS.ProcessEnv } = {},
+  options: { home?: string; args?: string[]; env?: NodeJS.ProcessEnv; root?: string } = {},
 ): Promise<Served> {
   const home = options.home ?? mkdtempSync(join(tmpdir(), 'pressroom-e2e-'));
   const { child, firstLine } = await startCli(
@@ -35,6 +38,7 @@ export async function serve(
       PRESSROOM_API_TOKEN: '',
       ...options.env,
     },
+    options.root,
   );
   // Drain stderr so a chatty server never blocks on a full pipe.
   child.stderr.resume();
@@ -55,11 +59,13 @@ export async function serve(
   };
 }
 
-export async function launchChromium(): Promise<Browser> {
+/** Chromium headless; with `scrollbars`, drawn as a user sees them (Playwright hides them). */
+export async function launchChromium(options: { scrollbars?: boolean } = {}): Promise<Browser> {
   const { executablePath } = await findBrowser();
   return chromium.launch({
     executablePath,
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
+    ...(options.scrollbars ? { ignoreDefaultArgs: ['--hide-scrollbars'] } : {}),
   });
 }
 

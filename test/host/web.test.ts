@@ -4,8 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { FileSecretStore } from '../../main/core/account';
 import { Session } from '../../main/core/session';
+import { precompress } from '../../main/host/static-files';
 import { startWebHost } from '../../main/host/web';
 import { solidPng } from '../support/pictures';
 import { startTestPlatform } from '../support/platform';
@@ -275,6 +277,53 @@ describe('web host', () => {
       '/index.html%00.js',
     ])
       expect((await fetch(`${web.origin}${path}`)).status, path).toBe(404);
+    await web.close();
+    pressroom.close();
+  });
+
+  it('sends text files as the build compressed them, by what the browser accepts', async () => {
+    const staticDir = mkdtempSync(join(tmpdir(), 'pressroom-static-'));
+    const script = `export const words = ${JSON.stringify('bread and butter '.repeat(2000))};`;
+    writeFileSync(join(staticDir, 'app.js'), script);
+    writeFileSync(join(staticDir, 'icon.png'), solidPng(4, 4, [0, 0, 0]));
+    precompress(staticDir);
+    const { pressroom, web } = await host(staticDir);
+    const get = (path: string, acceptEncoding?: string) =>
+      new Promise<{ encoding: string | undefined; vary: string | undefined; body: Buffer }>(
+        (resolveGet, reject) => {
+          const headers = acceptEncoding === undefined ? {} : { 'Accept-Encoding': acceptEncoding };
+          request(`${web.origin}${path}`, { headers }, (response) => {
+            const chunks: Buffer[] = [];
+            response.on('data', (chunk: Buffer) => chunks.push(chunk));
+            response.on('end', () =>
+              resolveGet({
+                encoding: response.headers['content-encoding'],
+                vary: response.headers.vary,
+                body: Buffer.concat(chunks),
+              }),
+            );
+          })
+            .on('error', reject)
+            .end();
+        },
+      );
+    const brotli = await get('/app.js', 'gzip, deflate, br, zstd');
+    expect(brotli.encoding).toBe('br');
+    expect(brotli.vary).toBe('Accept-Encoding');
+    expect(brotli.body.length).toBeLessThan(script.length / 20);
+    expect(brotliDecompressSync(brotli.body).toString()).toBe(script);
+    for (const accept of ['gzip, deflate', 'br;q=0, *']) {
+      const gzip = await get('/app.js', accept);
+      expect(gzip.encoding, accept).toBe('gzip');
+      expect(gunzipSync(gzip.body).toString()).toBe(script);
+    }
+    for (const accept of [undefined, 'identity', 'br;q=0, gzip;q=0']) {
+      const plain = await get('/app.js', accept);
+      expect(plain.encoding, accept).toBeUndefined();
+      expect(plain.body.toString()).toBe(script);
+    }
+    // A picture is compressed already: sent as it is.
+    expect((await get('/icon.png', 'br, gzip')).encoding).toBeUndefined();
     await web.close();
     pressroom.close();
   });

@@ -34,13 +34,18 @@ export function runCli(
   });
 }
 
-/** Starts a long-running CLI command and resolves with its first stdout line. */
+/**
+ * Starts a long-running CLI command and resolves with its first stdout line; `root`, the tree
+ * whose CLI runs (a bench's baseline), is this one unless given.
+ */
 export function startCli(
   args: string[],
   env: NodeJS.ProcessEnv = {},
+  root?: string,
 ): Promise<{ child: ChildProcessWithoutNullStreams; firstLine: string }> {
   const child = spawn(process.execPath, [...CLI_ENTRY, ...args], {
     env: { ...process.env, ...env },
+    ...(root ? { cwd: root } : {}),
   });
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout });

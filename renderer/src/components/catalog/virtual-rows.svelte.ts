@@ -1,82 +1,155 @@
-// Row virtualisation for the catalog grid (browser): @tanstack/virtual-core over a fixed-height
-// scroller, exposed as runes so only the rows in view (plus overscan) are rendered.
-import {
-  Virtualizer,
-  elementScroll,
-  observeElementOffset,
-  observeElementRect,
-} from '@tanstack/virtual-core';
-import type { VirtualItem } from '@tanstack/virtual-core';
+// Row virtualisation for the catalog grid (browser): rows of one fixed height over a scroller,
+// exposed as runes so only the rows in view (plus overscan) are rendered.
+//
+// A browser will not make an element taller than about 33,554,432 px (Chromium; Firefox stops
+// near 17.9 million), and a million 34-pixel rows need 34 million. So, as AG Grid and Glide Data
+// Grid do, the scroll range is capped at MAX_SCROLL_HEIGHT and scaled: the scrollbar's range maps
+// onto the list's whole range, and the rows in view are drawn where the list would have them at
+// that point. Below the cap the scale is exactly 1 and nothing changes. Past the sizer (the paste
+// target below the last row) the scroll is 1:1 again. A row's index is never estimated from the
+// scroll position alone when the grid itself scrolled there (the keyboard): the offset it asked
+// for is kept, so the active row shows whole, to the pixel.
+
+/** Taller than any catalog below ~440,000 rows needs; well under every browser's limit. */
+export const MAX_SCROLL_HEIGHT = 15_000_000;
 
 /** The height assumed while the scroller measures 0 (not laid out yet, or in a hidden tab). */
 const UNMEASURED_HEIGHT = 600;
 
+export interface VirtualRow {
+  index: number;
+  /** Its top in the sizer's coordinates (what `translateY` takes). */
+  start: number;
+}
+
 export class VirtualRows {
-  items = $state.raw<VirtualItem[]>([]);
+  items = $state.raw<VirtualRow[]>([]);
+  /** The sizer's height: the list's, capped at MAX_SCROLL_HEIGHT. */
   totalSize = $state(0);
-  private readonly virtualizer: Virtualizer<HTMLElement, HTMLElement>;
+  private count = 0;
+  private viewport = UNMEASURED_HEIGHT;
+  /** Where the view's top is in the whole list, in pixels. */
+  private offset = 0;
+  /** The scrollTop the grid set for `offset` itself; a scroll event there keeps `offset`. */
+  private ownScrollTop: number | null = null;
+  private shown = { start: -1, end: -1, origin: 0 };
 
   constructor(
-    getScroller: () => HTMLElement | null,
+    private readonly getScroller: () => HTMLElement | null,
     readonly rowHeight: number,
     /** Told the first and last index rendered, whenever they change. */
     private readonly onRange: (start: number, end: number) => void,
-    overscan = 10,
-  ) {
-    this.virtualizer = new Virtualizer<HTMLElement, HTMLElement>({
-      count: 0,
-      getScrollElement: getScroller,
-      // Every row has the same height, so nothing is measured while scrolling.
-      estimateSize: () => rowHeight,
-      overscan,
-      // A scroller measured at 0 would render no rows at all; a screenful shows the first ones
-      // at once, and the real size replaces it as soon as there is one.
-      observeElementRect: (instance, report) =>
-        observeElementRect(instance, (rect) =>
-          report(rect.height > 0 ? rect : { width: rect.width, height: UNMEASURED_HEIGHT }),
-        ),
-      observeElementOffset,
-      scrollToFn: elementScroll,
-      onChange: () => this.publish(),
-    });
-  }
+    private readonly overscan = 10,
+  ) {}
 
   /** Starts following the scroller; returns the way to stop (an effect's cleanup). */
   attach(): () => void {
-    const stop = this.virtualizer._didMount();
-    this.virtualizer._willUpdate();
-    return stop;
+    const scroller = this.getScroller();
+    if (!scroller) return () => {};
+    const follow = () => this.follow(scroller);
+    scroller.addEventListener('scroll', follow, { passive: true });
+    const resized = new ResizeObserver(follow);
+    resized.observe(scroller);
+    follow();
+    return () => {
+      scroller.removeEventListener('scroll', follow);
+      resized.disconnect();
+    };
   }
 
   setCount(count: number): void {
-    if (count === this.virtualizer.options.count) return;
-    this.virtualizer.setOptions({ ...this.virtualizer.options, count });
-    this.virtualizer._willUpdate();
-    this.publish();
+    if (count === this.count) return;
+    this.count = count;
+    this.totalSize = Math.min(count * this.rowHeight, MAX_SCROLL_HEIGHT);
+    const scroller = this.getScroller();
+    if (scroller) this.follow(scroller);
+    else this.publish(0);
   }
 
   /** Rows that fit in the scroller now, for PageUp and PageDown. */
   get pageRows(): number {
-    const height = this.virtualizer.scrollRect?.height ?? 0;
-    return Math.max(1, Math.floor(height / this.rowHeight) - 1);
+    return Math.max(1, Math.floor(this.viewport / this.rowHeight) - 1);
   }
 
-  /** Scrolls just enough to show row `index` (the active cell). */
+  /** Scrolls just enough to show row `index` (the active cell), whole. */
   reveal(index: number): void {
-    if (index < this.virtualizer.options.count)
-      this.virtualizer.scrollToIndex(index, { align: 'auto' });
+    if (index < 0 || index >= this.count) return;
+    const top = index * this.rowHeight;
+    const bottom = top + this.rowHeight;
+    if (top < this.offset) this.scrollTo(top);
+    else if (bottom > this.offset + this.viewport) this.scrollTo(bottom - this.viewport);
   }
 
   scrollToTop(): void {
-    this.virtualizer.scrollToOffset(0);
+    this.scrollTo(0);
   }
 
-  private publish(): void {
-    const items = this.virtualizer.getVirtualItems();
+  /** How far the list's top may move up: its height less the view's. */
+  private get listRange(): number {
+    return Math.max(0, this.count * this.rowHeight - this.viewport);
+  }
+
+  /** How far the scrollbar moves over the rows (the sizer less the view). */
+  private get barRange(): number {
+    return Math.max(0, this.totalSize - this.viewport);
+  }
+
+  /** List pixels per scrollbar pixel: 1 below the cap. */
+  private get scale(): number {
+    return this.barRange > 0 ? Math.max(1, this.listRange / this.barRange) : 1;
+  }
+
+  private offsetAt(scrollTop: number): number {
+    if (scrollTop <= this.barRange) return Math.min(scrollTop * this.scale, this.listRange);
+    return this.listRange + (scrollTop - this.barRange);
+  }
+
+  private scrollTopFor(offset: number): number {
+    if (offset <= this.listRange) return offset / this.scale;
+    return this.barRange + (offset - this.listRange);
+  }
+
+  private scrollTo(offset: number): void {
+    this.offset = Math.max(0, Math.min(offset, this.listRange));
+    const scroller = this.getScroller();
+    if (!scroller) return this.publish(0);
+    scroller.scrollTop = this.scrollTopFor(this.offset);
+    // Read back: the browser rounds it to its own pixels.
+    this.ownScrollTop = scroller.scrollTop;
+    this.publish(scroller.scrollTop);
+  }
+
+  private follow(scroller: HTMLElement): void {
+    const height = scroller.clientHeight;
+    this.viewport = height > 0 ? height : UNMEASURED_HEIGHT;
+    const scrollTop = scroller.scrollTop;
+    if (this.ownScrollTop === null || Math.abs(scrollTop - this.ownScrollTop) >= 1) {
+      this.ownScrollTop = null;
+      this.offset = this.offsetAt(scrollTop);
+    }
+    this.publish(scrollTop);
+  }
+
+  private publish(scrollTop: number): void {
+    if (this.count === 0) {
+      this.items = [];
+      this.shown = { start: -1, end: -1, origin: 0 };
+      return;
+    }
+    const first = Math.max(0, Math.floor(this.offset / this.rowHeight) - this.overscan);
+    const last = Math.min(
+      this.count - 1,
+      Math.ceil((this.offset + this.viewport) / this.rowHeight) + this.overscan,
+    );
+    // Where row 0 would be in the sizer for the view to show `offset` at `scrollTop`.
+    const origin = scrollTop - this.offset;
+    const { start, end } = this.shown;
+    if (first === start && last === end && origin === this.shown.origin) return;
+    const items: VirtualRow[] = [];
+    for (let index = first; index <= last; index++)
+      items.push({ index, start: origin + index * this.rowHeight });
     this.items = items;
-    this.totalSize = this.virtualizer.getTotalSize();
-    const first = items[0];
-    const last = items.at(-1);
-    if (first && last) this.onRange(first.index, last.index);
+    this.shown = { start: first, end: last, origin };
+    if (first !== start || last !== end) this.onRange(first, last);
   }
 }

@@ -1,0 +1,33 @@
+// The tree a bench compares against (Node): commit 1880bb5 (or BENCH_BASELINE_COMMIT), unpacked
+// once into the temporary folder with a copy of this tree's node_modules, so a bench measures it
+// in the same run, on the same machine, as the working tree. BENCH_BASELINE=off leaves it out.
+import { execSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const BASELINE_COMMIT = process.env.BENCH_BASELINE_COMMIT ?? '1880bb5';
+
+/** The baseline tree's folder, unpacked on first use; null when BENCH_BASELINE=off. */
+export function baselineTree(): string | null {
+  if (process.env.BENCH_BASELINE === 'off') return null;
+  const root = join(tmpdir(), `pressroom-${BASELINE_COMMIT}`);
+  if (existsSync(join(root, 'node_modules', '.package-lock.json'))) return root;
+  // Unpacked beside, then moved in whole, so a run stopped half-way is never taken as a tree.
+  const partial = `${root}.partial`;
+  rmSync(partial, { recursive: true, force: true });
+  mkdirSync(partial, { recursive: true });
+  execSync(`git archive ${BASELINE_COMMIT} | tar -x -C ${JSON.stringify(partial)}`);
+  cpSync('node_modules', join(partial, 'node_modules'), {
+    recursive: true,
+    verbatimSymlinks: true,
+  });
+  // Its own dependencies where they differ from this tree's (from npm's cache when it can).
+  execSync('npm install --prefer-offline --ignore-scripts --no-audit --no-fund', {
+    cwd: partial,
+    stdio: 'ignore',
+  });
+  rmSync(root, { recursive: true, force: true });
+  renameSync(partial, root);
+  return root;
+}

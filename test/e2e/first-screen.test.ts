@@ -1,0 +1,71 @@
+// The first screen holds still: once the page has painted, nothing on it moves as the settings,
+// the status, the calendar's posts and the unscheduled drafts arrive. Chromium reports every
+// movement of laid-out content as a `layout-shift` performance entry (what Lighthouse sums into
+// cumulative layout shift); none may come after the first contentful paint.
+import { describe, expect, it } from 'vitest';
+import { openApp } from './harness';
+import { useServedApp } from './served-app';
+
+interface Shift {
+  at: number;
+  value: number;
+  moved: string[];
+}
+
+describe('the first screen', () => {
+  const app = useServedApp();
+
+  it('does not shift after its first paint', async () => {
+    for (const viewport of [
+      { width: 1280, height: 800 },
+      { width: 1024, height: 700 },
+    ]) {
+      const { page, problems } = await openApp(app.browser, app.served.url, {
+        viewport,
+        // Before the app's scripts, so no entry is missed.
+        beforeLoad: (page) =>
+          page.addInitScript(() => {
+            const shifts: Shift[] = [];
+            (window as unknown as { shifts: Shift[] }).shifts = shifts;
+            const describe = (node: Node | null) =>
+              node instanceof Element
+                ? `${node.tagName.toLowerCase()}.${[...node.classList].join('.')}`
+                : String(node?.nodeName);
+            new PerformanceObserver((list) => {
+              for (const entry of list.getEntries() as (PerformanceEntry & {
+                value: number;
+                hadRecentInput: boolean;
+                sources: { node: Node | null }[];
+              })[])
+                if (!entry.hadRecentInput)
+                  shifts.push({
+                    at: entry.startTime,
+                    value: entry.value,
+                    moved: entry.sources.map((source) => describe(source.node)),
+                  });
+            }).observe({ type: 'layout-shift', buffered: true });
+          }),
+      });
+      // Everything the first screen waits for has come: the demo banner, the status, the month's
+      // posts and the unscheduled drafts.
+      await page.getByText('Demo workspace').waitFor();
+      await page.locator('.pill.ok').waitFor();
+      await page.locator('.month-post').first().waitFor();
+      await page.getByRole('heading', { name: /Unscheduled drafts/ }).waitFor();
+      // A frame or two for anything still to settle.
+      await page.waitForTimeout(1000);
+      const { firstPaint, shifts } = await page.evaluate(() => ({
+        firstPaint:
+          performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Infinity,
+        shifts: (window as unknown as { shifts: Shift[] }).shifts,
+      }));
+      expect(firstPaint, 'the page painted').toBeLessThan(Infinity);
+      expect(
+        shifts.filter((shift) => shift.at >= firstPaint),
+        `${viewport.width}×${viewport.height}`,
+      ).toEqual([]);
+      expect(problems).toEqual([]);
+      await page.close();
+    }
+  });
+});
