@@ -88,10 +88,12 @@ describe('after the platform accepted a post', () => {
       at: new Date(Date.now() + 3_600_000).toISOString(),
       zone: 'UTC',
     });
-    pressroom.store.outbox.markDone(
-      pressroom.store.outbox.openFor({ postId: holder.id })?.id ?? 0,
-      reused,
-    );
+    // As if published earlier: the holder's item is done and its post linked to the id.
+    const held = pressroom.store.outbox.openFor({ postId: holder.id })?.id ?? 0;
+    pressroom.store.db
+      .prepare(`UPDATE outbox SET state = 'sending', ready_at = 0 WHERE id = ?`)
+      .run(held);
+    pressroom.store.outbox.markDone(held, reused);
     const post = pressroom.posts.addPost({
       text: 'Id reused',
       botId: 'bot_1',
