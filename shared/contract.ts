@@ -25,6 +25,8 @@ const pageWindow = {
   limit: z.number().int().min(1).max(1000).default(100),
 };
 const search = z.string().max(200).optional();
+/** Columns an import's mapping may name: far more than any shop's export has. */
+const MAX_MAPPED_COLUMNS = 1000;
 const importOptions = {
   kind: z.enum(['posts', 'products']),
   dryRun: z.boolean().default(false),
@@ -34,7 +36,12 @@ const importOptions = {
   timezone: zone.optional(),
   dateFormat: z.enum(['DD/MM/YYYY', 'MM/DD/YYYY']).optional(),
   /** Field → the file's header it is read from (null: not imported); other fields match by name. */
-  mapping: z.record(z.string(), z.string().nullable()).optional(),
+  mapping: z
+    .record(z.string().max(1000), z.string().max(1000).nullable())
+    .refine((mapping) => Object.keys(mapping).length <= MAX_MAPPED_COLUMNS, {
+      error: `must name at most ${MAX_MAPPED_COLUMNS} columns`,
+    })
+    .optional(),
   /**
    * Posts: rows without a time are scheduled in the next free slots of their bot (the row's, else
    * the default bot); implies `queue`. ImportResult.slots (the preview's too) lists the times given.
@@ -60,6 +67,15 @@ const itemId = z
   .number({ error: 'must be a number' })
   .int()
   .positive({ error: 'must be a positive id' });
+/**
+ * The most products one call may name: the catalog's whole grid selected. Every list in the
+ * contract has a maximum, so no input makes the core hold or loop over an unbounded one.
+ */
+export const MAX_SELECTION = 100_000;
+const productIds = z
+  .array(itemId)
+  .min(1, { error: 'choose at least one product' })
+  .max(MAX_SELECTION, { error: `choose at most ${MAX_SELECTION.toLocaleString('en')} products` });
 
 export const POST_MODES = ['draft', 'schedule', 'publish_now', 'hand_off'] as const;
 
@@ -254,11 +270,12 @@ export const operations = {
     imageUrl: httpUrl.nullable().default(null),
   }),
   duplicateProduct: z.strictObject({ id: itemId }),
-  deleteProducts: z.strictObject({
-    ids: z.array(itemId).min(1, { error: 'choose at least one product' }),
-  }),
+  deleteProducts: z.strictObject({ ids: productIds }),
   listQueue: z.strictObject({
-    states: z.array(z.enum(OUTBOX_STATES)).optional(),
+    states: z
+      .array(z.enum(OUTBOX_STATES))
+      .max(OUTBOX_STATES.length, { error: `must name at most ${OUTBOX_STATES.length} states` })
+      .optional(),
     limit: z.number().int().min(1).max(2000).default(500),
   }),
   listBots: z.strictObject({}),
@@ -284,9 +301,7 @@ export const operations = {
   }),
   renameBot: z.strictObject({ botId: z.string().min(1), name: text(1, LIMITS.botName) }),
   deleteBot: z.strictObject({ botId: z.string().min(1) }),
-  queueProducts: z.strictObject({
-    ids: z.array(itemId).min(1, { error: 'choose at least one product' }),
-  }),
+  queueProducts: z.strictObject({ ids: productIds }),
   importFile: z.strictObject({
     ...importOptions,
     path: z.string().min(1, { error: 'name a file' }),
@@ -359,6 +374,7 @@ export const operations = {
     events: z
       .array(z.enum(WEBHOOK_EVENTS))
       .min(1, { error: 'choose at least one event' })
+      .max(WEBHOOK_EVENTS.length, { error: 'names an event twice' })
       .refine((events) => new Set(events).size === events.length, {
         error: 'names an event twice',
       }),
