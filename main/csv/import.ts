@@ -5,6 +5,7 @@
 // default) a file with any bad row writes nothing: the rows written before it are taken back
 // (ImportsStore.abandonBatch), and queue items are only made once the whole file is in, so
 // nothing goes out of an import a bad row stops.
+import { setImmediate } from 'node:timers/promises';
 import { PRIORITY } from '../../shared/domain';
 import type { ImportProgress, ImportResult } from '../../shared/domain';
 import type { WorkspaceStore } from '../store';
@@ -12,7 +13,8 @@ import { IMPORT_BEAT_MS } from '../store/imports';
 import type { NewOutboxItem } from '../store/outbox';
 import { mapColumns } from './columns';
 import type { ImportKind } from './columns';
-import { badRowsCsv } from './export';
+import { BadRowsFile } from './export';
+import { keepFirst } from './import-options';
 import type { ImportOptions } from './import-options';
 import { ImportRows } from './import-rows';
 import { writeRows } from './import-writes';
@@ -36,6 +38,8 @@ export { UnusableFile };
  */
 const WRITE_BATCH = 10_000;
 const PROGRESS_EVERY = 5_000;
+/** The longest the run works without letting other calls in. */
+const YIELD_EVERY_MS = 10;
 
 export async function importCsv(
   store: WorkspaceStore,
@@ -76,11 +80,11 @@ export async function importCsv(
     invalid: 0,
     duplicates: 0,
     errors: [],
+    errorCount: 0,
     warnings: [],
+    warningCount: 0,
     slots: [],
-    // A file without a header row gets bad rows without one too, to import again the same way.
-    badRows: { header: first.firstRowIsData ? [] : first.header, rows: [] },
-    badRowsCsv: null,
+    badRowsFile: null,
     unknownColumns: mapping.unknown,
     source: source ? SOURCE_LABELS[source] : null,
     firstRowIsData: first.firstRowIsData,
@@ -102,6 +106,10 @@ export async function importCsv(
     first.firstRowIsData && kind === 'posts'
       ? Math.max(first.header.length, POSITIONAL_COLUMNS)
       : first.header.length;
+  // A file without a header row gets bad rows without one too, to import again the same way.
+  const badRows = options.badRowsPath
+    ? new BadRowsFile(options.badRowsPath, first.firstRowIsData ? [] : first.header)
+    : null;
   const importRows = new ImportRows(store, kind, first.header, mapping, source, options);
   const { leftOut, held, shop } = importRows;
   if (shop) {
@@ -141,7 +149,14 @@ export async function importCsv(
     result.batch = store.imports.createBatch(kind, path);
   }
   try {
+    let lastYield = Date.now();
     for await (const rows of first.batches) {
+      // The stream may hand over chunks it has already read without a turn of the event loop:
+      // give the app's other calls theirs, so they wait a few milliseconds, not the whole import.
+      if (Date.now() - lastYield >= YIELD_EVERY_MS) {
+        await setImmediate();
+        lastYield = Date.now();
+      }
       for (const row of rows) {
         const checked = importRows.validate(row);
         if (checked === null) continue;
@@ -149,20 +164,21 @@ export async function importCsv(
         progress.rowsRead++;
         if (Array.isArray(checked)) {
           result.invalid++;
-          result.errors.push(...checked);
-          result.badRows.rows.push({
+          result.errorCount += checked.length;
+          keepFirst(result.errors, checked);
+          badRows?.add(
             // Short rows are filled out, so the error column stays the last one.
-            cells:
-              row.cells.length < badRowWidth
-                ? [...row.cells, ...Array<string>(badRowWidth - row.cells.length).fill('')]
-                : row.cells,
-            message: checked.map((e) => `${e.column}: ${e.message}`).join('; '),
-          });
+            row.cells.length < badRowWidth
+              ? [...row.cells, ...Array<string>(badRowWidth - row.cells.length).fill('')]
+              : row.cells,
+            checked.map((e) => `${e.column}: ${e.message}`).join('; '),
+          );
           // With on-error abort the import is lost now: stop writing, keep checking for the report.
           if (onError === 'abort') pending.length = 0;
         } else if ('warning' in checked) {
           result.duplicates++;
-          result.warnings.push(checked.warning);
+          result.warningCount++;
+          keepFirst(result.warnings, [checked.warning]);
         } else {
           progress.rowsValid++;
           if (checked.kind === 'posts' && checked.filled && checked.botId && checked.scheduledAt)
@@ -206,7 +222,7 @@ export async function importCsv(
           for (const item of toQueue.slice(from, from + WRITE_BATCH)) store.outbox.enqueue(item);
           store.imports.beat(batch);
         });
-        await new Promise((resolve) => setImmediate(resolve));
+        await setImmediate();
       }
       store.imports.finishBatch(batch, {
         rows: result.rows,
@@ -222,9 +238,10 @@ export async function importCsv(
     // Whatever failed (the file, the disk), the import is all or nothing.
     if (result.batch) store.imports.abandonBatch(result.batch);
     throw error;
+  } finally {
+    badRows?.close();
   }
   report(first);
   result.leftOut = [...leftOut].map(([reason, rows]) => ({ reason, rows }));
-  if (result.badRows.rows.length > 0) result.badRowsCsv = badRowsCsv(result.badRows);
   return result;
 }

@@ -5,6 +5,7 @@ import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
 import { toInstant } from '../../shared/time';
 import { Pressroom } from '../../main/core/pressroom';
+import { uploaded } from '../support/uploads';
 import { csvFiles } from '../support/csv-files';
 
 const { fixture } = csvFiles('planning');
@@ -28,7 +29,6 @@ function workspace(): Pressroom {
   return pressroom;
 }
 
-const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 
 describe('import with fillSlots', () => {
   const csv = [
@@ -45,8 +45,7 @@ describe('import with fillSlots', () => {
     pressroom.posts.addPost({ text: 'Held', botId: 'bot_1', at: '2026-11-23 09:00', zone: BERLIN });
     const upload = {
       kind: 'posts' as const,
-      fileName: 'calendar.csv',
-      contentBase64: base64(csv),
+      upload: await uploaded(pressroom, 'calendar.csv', csv),
       timezone: BERLIN,
       fillSlots: true,
     };
