@@ -93,7 +93,11 @@ describe('the import history', () => {
   it('says a batch with an item gone to the platform can no longer be undone', async () => {
     const core = pressroom({ now: Date.parse('2099-01-01T08:00:00Z') });
     const result = await core.imports.importUpload(
-      await upload(core, 'posts', 'week.csv', ['text,scheduled_at', 'One,2099-01-05 09:00', 'Two,']),
+      await upload(core, 'posts', 'week.csv', [
+        'text,scheduled_at',
+        'One,2099-01-05 09:00',
+        'Two,',
+      ]),
     );
     const [sent] = core.store.posts.list({}).filter((post) => post.text === 'One');
     core.store.posts.update(sent?.id ?? 0, { status: 'published' });

@@ -80,7 +80,10 @@ describe('the import wizard on the core', () => {
       issues: [{ field: 'mapping.text', message: '"Body" is not a column of this file' }],
     });
     await expect(
-      core.imports.importUpload({ ...(await upload(core, CSV)), mapping: { text: 'Words', bot: 'Words' } }),
+      core.imports.importUpload({
+        ...(await upload(core, CSV)),
+        mapping: { text: 'Words', bot: 'Words' },
+      }),
     ).rejects.toThrow('mapping.bot: "Words" is already chosen for text');
     expect(core.store.posts.list()).toHaveLength(0);
   });
@@ -88,7 +91,11 @@ describe('the import wizard on the core', () => {
   it('imports with the mapping, then imports the fixed bad rows file the same way', async () => {
     const core = pressroom();
     const mapping = { text: 'Words', scheduled_at: 'When' };
-    const first = await core.imports.importUpload({ ...(await upload(core, CSV)), mapping, onError: 'skip' });
+    const first = await core.imports.importUpload({
+      ...(await upload(core, CSV)),
+      mapping,
+      onError: 'skip',
+    });
     expect(first).toMatchObject({ inserted: 1, invalid: 2, written: true });
     const badRows = await badRowsOf(core, first);
     const lines = badRows.trimEnd().split('\r\n');

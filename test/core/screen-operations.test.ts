@@ -27,7 +27,6 @@ async function workspace() {
   return { platform, session, events, call, value };
 }
 
-
 describe('catalog operations', () => {
   it('creates, edits, validates, pages, duplicates and deletes drafts', async () => {
     const { call, value, events } = await workspace();

@@ -29,7 +29,6 @@ function workspace(): Pressroom {
   return pressroom;
 }
 
-
 describe('import with fillSlots', () => {
   const csv = [
     'text,bot,scheduled_at',

@@ -155,7 +155,6 @@ async function pick(csv: string, name = 'calendar.csv'): Promise<void> {
   });
 }
 
-
 /** A Blob's text with its byte-order mark kept (Blob.text() drops it). */
 const bytesOf = async (blob: Blob) =>
   new TextDecoder('utf-8', { ignoreBOM: true }).decode(await blob.arrayBuffer());
@@ -427,7 +426,8 @@ describe('the import screen', () => {
     const file = new File([CSV], 'dropped.csv', { type: 'text/csv' });
     await fireEvent.drop(zone, { dataTransfer: { files: [file] } });
     await vi.waitFor(() => expect(transport.callsOf('previewUpload')).toHaveLength(1));
-    expect(transport.callsOf('previewUpload')[0]).toMatchObject({ fileName: 'dropped.csv' });
+    expect(transport.callsOf('previewUpload')[0]).toMatchObject({ upload: 'upload-1' });
+    expect(transport.uploads.get('upload-1')).toEqual({ fileName: 'dropped.csv', text: CSV });
 
     await fireEvent.click(
       await screen.findByLabelText('Schedule posts that have a time (else they stay drafts)'),
@@ -629,12 +629,23 @@ describe('the import screen', () => {
     const { transport } = await setup((input) =>
       ok(
         preview({
-          result: input.allowDuplicates ? result() : result({ duplicates: 1, warnings: [repeat] }),
+          result: input.allowDuplicates
+            ? result()
+            : result({ duplicates: 1, warnings: [repeat], warningCount: 1 }),
         }),
       ),
     );
     transport.answer('importUpload', () =>
-      ok(result({ inserted: 0, duplicates: 1, warnings: [repeat], written: true, batch: 'b' })),
+      ok(
+        result({
+          inserted: 0,
+          duplicates: 1,
+          warnings: [repeat],
+          warningCount: 1,
+          written: true,
+          batch: 'b',
+        }),
+      ),
     );
     await pick(CSV);
     const warnings = await screen.findByRole('region', { name: '1 row left out as repeats' });
