@@ -328,8 +328,11 @@ export interface ImportResult {
    */
   warnings: RowError[];
   warningCount: number;
-  /** The posting slot each undated row got with fillSlots, in row order. */
+  /** The posting slot each undated row got with fillSlots, in row order: the first IMPORT_LIST_LIMIT. */
   slots: { row: number; botId: string; at: number }[];
+  /** How many rows got a slot, and the earliest and latest slot given (null when none). */
+  slotCount: number;
+  slotSpan: { first: number; last: number } | null;
   /**
    * The bad rows as a file to fix and import again (null when none), kept by the core for a while
    * and read with getBadRows: the header (none when the file had none) and every invalid row as

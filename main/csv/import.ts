@@ -33,13 +33,27 @@ export { UnusableFile };
 
 /**
  * Rows per write transaction. Each commit waits for the disk (synchronous = FULL), so fewer,
- * bigger ones are faster; 10,000 rows still commit in tens of milliseconds, a pause the app's
- * other work barely notices.
+ * bigger ones are faster; 10,000 rows commit in tens of milliseconds on an idle computer. A write
+ * holds the app's other calls until it is done, though: the first takes MIN_WRITE_BATCH rows, and
+ * each next one as many as the last one's pace fits in WRITE_BUDGET_MS, up to WRITE_BATCH (a
+ * busy or slow computer takes fewer).
  */
 const WRITE_BATCH = 10_000;
+const MIN_WRITE_BATCH = 1_000;
+const WRITE_BUDGET_MS = 50;
 const PROGRESS_EVERY = 5_000;
 /** The longest the run works without letting other calls in. */
 const YIELD_EVERY_MS = 10;
+
+/** Counts a row's slot into the result, listing it among the first. */
+function addSlot(result: ImportResult, slot: ImportResult['slots'][number]): void {
+  result.slotCount++;
+  keepFirst(result.slots, [slot]);
+  const span = result.slotSpan;
+  result.slotSpan = span
+    ? { first: Math.min(span.first, slot.at), last: Math.max(span.last, slot.at) }
+    : { first: slot.at, last: slot.at };
+}
 
 export async function importCsv(
   store: WorkspaceStore,
@@ -84,6 +98,8 @@ export async function importCsv(
     warnings: [],
     warningCount: 0,
     slots: [],
+    slotCount: 0,
+    slotSpan: null,
     badRowsFile: null,
     unknownColumns: mapping.unknown,
     source: source ? SOURCE_LABELS[source] : null,
@@ -123,11 +139,18 @@ export async function importCsv(
   const toQueue: NewOutboxItem[] = [];
   // Real time, not options.now: it spaces the beats out while the import runs.
   let lastBeat = Date.now();
+  let writeBatch = MIN_WRITE_BATCH;
   const write = (items: Valid[]) => {
+    const started = performance.now();
     store.transaction(() => {
       writeRows(store, items, result, options, toQueue);
       if (result.batch) store.imports.beat(result.batch);
     });
+    const perRow = (performance.now() - started) / items.length;
+    writeBatch = Math.max(
+      MIN_WRITE_BATCH,
+      Math.min(WRITE_BATCH, Math.floor(WRITE_BUDGET_MS / Math.max(perRow, 1e-6))),
+    );
     lastBeat = Date.now();
     progress.rowsWritten = result.inserted + result.updated + result.unchanged;
   };
@@ -182,10 +205,10 @@ export async function importCsv(
         } else {
           progress.rowsValid++;
           if (checked.kind === 'posts' && checked.filled && checked.botId && checked.scheduledAt)
-            result.slots.push({ row: checked.row, botId: checked.botId, at: checked.scheduledAt });
+            addSlot(result, { row: checked.row, botId: checked.botId, at: checked.scheduledAt });
           if (writing && (onError === 'skip' || result.invalid === 0)) {
             pending.push(checked);
-            if (pending.length >= WRITE_BATCH) flush();
+            if (pending.length >= writeBatch) flush();
           }
         }
         if (progress.rowsRead % PROGRESS_EVERY === 0) report(first);

@@ -49,6 +49,8 @@ function result(patch: Partial<ImportResult> = {}): ImportResult {
     errors: [{ row: 3, column: 'scheduled_at', value: 'next tuesday', message: DATE_ERROR }],
     warnings: [],
     slots: [],
+    slotCount: 0,
+    slotSpan: null,
     errorCount: 1,
     warningCount: 0,
     badRowsFile: 'bad-1',
@@ -554,7 +556,13 @@ describe('the import screen', () => {
     const slot = Date.UTC(2099, 0, 5, 16, 30);
     const withSlots = (input: { fillSlots?: boolean }) =>
       input.fillSlots
-        ? { invalid: 0, errors: [], slots: [{ row: 3, botId: 'bot_1', at: slot }] }
+        ? {
+            invalid: 0,
+            errors: [],
+            slots: [{ row: 3, botId: 'bot_1', at: slot }],
+            slotCount: 1,
+            slotSpan: { first: slot, last: slot },
+          }
         : { invalid: 0, errors: [] };
     const { transport } = await setup((input) =>
       ok(

@@ -218,7 +218,7 @@ export function registerImport(program: Command): void {
         ...result.slots
           .slice(0, 20)
           .map((slot) => `row ${slot.row}: ${slot.botId} at ${formatInZone(slot.at, zone)}`),
-        ...(result.slots.length > 20 ? [`… and ${result.slots.length - 20} more slots`] : []),
+        ...(result.slotCount > 20 ? [`… and ${result.slotCount - 20} more slots`] : []),
         result.written
           ? `Written as batch ${result.batch} (undo: import undo ${result.batch})`
           : options.dryRun

@@ -87,13 +87,6 @@ export function slotsByRow(slots: ImportResult['slots']): RowSlots {
   return Object.fromEntries(slots.map((slot) => [slot.row, slot]));
 }
 
-/** The earliest and the latest slot given, or null when none was. */
-export function slotRange(slots: ImportResult['slots']): { first: number; last: number } | null {
-  if (slots.length === 0) return null;
-  const times = slots.map((slot) => slot.at);
-  return { first: Math.min(...times), last: Math.max(...times) };
-}
-
 /**
  * How far the import is, in percent: it reads every row, then writes the valid ones (in the same
  * pass when skipping bad rows), so the whole is the preview's rows plus its valid rows.
