@@ -7,15 +7,9 @@
 // resident memory beside its memory once started (target: under 300 MB; Linux's /proc only).
 // Files: a 16 MiB products file, every row bad; then a 60 MB products file, every row valid
 // (about 260,000 rows).
-import {
-  createWriteStream,
-  existsSync,
-  mkdtempSync,
-  openAsBlob,
-  readFileSync,
-  rmSync,
-} from 'node:fs';
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '../e2e/harness';
@@ -48,14 +42,31 @@ const served = await serve();
 const token = new URL(served.url).hash.replace('#token=', '');
 const headers = (type: string) => ({ Authorization: `Bearer ${token}`, 'Content-Type': type });
 
+/** POSTs `body` to the served host and answers its text (node:http: no time limit on answers). */
+function post(path: string, type: string, body: Buffer): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const sent = request(
+      `${served.origin}${path}`,
+      { method: 'POST', headers: { ...headers(type), 'Content-Length': body.length } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        response.on('error', reject);
+      },
+    );
+    sent.on('error', reject);
+    sent.end(body);
+  });
+}
+
 async function call(operation: string, input: unknown): Promise<{ text: string; ms: number }> {
   const started = performance.now();
-  const response = await fetch(`${served.origin}/api/call/${operation}`, {
-    method: 'POST',
-    headers: headers('application/json'),
-    body: JSON.stringify(input),
-  });
-  const text = await response.text();
+  const text = await post(
+    `/api/call/${operation}`,
+    'application/json',
+    Buffer.from(JSON.stringify(input)),
+  );
   return { text, ms: performance.now() - started };
 }
 
@@ -105,12 +116,12 @@ try {
     await generate(path, file.bytes, file.line);
     const { result, waits } = await statusWhile(async () => {
       const started = performance.now();
-      const sent = await fetch(`${served.origin}/api/upload?name=${file.name}`, {
-        method: 'POST',
-        headers: headers('application/octet-stream'),
-        body: await openAsBlob(path),
-      });
-      const { value } = (await sent.json()) as { value: { upload: string } };
+      const sent = await post(
+        `/api/upload?name=${file.name}`,
+        'application/octet-stream',
+        readFileSync(path),
+      );
+      const { value } = JSON.parse(sent) as { value: { upload: string } };
       const preview = await call('previewUpload', { kind: 'products', upload: value.upload });
       const imported = await call('importUpload', {
         kind: 'products',
