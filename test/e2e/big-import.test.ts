@@ -15,7 +15,9 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 /** A products file of about `bytes` bytes, every row valid; answers its path and rows. */
 function bigProducts(bytes: number): { path: string; rows: number } {
-  const description = 'Stone-baked rye with caraway, sourdough started the night before. '.repeat(3);
+  const description = 'Stone-baked rye with caraway, sourdough started the night before. '.repeat(
+    3,
+  );
   const lines = ['sku,name,price,description'];
   let size = lines[0]!.length + 1;
   while (size < bytes) {
