@@ -100,6 +100,7 @@ export interface OperationResults {
   importFile: ImportResult;
   importUpload: ImportResult;
   previewUpload: ImportPreview;
+  getBadRows: { csv: string };
   undoImport: ImportUndone;
   listImports: ImportBatch[];
   exportFile: number;

@@ -6,15 +6,26 @@ import { OUTBOX_STATES, POST_STATUSES, PRODUCT_STATUSES, THEMES, WEBHOOK_EVENTS 
 import { TEXT_ENCODINGS } from './encodings';
 import { isTimeZone } from './time';
 import { isCurrency } from './money';
-import { THUMBNAIL_MAX_BYTES, localMediaName } from './media';
+import { MEDIA_MAX_BYTES, THUMBNAIL_MAX_BYTES, localMediaName } from './media';
 import { isHttpUrl } from './url';
 import { apiBaseUrl, httpUrl, text } from './validation';
 import { LIMITS } from './limits';
 
-/** A base64 string of 64 MiB of file; the web host sizes its request limit from it. */
 /** How long the base64 text of `bytes` bytes is. */
 const base64Length = (bytes: number) => Math.ceil(bytes / 3) * 4;
-export const MAX_UPLOAD_BASE64 = base64Length(64 * 1024 * 1024);
+/**
+ * A picture sent inline, base64-encoded: up to twice what a post may carry, so the core can still
+ * say by how much one is over MEDIA_MAX_BYTES. The web host sizes its request limit from it.
+ */
+export const MAX_MEDIA_BASE64 = base64Length(2 * MEDIA_MAX_BYTES);
+/**
+ * The largest file an import takes from the page. It is not sent inline: the transport streams
+ * it to the core first (the web host's POST /api/upload, the desktop app's upload channel), which
+ * keeps it in a private file and answers the `upload` id importUpload and previewUpload name.
+ */
+export const MAX_UPLOAD_BYTES = 64 * 1024 * 1024;
+/** The name of an uploaded file, as the user's computer called it. */
+export const uploadFileName = z.string().min(1).max(255);
 export const PLAN_NAMES = ['free', 'pro', 'enterprise'] as const;
 
 const zone = z
@@ -25,6 +36,8 @@ const pageWindow = {
   limit: z.number().int().min(1).max(1000).default(100),
 };
 const search = z.string().max(200).optional();
+/** Columns an import's mapping may name: far more than any shop's export has. */
+const MAX_MAPPED_COLUMNS = 1000;
 const importOptions = {
   kind: z.enum(['posts', 'products']),
   dryRun: z.boolean().default(false),
@@ -34,7 +47,12 @@ const importOptions = {
   timezone: zone.optional(),
   dateFormat: z.enum(['DD/MM/YYYY', 'MM/DD/YYYY']).optional(),
   /** Field → the file's header it is read from (null: not imported); other fields match by name. */
-  mapping: z.record(z.string(), z.string().nullable()).optional(),
+  mapping: z
+    .record(z.string().max(1000), z.string().max(1000).nullable())
+    .refine((mapping) => Object.keys(mapping).length <= MAX_MAPPED_COLUMNS, {
+      error: `must name at most ${MAX_MAPPED_COLUMNS} columns`,
+    })
+    .optional(),
   /**
    * Posts: rows without a time are scheduled in the next free slots of their bot (the row's, else
    * the default bot); implies `queue`. ImportResult.slots (the preview's too) lists the times given.
@@ -49,10 +67,8 @@ const importOptions = {
   /** Posts: the bot (id or name) of rows without one. */
   bot: z.string().trim().min(1).max(200).optional(),
 };
-const upload = {
-  fileName: z.string().min(1).max(255),
-  contentBase64: z.string().max(MAX_UPLOAD_BASE64, { error: 'is over 64 MiB' }),
-};
+/** A file uploaded for an import: the id the upload was answered with. */
+const upload = { upload: z.string().min(1).max(64) };
 export const PRODUCT_SORTS = ['sku', 'name', 'price', 'stock', 'status', 'updated'] as const;
 export const AI_TASKS = ['draft', 'shorten', 'rephrase', 'hashtags'] as const;
 
@@ -60,6 +76,15 @@ const itemId = z
   .number({ error: 'must be a number' })
   .int()
   .positive({ error: 'must be a positive id' });
+/**
+ * The most products one call may name: the catalog's whole grid selected. Every list in the
+ * contract has a maximum, so no input makes the core hold or loop over an unbounded one.
+ */
+export const MAX_SELECTION = 100_000;
+const productIds = z
+  .array(itemId)
+  .min(1, { error: 'choose at least one product' })
+  .max(MAX_SELECTION, { error: `choose at most ${MAX_SELECTION.toLocaleString('en')} products` });
 
 export const POST_MODES = ['draft', 'schedule', 'publish_now', 'hand_off'] as const;
 
@@ -211,9 +236,11 @@ export const operations = {
    * the calendar; answered with the reference a post's mediaUrls keeps.
    */
   addMedia: z.strictObject({
-    fileName: upload.fileName,
-    // Bounded as any upload: the core says which file is over MEDIA_MAX_BYTES, and by how much.
-    contentBase64: upload.contentBase64,
+    fileName: uploadFileName,
+    // The core says which file is over MEDIA_MAX_BYTES, and by how much.
+    contentBase64: z.string().max(MAX_MEDIA_BASE64, {
+      error: `is over ${(2 * MEDIA_MAX_BYTES) / 1024 / 1024} MiB`,
+    }),
     thumbnailBase64: z
       .string()
       .max(base64Length(THUMBNAIL_MAX_BYTES), {
@@ -254,11 +281,12 @@ export const operations = {
     imageUrl: httpUrl.nullable().default(null),
   }),
   duplicateProduct: z.strictObject({ id: itemId }),
-  deleteProducts: z.strictObject({
-    ids: z.array(itemId).min(1, { error: 'choose at least one product' }),
-  }),
+  deleteProducts: z.strictObject({ ids: productIds }),
   listQueue: z.strictObject({
-    states: z.array(z.enum(OUTBOX_STATES)).optional(),
+    states: z
+      .array(z.enum(OUTBOX_STATES))
+      .max(OUTBOX_STATES.length, { error: `must name at most ${OUTBOX_STATES.length} states` })
+      .optional(),
     limit: z.number().int().min(1).max(2000).default(500),
   }),
   listBots: z.strictObject({}),
@@ -284,14 +312,12 @@ export const operations = {
   }),
   renameBot: z.strictObject({ botId: z.string().min(1), name: text(1, LIMITS.botName) }),
   deleteBot: z.strictObject({ botId: z.string().min(1) }),
-  queueProducts: z.strictObject({
-    ids: z.array(itemId).min(1, { error: 'choose at least one product' }),
-  }),
+  queueProducts: z.strictObject({ ids: productIds }),
   importFile: z.strictObject({
     ...importOptions,
     path: z.string().min(1, { error: 'name a file' }),
   }),
-  /** The same import from a file the renderer read (a picked or dropped file), base64-encoded. */
+  /** The same import from a file the page uploaded (a picked or dropped file). */
   importUpload: z.strictObject({ ...importOptions, ...upload }),
   /** What the wizard shows before importing: detection, the column mapping, sample rows, and a dry run. */
   previewUpload: z.strictObject({
@@ -299,6 +325,8 @@ export const operations = {
     ...upload,
     sampleRows: z.number().int().min(1).max(200).default(20),
   }),
+  /** The bad rows of an import or preview (ImportResult.badRowsFile) as CSV text, to download. */
+  getBadRows: z.strictObject({ id: z.string().min(1).max(64) }),
   undoImport: z.strictObject({ batch: z.string().min(1) }),
   /** The latest import batches, newest first, with whether each can still be undone. */
   listImports: z.strictObject({ limit: z.number().int().min(1).max(500).default(50) }),
@@ -369,6 +397,7 @@ export const operations = {
     events: z
       .array(z.enum(WEBHOOK_EVENTS))
       .min(1, { error: 'choose at least one event' })
+      .max(WEBHOOK_EVENTS.length, { error: 'names an event twice' })
       .refine((events) => new Set(events).size === events.length, {
         error: 'names an event twice',
       }),
@@ -452,6 +481,7 @@ export const OPERATION_SIDES = {
   importFile: 'main',
   importUpload: 'renderer',
   previewUpload: 'renderer',
+  getBadRows: 'renderer',
   undoImport: 'renderer',
   listImports: 'renderer',
   exportFile: 'main',

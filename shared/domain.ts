@@ -304,6 +304,12 @@ export interface ImportProgress {
   bytes: number;
 }
 
+/**
+ * The most errors (and warnings) an import's answer lists: enough to show and fix a file's
+ * mistakes, while a file of a million bad rows still answers in a few kilobytes.
+ */
+export const IMPORT_LIST_LIMIT = 200;
+
 export interface ImportResult {
   kind: 'posts' | 'products';
   rows: number;
@@ -313,18 +319,27 @@ export interface ImportResult {
   invalid: number;
   /** Rows left out because they repeat a post of their bot (each has a warning). */
   duplicates: number;
+  /** The first IMPORT_LIST_LIMIT errors, by row; `errorCount` counts them all. */
   errors: RowError[];
-  /** Rows left out but not invalid: repeated posts, products the platform has already. */
-  warnings: RowError[];
-  /** The posting slot each undated row got with fillSlots, in row order. */
-  slots: { row: number; botId: string; at: number }[];
+  errorCount: number;
   /**
-   * The header (none when the file had none) and every invalid row as read, filled out to the
-   * header's width, for a file of bad rows to fix and import again.
+   * Rows left out but not invalid (repeated posts, products the platform has already): the first
+   * IMPORT_LIST_LIMIT; `warningCount` counts them all.
    */
-  badRows: { header: string[]; rows: { cells: string[]; message: string }[] };
-  /** The same bad rows as CSV text with an `error` column (null when none), for the UI to offer. */
-  badRowsCsv: string | null;
+  warnings: RowError[];
+  warningCount: number;
+  /** The posting slot each undated row got with fillSlots, in row order: the first IMPORT_LIST_LIMIT. */
+  slots: { row: number; botId: string; at: number }[];
+  /** How many rows got a slot, and the earliest and latest slot given (null when none). */
+  slotCount: number;
+  slotSpan: { first: number; last: number } | null;
+  /**
+   * The bad rows as a file to fix and import again (null when none), kept by the core for a while
+   * and read with getBadRows: the header (none when the file had none) and every invalid row as
+   * read, filled out to the header's width, plus an `error` column. Never in the answer itself: a
+   * big file's bad rows are as big as the file.
+   */
+  badRowsFile: string | null;
   unknownColumns: string[];
   /** The tool that wrote the file ("Shopify product export", ...), or null: matched by name. */
   source: string | null;

@@ -7,9 +7,9 @@
 import { isAbsolute } from 'node:path';
 import type { OperationName } from '../../shared/contract';
 import type { CallResult } from '../../shared/answers';
-import { OPERATION_NAMES, invokeFromRenderer } from '../core/service';
+import { OPERATION_NAMES, invokeFromRenderer, receiveUpload } from '../core/service';
 import type { Session } from '../core/session';
-import { CALL_PREFIX, DROPPED_FILE_CHANNEL, isAppUrl } from './channels';
+import { CALL_PREFIX, DROPPED_FILE_CHANNEL, UPLOAD_CHANNEL, isAppUrl } from './channels';
 import type { ElectronApi, IpcEvent, ShellWindow } from './electron-api';
 import type { Log } from './log';
 import type { InFlight } from './quit';
@@ -95,5 +95,17 @@ export function registerIpc(ipcMain: ElectronApi['ipcMain'], options: IpcOptions
     const path = droppedPath(args);
     if (path === null) return log.warn('IPC: refused a dropped file that is not a local path');
     if (options.accepting()) options.onFileDropped(path);
+  });
+  // A file for an import: its bytes, written to a private file by the core (which refuses one
+  // over MAX_UPLOAD_BYTES), so the page's calls never carry a file.
+  ipcMain.handle(UPLOAD_CHANNEL, async (event, ...args) => {
+    if (!fromOurWindow(event, options.window()))
+      return refusal('not_allowed', 'Calls are only taken from the Pressroom window');
+    if (!options.accepting()) return refusal('not_allowed', 'Pressroom is quitting');
+    const [fileName, bytes] = args;
+    if (args.length !== 2 || !(bytes instanceof ArrayBuffer || bytes instanceof Uint8Array))
+      return refusal('invalid_input', 'An upload carries a file name and its bytes');
+    const content = bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes;
+    return calls.track(receiveUpload(session, fileName, [content]));
   });
 }

@@ -7,7 +7,7 @@ import type { IpcRendererEvent } from 'electron';
 import type { OperationName } from '../../shared/contract';
 import type { CallResult, CoreEvent } from '../../shared/answers';
 import type { Transport } from '../../renderer/src/lib/api';
-import { CALL_PREFIX, DROPPED_FILE_CHANNEL, EVENT_CHANNEL } from './channels';
+import { CALL_PREFIX, DROPPED_FILE_CHANNEL, EVENT_CHANNEL, UPLOAD_CHANNEL } from './channels';
 
 const transport: Transport = {
   async call(operation: OperationName, input: unknown): Promise<CallResult> {
@@ -29,6 +29,11 @@ const transport: Transport = {
     // script can hand over a File it made, never name a path of its own.
     const path = webUtils.getPathForFile(file);
     if (path) await ipcRenderer.invoke(DROPPED_FILE_CHANNEL, path);
+  },
+  async upload(fileName: string, bytes: ArrayBuffer) {
+    return (await ipcRenderer.invoke(UPLOAD_CHANNEL, fileName, bytes)) as CallResult<{
+      upload: string;
+    }>;
   },
   events(listener: (event: CoreEvent) => void): () => void {
     // Only the event's data reaches the page, never Electron's event object (it holds `sender`).

@@ -151,6 +151,7 @@ export class Pressroom {
 
   close(): void {
     this.lease.release();
+    this.imports.close();
     this.store.close();
   }
 }

@@ -64,6 +64,7 @@ const rendererHandlers: HandlersFor<'renderer'> = {
   queueProducts: (s, input) => s.current.catalog.queueProducts(input),
   importUpload: (s, input) => s.current.imports.importUpload(input),
   previewUpload: (s, input) => s.current.imports.previewUpload(input),
+  getBadRows: (s, input) => s.current.imports.getBadRows(input),
   undoImport: (s, input) => s.current.imports.undoImport(input),
   listImports: (s, input) => s.current.imports.listImports(input),
   exportText: (s, input) => s.current.imports.exportText(input),
@@ -127,18 +128,39 @@ export async function invoke(
     const value = await handlers[operation](session, checked as never);
     return { ok: true, value: value ?? null };
   } catch (error) {
-    if (error instanceof InvalidInput)
-      return failure('invalid_input', error.message, { issues: error.issues });
-    if (error instanceof DuplicateContent)
-      return failure('duplicate', error.message, { duplicate: error.conflict });
-    if (error instanceof NotAllowed) return failure('not_allowed', error.message);
-    if (error instanceof NotConnected) return failure('not_connected', error.message);
-    if (error instanceof UnusableFile) return failure('unusable_file', error.message);
-    if (error instanceof PlatformError)
-      return failure('platform', error.message, { issues: error.fieldErrors });
-    // Unexpected: the details go to the log, not to the renderer.
-    console.error(`[core] ${operation} failed:`, error);
-    return failure('internal', `${operation} failed unexpectedly; the log has the details`);
+    return failureOf(operation, error);
+  }
+}
+
+/** The error answer for what `operation` threw: the core's own errors as they are, others hidden. */
+function failureOf(operation: string, error: unknown): CallResult<never> {
+  if (error instanceof InvalidInput)
+    return failure('invalid_input', error.message, { issues: error.issues });
+  if (error instanceof DuplicateContent)
+    return failure('duplicate', error.message, { duplicate: error.conflict });
+  if (error instanceof NotAllowed) return failure('not_allowed', error.message);
+  if (error instanceof NotConnected) return failure('not_connected', error.message);
+  if (error instanceof UnusableFile) return failure('unusable_file', error.message);
+  if (error instanceof PlatformError)
+    return failure('platform', error.message, { issues: error.fieldErrors });
+  // Unexpected: the details go to the log, not to the renderer.
+  console.error(`[core] ${operation} failed:`, error);
+  return failure('internal', `${operation} failed unexpectedly; the log has the details`);
+}
+
+/**
+ * A file a page uploads for an import (the web host's request body, the desktop app's bytes),
+ * kept by the current workspace: answers the `upload` id importUpload and previewUpload take.
+ */
+export async function receiveUpload(
+  session: Session,
+  fileName: unknown,
+  content: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+): Promise<CallResult<{ upload: string }>> {
+  try {
+    return { ok: true, value: await session.current.imports.receiveUpload(fileName, content) };
+  } catch (error) {
+    return failureOf('upload', error);
   }
 }
 

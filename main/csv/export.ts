@@ -2,12 +2,11 @@
 // exporting and importing again changes nothing. UTF-8, with a byte-order mark on request (Excel
 // needs one to read UTF-8). A cell that would run as a formula in a spreadsheet is written inert
 // (formulas.ts).
-import { createWriteStream } from 'node:fs';
+import { closeSync, createWriteStream, openSync, writeSync } from 'node:fs';
 import { once } from 'node:events';
 import Papa from 'papaparse';
 import { Temporal } from 'temporal-polyfill';
 import { minorToDecimal } from '../../shared/money';
-import type { ImportResult } from '../../shared/domain';
 import type { WorkspaceStore } from '../store';
 import type { ImportKind } from './columns';
 import { PRIVATE_FILE_MODE } from '../sqlite/private-files';
@@ -73,15 +72,41 @@ export async function writeCsv(
 }
 
 /**
- * The bad rows of an import as CSV text: their cells as read plus an `error` column, so the user
- * can fix them in a spreadsheet and import the file again (the extra column is ignored then).
+ * The bad rows of an import as a CSV file, written as they are found: their cells as read plus an
+ * `error` column, so the user can fix them in a spreadsheet and import the file again (the extra
+ * column is ignored then). The file is made at the first row; `header` is left out when empty.
  */
-export function badRowsCsv(badRows: ImportResult['badRows']): string {
-  const table = [
-    ...(badRows.header.length > 0 ? [[...badRows.header, 'error']] : []),
-    ...badRows.rows.map((bad) => [...bad.cells, bad.message]),
-  ];
-  return `${Papa.unparse(table, UNPARSE)}\r\n`;
+export class BadRowsFile {
+  private file: number | null = null;
+  private pending: string[][] = [];
+
+  constructor(
+    private readonly path: string,
+    private readonly header: string[],
+  ) {}
+
+  add(cells: string[], message: string): void {
+    this.pending.push([...cells, message]);
+    if (this.pending.length >= 1_000) this.flush();
+  }
+
+  /** Writes what is pending and closes the file. */
+  close(): void {
+    this.flush();
+    if (this.file !== null) closeSync(this.file);
+    this.file = null;
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    if (this.file === null) {
+      this.file = openSync(this.path, 'w', PRIVATE_FILE_MODE);
+      if (this.header.length > 0)
+        writeSync(this.file, `${Papa.unparse([[...this.header, 'error']], UNPARSE)}\r\n`);
+    }
+    writeSync(this.file, `${Papa.unparse(this.pending, UNPARSE)}\r\n`);
+    this.pending = [];
+  }
 }
 
 export async function exportCsv(

@@ -1,9 +1,18 @@
 // What a CSV import is asked to do (Node, main process): the options the run, the row checks, the
 // slot planner and the writer all read. Its own module so none of them imports another for it.
+import { IMPORT_LIST_LIMIT } from '../../shared/domain';
 import type { ImportProgress } from '../../shared/domain';
 import type { TextEncoding } from '../../shared/encodings';
 import type { ColumnOverrides } from './columns';
 import type { DateFormat } from './values';
+
+/** Adds `items` to an answer's list of errors or warnings while it is under its limit. */
+export function keepFirst<T>(list: T[], items: readonly T[]): void {
+  for (const item of items) {
+    if (list.length >= IMPORT_LIST_LIMIT) return;
+    list.push(item);
+  }
+}
 
 export interface ImportOptions {
   dryRun?: boolean;
@@ -36,4 +45,6 @@ export interface ImportOptions {
   defaultCurrency: string;
   now: number;
   onProgress?: (progress: ImportProgress) => void;
+  /** Where to write the bad rows, as CSV, if there are any (the file is made at the first). */
+  badRowsPath?: string;
 }

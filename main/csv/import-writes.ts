@@ -5,6 +5,7 @@ import { PRIORITY } from '../../shared/domain';
 import type { ImportResult } from '../../shared/domain';
 import type { WorkspaceStore } from '../store';
 import type { NewOutboxItem } from '../store/outbox';
+import { keepFirst } from './import-options';
 import type { ImportOptions } from './import-options';
 import type { Valid, ValidPost, ValidProduct } from './row-checks';
 
@@ -48,12 +49,15 @@ function writeProducts(store: WorkspaceStore, items: ValidProduct[], result: Imp
     };
     if (existing.origin === 'remote' || existing.status !== 'draft') {
       result.unchanged++;
-      result.warnings.push({
-        row: item.row,
-        column: 'sku',
-        value: item.sku,
-        message: `SKU "${item.sku}" is already on the platform; API v1 cannot change it, so the row was left out`,
-      });
+      result.warningCount++;
+      keepFirst(result.warnings, [
+        {
+          row: item.row,
+          column: 'sku',
+          value: item.sku,
+          message: `SKU "${item.sku}" is already on the platform; API v1 cannot change it, so the row was left out`,
+        },
+      ]);
     } else if (
       Object.entries(fields).every(([key, value]) => existing[key as keyof typeof fields] === value)
     ) {

@@ -5,6 +5,7 @@
 // default) a file with any bad row writes nothing: the rows written before it are taken back
 // (ImportsStore.abandonBatch), and queue items are only made once the whole file is in, so
 // nothing goes out of an import a bad row stops.
+import { setImmediate } from 'node:timers/promises';
 import { PRIORITY } from '../../shared/domain';
 import type { ImportProgress, ImportResult } from '../../shared/domain';
 import type { WorkspaceStore } from '../store';
@@ -12,7 +13,8 @@ import { IMPORT_BEAT_MS } from '../store/imports';
 import type { NewOutboxItem } from '../store/outbox';
 import { mapColumns } from './columns';
 import type { ImportKind } from './columns';
-import { badRowsCsv } from './export';
+import { BadRowsFile } from './export';
+import { keepFirst } from './import-options';
 import type { ImportOptions } from './import-options';
 import { ImportRows } from './import-rows';
 import { writeRows } from './import-writes';
@@ -31,11 +33,27 @@ export { UnusableFile };
 
 /**
  * Rows per write transaction. Each commit waits for the disk (synchronous = FULL), so fewer,
- * bigger ones are faster; 10,000 rows still commit in tens of milliseconds, a pause the app's
- * other work barely notices.
+ * bigger ones are faster; 10,000 rows commit in tens of milliseconds on an idle computer. A write
+ * holds the app's other calls until it is done, though: the first takes MIN_WRITE_BATCH rows, and
+ * each next one as many as the last one's pace fits in WRITE_BUDGET_MS, up to WRITE_BATCH (a
+ * busy or slow computer takes fewer).
  */
 const WRITE_BATCH = 10_000;
+const MIN_WRITE_BATCH = 1_000;
+const WRITE_BUDGET_MS = 50;
 const PROGRESS_EVERY = 5_000;
+/** The longest the run works without letting other calls in. */
+const YIELD_EVERY_MS = 10;
+
+/** Counts a row's slot into the result, listing it among the first. */
+function addSlot(result: ImportResult, slot: ImportResult['slots'][number]): void {
+  result.slotCount++;
+  keepFirst(result.slots, [slot]);
+  const span = result.slotSpan;
+  result.slotSpan = span
+    ? { first: Math.min(span.first, slot.at), last: Math.max(span.last, slot.at) }
+    : { first: slot.at, last: slot.at };
+}
 
 export async function importCsv(
   store: WorkspaceStore,
@@ -76,11 +94,13 @@ export async function importCsv(
     invalid: 0,
     duplicates: 0,
     errors: [],
+    errorCount: 0,
     warnings: [],
+    warningCount: 0,
     slots: [],
-    // A file without a header row gets bad rows without one too, to import again the same way.
-    badRows: { header: first.firstRowIsData ? [] : first.header, rows: [] },
-    badRowsCsv: null,
+    slotCount: 0,
+    slotSpan: null,
+    badRowsFile: null,
     unknownColumns: mapping.unknown,
     source: source ? SOURCE_LABELS[source] : null,
     firstRowIsData: first.firstRowIsData,
@@ -102,6 +122,10 @@ export async function importCsv(
     first.firstRowIsData && kind === 'posts'
       ? Math.max(first.header.length, POSITIONAL_COLUMNS)
       : first.header.length;
+  // A file without a header row gets bad rows without one too, to import again the same way.
+  const badRows = options.badRowsPath
+    ? new BadRowsFile(options.badRowsPath, first.firstRowIsData ? [] : first.header)
+    : null;
   const importRows = new ImportRows(store, kind, first.header, mapping, source, options);
   const { leftOut, held, shop } = importRows;
   if (shop) {
@@ -115,11 +139,18 @@ export async function importCsv(
   const toQueue: NewOutboxItem[] = [];
   // Real time, not options.now: it spaces the beats out while the import runs.
   let lastBeat = Date.now();
+  let writeBatch = MIN_WRITE_BATCH;
   const write = (items: Valid[]) => {
+    const started = performance.now();
     store.transaction(() => {
       writeRows(store, items, result, options, toQueue);
       if (result.batch) store.imports.beat(result.batch);
     });
+    const perRow = (performance.now() - started) / items.length;
+    writeBatch = Math.max(
+      MIN_WRITE_BATCH,
+      Math.min(WRITE_BATCH, Math.floor(WRITE_BUDGET_MS / Math.max(perRow, 1e-6))),
+    );
     lastBeat = Date.now();
     progress.rowsWritten = result.inserted + result.updated + result.unchanged;
   };
@@ -141,7 +172,14 @@ export async function importCsv(
     result.batch = store.imports.createBatch(kind, path);
   }
   try {
+    let lastYield = Date.now();
     for await (const rows of first.batches) {
+      // The stream may hand over chunks it has already read without a turn of the event loop:
+      // give the app's other calls theirs, so they wait a few milliseconds, not the whole import.
+      if (Date.now() - lastYield >= YIELD_EVERY_MS) {
+        await setImmediate();
+        lastYield = Date.now();
+      }
       for (const row of rows) {
         const checked = importRows.validate(row);
         if (checked === null) continue;
@@ -149,27 +187,28 @@ export async function importCsv(
         progress.rowsRead++;
         if (Array.isArray(checked)) {
           result.invalid++;
-          result.errors.push(...checked);
-          result.badRows.rows.push({
+          result.errorCount += checked.length;
+          keepFirst(result.errors, checked);
+          badRows?.add(
             // Short rows are filled out, so the error column stays the last one.
-            cells:
-              row.cells.length < badRowWidth
-                ? [...row.cells, ...Array<string>(badRowWidth - row.cells.length).fill('')]
-                : row.cells,
-            message: checked.map((e) => `${e.column}: ${e.message}`).join('; '),
-          });
+            row.cells.length < badRowWidth
+              ? [...row.cells, ...Array<string>(badRowWidth - row.cells.length).fill('')]
+              : row.cells,
+            checked.map((e) => `${e.column}: ${e.message}`).join('; '),
+          );
           // With on-error abort the import is lost now: stop writing, keep checking for the report.
           if (onError === 'abort') pending.length = 0;
         } else if ('warning' in checked) {
           result.duplicates++;
-          result.warnings.push(checked.warning);
+          result.warningCount++;
+          keepFirst(result.warnings, [checked.warning]);
         } else {
           progress.rowsValid++;
           if (checked.kind === 'posts' && checked.filled && checked.botId && checked.scheduledAt)
-            result.slots.push({ row: checked.row, botId: checked.botId, at: checked.scheduledAt });
+            addSlot(result, { row: checked.row, botId: checked.botId, at: checked.scheduledAt });
           if (writing && (onError === 'skip' || result.invalid === 0)) {
             pending.push(checked);
-            if (pending.length >= WRITE_BATCH) flush();
+            if (pending.length >= writeBatch) flush();
           }
         }
         if (progress.rowsRead % PROGRESS_EVERY === 0) report(first);
@@ -206,7 +245,7 @@ export async function importCsv(
           for (const item of toQueue.slice(from, from + WRITE_BATCH)) store.outbox.enqueue(item);
           store.imports.beat(batch);
         });
-        await new Promise((resolve) => setImmediate(resolve));
+        await setImmediate();
       }
       store.imports.finishBatch(batch, {
         rows: result.rows,
@@ -222,9 +261,10 @@ export async function importCsv(
     // Whatever failed (the file, the disk), the import is all or nothing.
     if (result.batch) store.imports.abandonBatch(result.batch);
     throw error;
+  } finally {
+    badRows?.close();
   }
   report(first);
   result.leftOut = [...leftOut].map(([reason, rows]) => ({ reason, rows }));
-  if (result.badRows.rows.length > 0) result.badRowsCsv = badRowsCsv(result.badRows);
   return result;
 }

@@ -9,8 +9,8 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { MAX_UPLOAD_BASE64 } from '../../shared/contract';
-import { invokeFromRenderer } from '../core/service';
+import { MAX_MEDIA_BASE64, MAX_UPLOAD_BYTES } from '../../shared/contract';
+import { invokeFromRenderer, receiveUpload } from '../core/service';
 import type { Session } from '../core/session';
 import { contentTypeOf, encodedFile, fileInside } from './static-files';
 
@@ -37,12 +37,13 @@ export interface WebHost {
 }
 
 const MAX_BODY = 1024 * 1024;
-/** File uploads (import, its preview, a post's picture) carry the file itself, base64-encoded. */
-const UPLOAD_OPERATIONS = new Set(['importUpload', 'previewUpload', 'addMedia']);
-const MAX_UPLOAD_BODY = MAX_UPLOAD_BASE64 + 64 * 1024;
+/** A post's picture is sent inline, base64-encoded, so its call may be bigger than others. */
+const UPLOAD_OPERATIONS = new Set(['addMedia']);
+const MAX_UPLOAD_BODY = MAX_MEDIA_BASE64 + 64 * 1024;
 /**
- * Uploads buffered at once: each may hold ~90 MB, so a third is answered 429 with Retry-After
- * (not queued: a queue would still have to hold or stall the bodies it waits with).
+ * Uploads at once (pictures, and files for an import, which are streamed to a private file via
+ * POST /api/upload): a third is answered 429 with Retry-After (not queued: a queue would still
+ * have to hold or stall the bodies it waits with).
  */
 const MAX_UPLOADS_IN_FLIGHT = 2;
 const UPLOAD_RETRY_SECONDS = 2;
@@ -119,6 +120,37 @@ class TooLarge extends Error {
   }
 }
 
+/** A request body that is not JSON: answered 400 without the parser's words. */
+class NotJson extends Error {
+  constructor() {
+    super('The request body is not JSON');
+  }
+}
+
+/**
+ * A call that failed outside the core's own answers: the caller's body (too large, not JSON) is
+ * a 4xx naming what was wrong; anything else is a 500 whose details go to the log only, never to
+ * the page (they may quote files, paths or data).
+ */
+function answerFailure(request: IncomingMessage, response: ServerResponse, error: unknown): void {
+  if (response.headersSent) return;
+  if (error instanceof TooLarge || error instanceof NotJson) {
+    // The rest of an oversized body is not read: the connection closes after the answer.
+    if (error instanceof TooLarge) response.setHeader('Connection', 'close');
+    json(response, error instanceof TooLarge ? 413 : 400, {
+      ok: false,
+      error: { kind: 'invalid_input', message: error.message },
+    });
+    return;
+  }
+  const what = /^\/api\/call\/([A-Za-z]+)$/.exec(request.url ?? '')?.[1] ?? 'The request';
+  console.error(`[web] ${what} failed:`, error);
+  json(response, 500, {
+    ok: false,
+    error: { kind: 'internal', message: `${what} failed unexpectedly; the log has the details` },
+  });
+}
+
 async function readJson(request: IncomingMessage, limit: number): Promise<unknown> {
   if (Number(request.headers['content-length'] ?? 0) > limit) throw new TooLarge(limit);
   const chunks: Buffer[] = [];
@@ -129,7 +161,12 @@ async function readJson(request: IncomingMessage, limit: number): Promise<unknow
     chunks.push(chunk);
   }
   const text = Buffer.concat(chunks).toString('utf8');
-  return text.trim() === '' ? {} : (JSON.parse(text) as unknown);
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new NotJson();
+  }
 }
 
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
@@ -149,16 +186,29 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   // Node checks requestTimeout on this interval; its default (30 s) would stretch a short limit.
   const timeouts = { requestTimeout, connectionsCheckingInterval: Math.min(1000, requestTimeout) };
   const server = createServer(timeouts, (request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      if (response.headersSent) return;
-      // The rest of an oversized body is not read: the connection closes after the answer.
-      if (error instanceof TooLarge) response.setHeader('Connection', 'close');
-      json(response, error instanceof TooLarge ? 413 : 400, {
-        ok: false,
-        error: { kind: 'invalid_input', message: (error as Error).message },
-      });
-    });
+    handle(request, response).catch((error: unknown) => answerFailure(request, response, error));
   });
+
+  /** Runs an upload while fewer than MAX_UPLOADS_IN_FLIGHT are; otherwise answers 429. */
+  async function withUploadSlot(response: ServerResponse, upload: () => Promise<void>) {
+    if (uploadsInFlight >= MAX_UPLOADS_IN_FLIGHT) {
+      response.setHeader('Retry-After', String(UPLOAD_RETRY_SECONDS));
+      response.setHeader('Connection', 'close');
+      return json(response, 429, {
+        ok: false,
+        error: {
+          kind: 'not_allowed',
+          message: `${MAX_UPLOADS_IN_FLIGHT} files are already being uploaded; try again when one is done`,
+        },
+      });
+    }
+    uploadsInFlight++;
+    try {
+      await upload();
+    } finally {
+      uploadsInFlight--;
+    }
+  }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', origin);
@@ -204,6 +254,26 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
             message: 'Open Pressroom from the link the server printed',
           },
         });
+      if (url.pathname === '/api/upload' && request.method === 'POST') {
+        if (!/^application\/octet-stream\b/.test(request.headers['content-type'] ?? ''))
+          return json(response, 415, {
+            ok: false,
+            error: { kind: 'invalid_input', message: 'Send the file as application/octet-stream' },
+          });
+        if (Number(request.headers['content-length'] ?? 0) > MAX_UPLOAD_BYTES)
+          throw new TooLarge(MAX_UPLOAD_BYTES);
+        return withUploadSlot(response, async () => {
+          // Streamed into a private file as it arrives: the host never holds the file whole.
+          const received = await receiveUpload(
+            options.session,
+            url.searchParams.get('name'),
+            request,
+          );
+          // Refused midway (over the limit), the rest of the body is not read.
+          if (!received.ok) response.setHeader('Connection', 'close');
+          json(response, 200, received);
+        });
+      }
       const call = /^\/api\/call\/([A-Za-z]+)$/.exec(url.pathname);
       if (call?.[1] && request.method === 'POST') {
         if (callsInFlight >= MAX_CALLS_IN_FLIGHT)
@@ -222,24 +292,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
             200,
             await invokeFromRenderer(options.session, call[1], await readJson(request, MAX_BODY)),
           );
-        if (uploadsInFlight >= MAX_UPLOADS_IN_FLIGHT) {
-          response.setHeader('Retry-After', String(UPLOAD_RETRY_SECONDS));
-          response.setHeader('Connection', 'close');
-          return json(response, 429, {
-            ok: false,
-            error: {
-              kind: 'not_allowed',
-              message: `${MAX_UPLOADS_IN_FLIGHT} files are already being uploaded; try again when one is done`,
-            },
-          });
-        }
-        uploadsInFlight++;
-        try {
+        const operation = call[1];
+        return withUploadSlot(response, async () => {
           const input = await readJson(request, MAX_UPLOAD_BODY);
-          return json(response, 200, await invokeFromRenderer(options.session, call[1], input));
-        } finally {
-          uploadsInFlight--;
-        }
+          json(response, 200, await invokeFromRenderer(options.session, operation, input));
+        });
       }
       if (events) {
         if (streams.size >= MAX_EVENT_STREAMS)

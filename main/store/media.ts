@@ -99,18 +99,16 @@ export class MediaStore {
   /** The thumbnails of `names` that have one, by name (one query for a whole calendar page). */
   thumbnails(names: readonly string[]): Map<string, { type: MediaType; bytes: Buffer }> {
     const found = new Map<string, { type: MediaType; bytes: Buffer }>();
-    const unique = [...new Set(names)];
-    // SQLite binds at most 32,766 variables; a page of posts is far below that.
-    for (let start = 0; start < unique.length; start += 500) {
-      const chunk = unique.slice(start, start + 500);
-      const rows = statement(
-        this.db,
-        `SELECT name, thumbnail, thumbnail_type FROM media
-           WHERE thumbnail IS NOT NULL AND name IN (${chunk.map(() => '?').join(', ')})`,
-      ).all(...chunk) as { name: string; thumbnail: Buffer; thumbnail_type: MediaType }[];
-      for (const row of rows)
-        found.set(row.name, { type: row.thumbnail_type, bytes: row.thumbnail });
-    }
+    const rows = statement(
+      this.db,
+      `SELECT name, thumbnail, thumbnail_type FROM media
+         WHERE thumbnail IS NOT NULL AND name IN (SELECT value FROM json_each(?))`,
+    ).all(JSON.stringify([...new Set(names)])) as {
+      name: string;
+      thumbnail: Buffer;
+      thumbnail_type: MediaType;
+    }[];
+    for (const row of rows) found.set(row.name, { type: row.thumbnail_type, bytes: row.thumbnail });
     return found;
   }
 }

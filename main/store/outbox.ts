@@ -177,15 +177,16 @@ export class OutboxStore {
    * out before any open one.
    */
   rows(states: readonly OutboxState[] | undefined, limit: number): OutboxItem[] {
-    const filter = states?.length ? `WHERE state IN (${states.map(() => '?').join(', ')})` : '';
+    // One statement for any set of states: the list goes in as one JSON parameter.
     const rows = statement(
       this.db,
-      `SELECT * FROM outbox ${filter}
+      `SELECT * FROM outbox
+       WHERE @states IS NULL OR state IN (SELECT value FROM json_each(@states))
        ORDER BY CASE WHEN state IN ${OPEN_STATES} THEN 0 WHEN state = 'failed' THEN 1 ELSE 2 END,
          CASE WHEN state IN ${OPEN_STATES} THEN ready_at WHEN state = 'failed' THEN due_at
            ELSE -updated_at END, id
-       LIMIT ?`,
-    ).all(...(states ?? []), limit) as OutboxRow[];
+       LIMIT @limit`,
+    ).all({ states: states?.length ? JSON.stringify(states) : null, limit }) as OutboxRow[];
     return rows.map(toItem);
   }
 

@@ -1,7 +1,12 @@
 // Prepared statements, prepared once per SQL text (Node, main process): preparing costs more than
-// running, and an import runs the same few statements a million times.
+// running, and an import runs the same few statements a million times. The cache is bounded, the
+// least recently used going first: SQL text is written in the store, never from an input's length
+// (lists go in as one json_each parameter), yet a bug that built texts must not grow memory forever.
 import type { Statement } from 'better-sqlite3';
 import type { WorkspaceDb } from './db';
+
+/** Far more than the store's distinct statements (a few hundred), so a normal run never evicts. */
+export const MAX_STATEMENTS = 1000;
 
 const caches = new WeakMap<WorkspaceDb, Map<string, Statement>>();
 
@@ -12,9 +17,18 @@ export function statement(db: WorkspaceDb, sql: string): Statement {
     caches.set(db, cache);
   }
   let prepared = cache.get(sql);
-  if (!prepared) {
+  if (prepared) {
+    // A Map keeps insertion order: moved to the end, it is the most recently used.
+    cache.delete(sql);
+  } else {
     prepared = db.prepare(sql);
-    cache.set(sql, prepared);
+    if (cache.size >= MAX_STATEMENTS) cache.delete(cache.keys().next().value as string);
   }
+  cache.set(sql, prepared);
   return prepared;
+}
+
+/** How many statements are kept for `db` (for tests of the bound). */
+export function cachedStatements(db: WorkspaceDb): number {
+  return caches.get(db)?.size ?? 0;
 }

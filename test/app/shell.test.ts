@@ -17,7 +17,13 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CallResult, CoreEvent } from '../../shared/answers';
 import type { LocalPost } from '../../shared/domain';
-import { APP_URL, CALL_PREFIX, DROPPED_FILE_CHANNEL, EVENT_CHANNEL } from '../../main/app/channels';
+import {
+  APP_URL,
+  CALL_PREFIX,
+  DROPPED_FILE_CHANNEL,
+  EVENT_CHANNEL,
+  UPLOAD_CHANNEL,
+} from '../../main/app/channels';
 import type { IpcEvent } from '../../main/app/electron-api';
 import { startShell } from '../../main/app/shell';
 import { isPrivateOrSecureUrl } from '../../shared/url';
@@ -129,12 +135,42 @@ function everything(folder: string): string {
 }
 
 describe('IPC', () => {
-  it('has exactly one handler for each contract operation and the dropped file, and no other', async () => {
+  it('has exactly one handler for each contract operation, the dropped file and uploads, and no other', async () => {
     const { electron } = await startApp();
     // The fake, like Electron, throws on a second handler for a channel.
     expect([...electron.handlers.keys()].sort()).toEqual(
-      [...OPERATION_NAMES.map((operation) => CALL_PREFIX + operation), DROPPED_FILE_CHANNEL].sort(),
+      [
+        ...OPERATION_NAMES.map((operation) => CALL_PREFIX + operation),
+        DROPPED_FILE_CHANNEL,
+        UPLOAD_CHANNEL,
+      ].sort(),
     );
+  });
+
+  it('takes a file for an import from our window only, kept for previewUpload by its id', async () => {
+    const app = await startApp();
+    const upload = app.electron.handlers.get(UPLOAD_CHANNEL)!;
+    const bytes = new TextEncoder().encode('text\nMonday\n').buffer;
+    const sent = (await upload(fromPage(app.window), 'week.csv', bytes)) as CallResult<{
+      upload: string;
+    }>;
+    expect(sent).toMatchObject({ ok: true, value: { upload: expect.any(String) } });
+    const preview = await app.call('previewUpload', {
+      kind: 'posts',
+      upload: sent.ok ? sent.value.upload : '',
+    });
+    expect(preview).toMatchObject({ ok: true, value: { sample: [{ row: 2, cells: ['Monday'] }] } });
+    expect(
+      await upload(fromPage(app.window, 'https://evil.example/'), 'week.csv', bytes),
+    ).toMatchObject({ ok: false, error: { kind: 'not_allowed' } });
+    expect(await upload(fromPage(app.window), 'week.csv', 'text')).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid_input', message: 'An upload carries a file name and its bytes' },
+    });
+    expect(await upload(fromPage(app.window), '', bytes)).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid_input' },
+    });
   });
 
   it('answers calls from our window through the core', async () => {

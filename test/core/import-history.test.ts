@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Pressroom } from '../../main/core/pressroom';
+import { uploaded } from '../support/uploads';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -21,10 +22,14 @@ function pressroom(clock: { now: number }): Pressroom {
   return core;
 }
 
-const upload = (kind: 'posts' | 'products', fileName: string, lines: string[]) => ({
+const upload = async (
+  core: Pressroom,
+  kind: 'posts' | 'products',
+  fileName: string,
+  lines: string[],
+) => ({
   kind,
-  fileName,
-  contentBase64: Buffer.from(lines.join('\n'), 'utf8').toString('base64'),
+  upload: await uploaded(core, fileName, lines.join('\n')),
   timezone: 'UTC',
   onError: 'skip' as const,
 });
@@ -34,7 +39,7 @@ describe('the import history', () => {
     const clock = { now: Date.parse('2099-01-01T08:00:00Z') };
     const core = pressroom(clock);
     const posts = await core.imports.importUpload(
-      upload('posts', 'week.csv', [
+      await upload(core, 'posts', 'week.csv', [
         'text,scheduled_at',
         'Second,2099-01-06 10:00',
         'First,2099-01-05 09:00',
@@ -43,7 +48,7 @@ describe('the import history', () => {
     );
     clock.now += 60_000;
     const products = await core.imports.importUpload(
-      upload('products', 'shop.csv', ['sku,name,price', 'A-1,Mug,3.80']),
+      await upload(core, 'products', 'shop.csv', ['sku,name,price', 'A-1,Mug,3.80']),
     );
     expect(core.imports.listImports({})).toEqual([
       {
@@ -88,7 +93,11 @@ describe('the import history', () => {
   it('says a batch with an item gone to the platform can no longer be undone', async () => {
     const core = pressroom({ now: Date.parse('2099-01-01T08:00:00Z') });
     const result = await core.imports.importUpload(
-      upload('posts', 'week.csv', ['text,scheduled_at', 'One,2099-01-05 09:00', 'Two,']),
+      await upload(core, 'posts', 'week.csv', [
+        'text,scheduled_at',
+        'One,2099-01-05 09:00',
+        'Two,',
+      ]),
     );
     const [sent] = core.store.posts.list({}).filter((post) => post.text === 'One');
     core.store.posts.update(sent?.id ?? 0, { status: 'published' });

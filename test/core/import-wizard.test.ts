@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InvalidInput } from '../../main/core/errors';
 import { Pressroom } from '../../main/core/pressroom';
+import { badRowsOf, uploaded } from '../support/uploads';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -23,11 +24,9 @@ function pressroom(): Pressroom {
   return core;
 }
 
-const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
-const upload = (csv: string) => ({
+const upload = async (core: Pressroom, csv: string) => ({
   kind: 'posts' as const,
-  fileName: 'calendar.csv',
-  contentBase64: base64(csv),
+  upload: await uploaded(core, 'calendar.csv', csv),
   timezone: 'UTC',
 });
 
@@ -40,7 +39,8 @@ const CSV = [
 
 describe('the import wizard on the core', () => {
   it('cannot import the file as matched by name, and says which field has no column', async () => {
-    const preview = await pressroom().imports.previewUpload(upload(CSV));
+    const core = pressroom();
+    const preview = await core.imports.previewUpload(await upload(core, CSV));
     expect(preview.mapping).toEqual({ Words: null, When: null, Zone: 'timezone', Notes: null });
     expect(preview.result).toBeNull();
     expect(preview.problem).toMatch(/^calendar\.csv has no "text" column/);
@@ -49,7 +49,7 @@ describe('the import wizard on the core', () => {
   it('previews with the user’s mapping: the dry run reads the chosen columns', async () => {
     const core = pressroom();
     const preview = await core.imports.previewUpload({
-      ...upload(CSV),
+      ...(await upload(core, CSV)),
       mapping: { text: 'Words', scheduled_at: 'When', timezone: null },
     });
     expect(preview.problem).toBeNull();
@@ -65,20 +65,25 @@ describe('the import wizard on the core', () => {
       expect.objectContaining({ row: 3, column: 'When', value: 'next tuesday' }),
     ]);
     expect(preview.result?.unknownColumns).toEqual(['Zone', 'Notes']);
-    expect(preview.result?.badRowsCsv?.split('\r\n')[0]).toBe('Words,When,Zone,Notes,error');
+    expect((await badRowsOf(core, preview.result)).split('\r\n')[0]).toBe(
+      'Words,When,Zone,Notes,error',
+    );
     expect(core.store.posts.list()).toHaveLength(0);
   });
 
   it('refuses a mapping that names a column the file lacks, or one column twice', async () => {
     const core = pressroom();
     await expect(
-      core.imports.previewUpload({ ...upload(CSV), mapping: { text: 'Body' } }),
+      core.imports.previewUpload({ ...(await upload(core, CSV)), mapping: { text: 'Body' } }),
     ).rejects.toMatchObject({
       constructor: InvalidInput,
       issues: [{ field: 'mapping.text', message: '"Body" is not a column of this file' }],
     });
     await expect(
-      core.imports.importUpload({ ...upload(CSV), mapping: { text: 'Words', bot: 'Words' } }),
+      core.imports.importUpload({
+        ...(await upload(core, CSV)),
+        mapping: { text: 'Words', bot: 'Words' },
+      }),
     ).rejects.toThrow('mapping.bot: "Words" is already chosen for text');
     expect(core.store.posts.list()).toHaveLength(0);
   });
@@ -86,9 +91,14 @@ describe('the import wizard on the core', () => {
   it('imports with the mapping, then imports the fixed bad rows file the same way', async () => {
     const core = pressroom();
     const mapping = { text: 'Words', scheduled_at: 'When' };
-    const first = await core.imports.importUpload({ ...upload(CSV), mapping, onError: 'skip' });
+    const first = await core.imports.importUpload({
+      ...(await upload(core, CSV)),
+      mapping,
+      onError: 'skip',
+    });
     expect(first).toMatchObject({ inserted: 1, invalid: 2, written: true });
-    const lines = first.badRowsCsv?.trimEnd().split('\r\n') ?? [];
+    const badRows = await badRowsOf(core, first);
+    const lines = badRows.trimEnd().split('\r\n');
     expect(lines).toHaveLength(3);
     expect(lines[1]).toMatch(
       /^Broken,next tuesday,Europe\/Berlin,second,"When: ""next tuesday"" is not a date/,
@@ -97,11 +107,11 @@ describe('the import wizard on the core', () => {
       /^Later,2099-01-06 10:00,Mars\/Olympus,third,"Zone: ""Mars\/Olympus"" is not an IANA/,
     );
 
-    const fixed = first
-      .badRowsCsv!.replace('next tuesday', '2099-01-07 08:00')
+    const fixed = badRows
+      .replace('next tuesday', '2099-01-07 08:00')
       .replace('Mars/Olympus', 'Asia/Tokyo');
-    const second = await core.imports.importUpload({ ...upload(fixed), mapping });
-    expect(second).toMatchObject({ inserted: 2, invalid: 0, written: true, badRowsCsv: null });
+    const second = await core.imports.importUpload({ ...(await upload(core, fixed)), mapping });
+    expect(second).toMatchObject({ inserted: 2, invalid: 0, written: true, badRowsFile: null });
     expect(second.unknownColumns).toEqual(['Notes', 'error']);
     expect(
       core.store.posts

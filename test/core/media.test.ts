@@ -10,6 +10,7 @@ import { MediaService } from '../../main/core/services/media';
 import { WorkspaceStore } from '../../main/store';
 import { MEDIA_MAX_BYTES, sniffMediaType } from '../../shared/media';
 import { startTestPlatform } from '../support/platform';
+import { uploaded } from '../support/uploads';
 import { openDemoSession } from '../support/session';
 
 /** A 1×1 PNG, byte for byte. */
@@ -213,11 +214,10 @@ describe('uploaded pictures in a CSV export', () => {
     const file = csv
       .replace('Rye, exported', 'Rye, imported')
       .concat(`Rye with a lost picture,${at},UTC,bot_1,${unknown}\r\n`);
-    const upload = (queue: boolean) =>
+    const upload = async (queue: boolean) =>
       pressroom.imports.importUpload({
         kind: 'posts',
-        fileName: 'posts.csv',
-        contentBase64: Buffer.from(file).toString('base64'),
+        upload: await uploaded(pressroom, 'posts.csv', file),
         onError: 'skip',
         queue,
       });

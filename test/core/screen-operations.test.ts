@@ -4,6 +4,7 @@ import type { OperationName } from '../../shared/contract';
 import type { CallResult, CoreEvent, OperationResults } from '../../shared/answers';
 import { invoke } from '../../main/core/service';
 import { openDemoSession } from '../support/session';
+import { uploaded } from '../support/uploads';
 
 async function workspace() {
   const { session, platform } = await openDemoSession();
@@ -25,8 +26,6 @@ async function workspace() {
   }
   return { platform, session, events, call, value };
 }
-
-const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 
 describe('catalog operations', () => {
   it('creates, edits, validates, pages, duplicates and deletes drafts', async () => {
@@ -230,12 +229,11 @@ describe('queue, posts and cached records', () => {
 
 describe('CSV through the renderer', () => {
   it('previews an upload: detection, mapping, sample rows and the dry run errors', async () => {
-    const { value } = await workspace();
+    const { value, session } = await workspace();
     const csv = 'Variant SKU;Title;Variant Price;Colour\nA-1;Apple;1,50;red\nA-2;Pear;abc;green\n';
     const preview = await value('previewUpload', {
       kind: 'products',
-      fileName: 'shop.csv',
-      contentBase64: base64(csv),
+      upload: await uploaded(session.current, 'shop.csv', csv),
     });
     expect(preview).toMatchObject({
       encoding: 'utf-8',
@@ -259,31 +257,28 @@ describe('CSV through the renderer', () => {
   });
 
   it('names the missing column by the file’s own name, not a temporary path', async () => {
-    const { value, call } = await workspace();
+    const { value, call, session } = await workspace();
     const preview = await value('previewUpload', {
       kind: 'products',
-      fileName: 'no-price.csv',
-      contentBase64: base64('sku,name\nA-1,Apple\n'),
+      upload: await uploaded(session.current, 'no-price.csv', 'sku,name\nA-1,Apple\n'),
     });
     expect(preview.result).toBeNull();
     expect(preview.problem).toMatch(/price/);
     expect(preview.problem).not.toMatch(/pressroom-/);
     const refused = await call('importUpload', {
       kind: 'products',
-      fileName: 'no-price.csv',
-      contentBase64: base64('sku,name\nA-1,Apple\n'),
+      upload: await uploaded(session.current, 'no-price.csv', 'sku,name\nA-1,Apple\n'),
     });
     expect(refused).toMatchObject({ ok: false, error: { kind: 'unusable_file' } });
     expect(refused.ok === false && refused.error.message).not.toMatch(/pressroom-/);
   });
 
   it('imports an upload with progress events, undoes it, and exports CSV text that imports unchanged', async () => {
-    const { value, events } = await workspace();
+    const { value, events, session } = await workspace();
     const csv = 'text,scheduled_at,timezone\nHello,2099-01-05 09:00,Europe/Berlin\nWorld,,\n';
     const result = await value('importUpload', {
       kind: 'posts',
-      fileName: 'posts.csv',
-      contentBase64: base64(csv),
+      upload: await uploaded(session.current, 'posts.csv', csv),
     });
     expect(result).toMatchObject({
       rows: 2,
@@ -297,8 +292,7 @@ describe('CSV through the renderer', () => {
     expect(exported.fileName).toMatch(/^pressroom-posts-\d{4}-\d{2}-\d{2}\.csv$/);
     const again = await value('importUpload', {
       kind: 'posts',
-      fileName: exported.fileName,
-      contentBase64: base64(exported.csv),
+      upload: await uploaded(session.current, exported.fileName, exported.csv),
     });
     expect(again).toMatchObject({ inserted: 0, unchanged: 2 });
     expect(await value('undoImport', { batch: result.batch })).toEqual({

@@ -6,6 +6,7 @@ import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { Pressroom } from '../../main/core/pressroom';
 import { csvFiles } from '../support/csv-files';
+import { badRowsOf } from '../support/uploads';
 
 const { folder, fixture } = csvFiles('formulas');
 const workspace = () =>
@@ -69,7 +70,7 @@ describe('formula cells', () => {
     const path = fixture('sku,name,price\n=cmd,\tTab,-4\n@x,\rCR,=1+1\n');
     const result = await pressroom.imports.importFile({ kind: 'products', path, onError: 'skip' });
     expect(result.invalid).toBe(2);
-    const badRows = result.badRowsCsv ?? '';
+    const badRows = await badRowsOf(pressroom, result);
     const cells = cellsOf(badRows);
     expect(cells.filter(runsAsFormula)).toEqual([]);
     expect(cells).toEqual(

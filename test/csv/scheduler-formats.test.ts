@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { toInstant } from '../../shared/time';
 import { Pressroom } from '../../main/core/pressroom';
 import { csvFiles } from '../support/csv-files';
+import { badRowsOf } from '../support/uploads';
 
 const { fixture } = csvFiles('schedulers');
 const BERLIN = 'Europe/Berlin';
@@ -95,7 +96,7 @@ describe('Hootsuite bulk file (no header row)', () => {
     ]);
     expect(posts(pressroom)[0]).toMatchObject({ text: 'Lucia buns', at: at('2026-12-13 08:15') });
     // The bad rows as a file like the one read: no header, the error after the link column.
-    expect(result.badRowsCsv).toBe(
+    expect(await badRowsOf(pressroom, result)).toBe(
       '31/02/2026 08:15,No such day,,"Column 1: ""31/02/2026 08:15"" is not a real date and time of day"\r\n',
     );
     pressroom.close();

@@ -204,24 +204,28 @@ describe('web host', () => {
   });
 
   it('takes at most two uploads at once; a third is told to come back', async () => {
-    const { pressroom, web, call } = await host();
-    const upload = {
-      kind: 'posts',
-      fileName: 'week.csv',
-      contentBase64: Buffer.from('text\nMonday\n').toString('base64'),
-    };
-    const body = JSON.stringify(upload);
+    const { pressroom, web } = await host();
+    const body = 'text\nMonday\n';
+    const send = () =>
+      fetch(`${web.origin}/api/upload?name=week.csv`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${web.token}`,
+          'Content-Type': 'application/octet-stream',
+        },
+        body,
+      });
     // Two uploads whose bodies are still arriving.
     const slow = [0, 1].map(() => {
       let answered!: (status: number) => void;
       const status = new Promise<number>((resolve) => (answered = resolve));
       const req = request(
-        `${web.origin}/api/call/previewUpload`,
+        `${web.origin}/api/upload?name=week.csv`,
         {
           method: 'POST',
           headers: {
             Authorization: `Bearer ${web.token}`,
-            'Content-Type': 'application/json',
+            'Content-Type': 'application/octet-stream',
             'Content-Length': Buffer.byteLength(body),
           },
         },
@@ -237,11 +241,7 @@ describe('web host', () => {
     // Time for the host (in this process) to read both requests' headers: it counts an upload
     // from there on.
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const third = await fetch(`${web.origin}/api/call/importUpload`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${web.token}`, 'Content-Type': 'application/json' },
-      body,
-    });
+    const third = await send();
     expect(third.status).toBe(429);
     expect(third.headers.get('retry-after')).toBe('2');
     expect(await third.json()).toMatchObject({
@@ -251,7 +251,10 @@ describe('web host', () => {
     for (const { req } of slow) req.end(body.slice(10));
     expect(await Promise.all(slow.map(({ status }) => status))).toEqual([200, 200]);
     // Once they are done, uploads are taken again.
-    expect((await call('previewUpload', upload)).body).toMatchObject({ ok: true });
+    expect(await (await send()).json()).toMatchObject({
+      ok: true,
+      value: { upload: expect.any(String) },
+    });
     await web.close();
     pressroom.close();
   });

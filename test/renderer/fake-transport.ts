@@ -16,6 +16,20 @@ export class FakeTransport implements Transport {
     this.answers[operation] = answer;
   }
 
+  /** The files sent with upload, as text, by the id each was answered with. */
+  readonly uploads = new Map<string, { fileName: string; text: string }>();
+
+  async upload(fileName: string, bytes: ArrayBuffer): Promise<CallResult<{ upload: string }>> {
+    const upload = `upload-${this.uploads.size + 1}`;
+    this.uploads.set(upload, { fileName, text: new TextDecoder().decode(bytes) });
+    return { ok: true, value: { upload } };
+  }
+
+  /** The text of the file an upload id names ('' when none). */
+  uploaded(upload: string | undefined): string {
+    return this.uploads.get(upload ?? '')?.text ?? '';
+  }
+
   async call(operation: OperationName, input: unknown): Promise<CallResult> {
     this.calls.push({ operation, input });
     const answer = this.answers[operation];

@@ -2,7 +2,7 @@
 // cells, the import with live progress, the result with bad rows and undo, and export.
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MAX_UPLOAD_BASE64 } from '../../shared/contract';
+import { MAX_UPLOAD_BYTES } from '../../shared/contract';
 import type { OperationInput } from '../../shared/contract';
 import type { CallResult } from '../../shared/answers';
 import type {
@@ -49,8 +49,11 @@ function result(patch: Partial<ImportResult> = {}): ImportResult {
     errors: [{ row: 3, column: 'scheduled_at', value: 'next tuesday', message: DATE_ERROR }],
     warnings: [],
     slots: [],
-    badRows: { header: ['text', 'scheduled_at', 'Notes'], rows: [] },
-    badRowsCsv: BAD_ROWS,
+    slotCount: 0,
+    slotSpan: null,
+    errorCount: 1,
+    warningCount: 0,
+    badRowsFile: 'bad-1',
     unknownColumns: ['Notes'],
     source: null,
     firstRowIsData: false,
@@ -138,6 +141,7 @@ async function setup(
     status: () => ok(null),
     listImports: () => ok([]),
     previewUpload: (input) => previewAnswer(input as OperationInput<'previewUpload'>),
+    getBadRows: () => ok({ csv: BAD_ROWS }),
     ...answers,
   });
   const shell = new Shell(transport);
@@ -152,9 +156,6 @@ async function pick(csv: string, name = 'calendar.csv'): Promise<void> {
     target: { files: [new File([csv], name, { type: 'text/csv' })] },
   });
 }
-
-const decoded = (base64: string) =>
-  new TextDecoder().decode(Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)));
 
 /** A Blob's text with its byte-order mark kept (Blob.text() drops it). */
 const bytesOf = async (blob: Blob) =>
@@ -196,9 +197,8 @@ describe('import wizard helpers', () => {
   });
 
   it('refuses a file over the upload limit by its size, before reading it', () => {
-    const limit = (MAX_UPLOAD_BASE64 / 4) * 3;
-    expect(tooBig({ name: 'small.csv', size: limit })).toBeNull();
-    expect(tooBig({ name: 'huge.csv', size: limit + 3 })).toMatch(
+    expect(tooBig({ name: 'small.csv', size: MAX_UPLOAD_BYTES })).toBeNull();
+    expect(tooBig({ name: 'huge.csv', size: MAX_UPLOAD_BYTES + 3 })).toMatch(
       /^“huge\.csv” is 64\.0 MiB; files up to 64 MiB can be imported here\. Split it/,
     );
   });
@@ -218,12 +218,13 @@ describe('the import screen', () => {
     const [request] = transport.callsOf('previewUpload') as OperationInput<'previewUpload'>[];
     expect(request).toMatchObject({
       kind: 'posts',
-      fileName: 'calendar.csv',
+      upload: 'upload-1',
       onError: 'abort',
       timezone: 'Europe/Berlin',
     });
     expect(request?.mapping).toBeUndefined();
-    expect(decoded(request?.contentBase64 ?? '')).toBe(CSV);
+    // The file went once, by itself, not inside the call.
+    expect([...transport.uploads.values()]).toEqual([{ fileName: 'calendar.csv', text: CSV }]);
 
     const textColumn = screen.getByRole('combobox', { name: 'Column for text' });
     expect((textColumn as HTMLSelectElement).selectedOptions[0]?.textContent).toBe('text');
@@ -305,7 +306,7 @@ describe('the import screen', () => {
   it('tells a file too big to upload without reading it', async () => {
     const { transport } = await setup(() => ok(preview()));
     const file = new File(['x'], 'huge.csv');
-    Object.defineProperty(file, 'size', { value: MAX_UPLOAD_BASE64 });
+    Object.defineProperty(file, 'size', { value: MAX_UPLOAD_BYTES + 1 });
     await fireEvent.change(screen.getByLabelText('CSV file'), { target: { files: [file] } });
     expect((await screen.findByRole('alert')).textContent).toMatch(
       /“huge\.csv” is .* MiB; files up to 64 MiB/,
@@ -327,7 +328,7 @@ describe('the import screen', () => {
         // Dated posts are scheduled unless the user unticks it.
         queue: true,
         past: 'error',
-        fileName: 'calendar.csv',
+        upload: 'upload-1',
       }),
     ]);
 
@@ -360,20 +361,22 @@ describe('the import screen', () => {
   });
 
   it('says nothing was imported when bad rows abort it, so the file can be fixed and picked again', async () => {
-    const { transport } = await setup((input) =>
-      decoded(input.contentBase64).includes('next tuesday')
-        ? ok(preview())
-        : ok(preview({ result: result({ invalid: 0, errors: [], badRowsCsv: null }) })),
-    );
+    const transport: FakeTransport = (
+      await setup((input) =>
+        transport.uploaded(input.upload).includes('next tuesday')
+          ? ok(preview())
+          : ok(preview({ result: result({ invalid: 0, errors: [], badRowsFile: null }) })),
+      )
+    ).transport;
     transport.answer('importUpload', (input) =>
-      decoded((input as OperationInput<'importUpload'>).contentBase64).includes('next tuesday')
+      transport.uploaded((input as OperationInput<'importUpload'>).upload).includes('next tuesday')
         ? ok(result())
         : ok(
             result({
               inserted: 2,
               invalid: 0,
               errors: [],
-              badRowsCsv: null,
+              badRowsFile: null,
               batch: 'b2',
               written: true,
             }),
@@ -425,7 +428,8 @@ describe('the import screen', () => {
     const file = new File([CSV], 'dropped.csv', { type: 'text/csv' });
     await fireEvent.drop(zone, { dataTransfer: { files: [file] } });
     await vi.waitFor(() => expect(transport.callsOf('previewUpload')).toHaveLength(1));
-    expect(transport.callsOf('previewUpload')[0]).toMatchObject({ fileName: 'dropped.csv' });
+    expect(transport.callsOf('previewUpload')[0]).toMatchObject({ upload: 'upload-1' });
+    expect(transport.uploads.get('upload-1')).toEqual({ fileName: 'dropped.csv', text: CSV });
 
     await fireEvent.click(
       await screen.findByLabelText('Schedule posts that have a time (else they stay drafts)'),
@@ -552,7 +556,13 @@ describe('the import screen', () => {
     const slot = Date.UTC(2099, 0, 5, 16, 30);
     const withSlots = (input: { fillSlots?: boolean }) =>
       input.fillSlots
-        ? { invalid: 0, errors: [], slots: [{ row: 3, botId: 'bot_1', at: slot }] }
+        ? {
+            invalid: 0,
+            errors: [],
+            slots: [{ row: 3, botId: 'bot_1', at: slot }],
+            slotCount: 1,
+            slotSpan: { first: slot, last: slot },
+          }
         : { invalid: 0, errors: [] };
     const { transport } = await setup((input) =>
       ok(
@@ -627,12 +637,23 @@ describe('the import screen', () => {
     const { transport } = await setup((input) =>
       ok(
         preview({
-          result: input.allowDuplicates ? result() : result({ duplicates: 1, warnings: [repeat] }),
+          result: input.allowDuplicates
+            ? result()
+            : result({ duplicates: 1, warnings: [repeat], warningCount: 1 }),
         }),
       ),
     );
     transport.answer('importUpload', () =>
-      ok(result({ inserted: 0, duplicates: 1, warnings: [repeat], written: true, batch: 'b' })),
+      ok(
+        result({
+          inserted: 0,
+          duplicates: 1,
+          warnings: [repeat],
+          warningCount: 1,
+          written: true,
+          batch: 'b',
+        }),
+      ),
     );
     await pick(CSV);
     const warnings = await screen.findByRole('region', { name: '1 row left out as repeats' });

@@ -67,6 +67,7 @@ describe('a file dropped outside the page’s drop zones', () => {
     const dropped: string[] = [];
     const transport = {
       call: vi.fn(),
+      upload: vi.fn(),
       events: () => () => undefined,
       dropFile: async (file: File) => void dropped.push(file.name),
     };

@@ -140,9 +140,8 @@ export function registerImport(program: Command): void {
         throw new CliError(`kind must be posts, products, list or undo, not "${kind}"`, 2);
       if (kind === 'products' && options.fillSlots)
         throw new CliError('--fill-slots is for posts', 2);
-      const { result, zone } = await withWorkspace(self, async (pressroom) => ({
-        zone: pressroom.settings.getSettings().timezone,
-        result: await pressroom.imports
+      const { result, zone } = await withWorkspace(self, async (pressroom) => {
+        const result = await pressroom.imports
           .importFile(
             {
               kind,
@@ -166,12 +165,15 @@ export function registerImport(program: Command): void {
           )
           .catch((error: unknown) => {
             throw error instanceof UnusableFile ? new CliError(error.message, 2) : error;
-          }),
-      }));
-      if (options.errors && result.badRowsCsv !== null) {
-        await writeFile(options.errors, result.badRowsCsv);
-        output.progress(`Invalid rows written to ${options.errors}`);
-      }
+          });
+        // The workspace keeps the bad rows only while it is open.
+        if (options.errors && result.badRowsFile !== null) {
+          const { csv } = await pressroom.imports.getBadRows({ id: result.badRowsFile });
+          await writeFile(options.errors, csv);
+          output.progress(`Invalid rows written to ${options.errors}`);
+        }
+        return { result, zone: pressroom.settings.getSettings().timezone };
+      });
       const json = {
         kind: result.kind,
         rows: result.rows,
@@ -206,7 +208,7 @@ export function registerImport(program: Command): void {
         ...result.errors
           .slice(0, 50)
           .map((e) => `row ${e.row}, ${e.column} "${e.value}": ${e.message}`),
-        ...(result.errors.length > 50 ? [`… and ${result.errors.length - 50} more`] : []),
+        ...(result.errorCount > 50 ? [`… and ${result.errorCount - 50} more`] : []),
         ...result.warnings.slice(0, 20).map((w) => `row ${w.row}: ${w.message}`),
         ...(result.duplicates > 0
           ? [
@@ -216,7 +218,7 @@ export function registerImport(program: Command): void {
         ...result.slots
           .slice(0, 20)
           .map((slot) => `row ${slot.row}: ${slot.botId} at ${formatInZone(slot.at, zone)}`),
-        ...(result.slots.length > 20 ? [`… and ${result.slots.length - 20} more slots`] : []),
+        ...(result.slotCount > 20 ? [`… and ${result.slotCount - 20} more slots`] : []),
         result.written
           ? `Written as batch ${result.batch} (undo: import undo ${result.batch})`
           : options.dryRun

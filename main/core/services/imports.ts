@@ -1,9 +1,12 @@
 // Imports and exports (Node, main process): CSV files of posts or products read in as undoable
 // batches (from a path, or an upload the page sent), the wizard's preview, the import history and
 // undo, and CSV out to a path or as text for a download.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { once } from 'node:events';
+import { createWriteStream, existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { MAX_UPLOAD_BYTES, uploadFileName } from '../../../shared/contract';
 import type { OperationInput } from '../../../shared/contract';
 import type {
   ImportBatch,
@@ -21,8 +24,16 @@ import type { WorkspaceStore } from '../../store';
 import { InvalidInput, NotAllowed } from '../errors';
 import type { CoreEvents } from '../events';
 import { validate } from '../input';
+import { PrivateFiles } from '../private-files';
 import type { QueueService } from './queue';
 import type { SettingsService } from './settings';
+
+/**
+ * Uploads kept at once: the wizard's file (previewed, then imported) and a few more; the web
+ * host takes at most two at a time. Bad-rows files: the latest imports' and previews'.
+ */
+const KEPT_UPLOADS = 4;
+const KEPT_BAD_ROWS = 8;
 
 async function withTemporaryFolder<T>(work: (folder: string) => Promise<T>): Promise<T> {
   const folder = await mkdtemp(join(tmpdir(), 'pressroom-'));
@@ -33,34 +44,15 @@ async function withTemporaryFolder<T>(work: (folder: string) => Promise<T>): Pro
   }
 }
 
-/**
- * Runs `work` on a private copy of an uploaded file, under the user's own file name; problems
- * with the file are told by that name, not the temporary path.
- */
-function withUpload<T>(
-  fileName: string,
-  contentBase64: string,
-  work: (path: string) => Promise<T>,
-): Promise<T> {
-  return withTemporaryFolder(async (folder) => {
-    const name = basename(fileName) || 'upload.csv';
-    const path = join(folder, name);
-    await writeFile(path, Buffer.from(contentBase64, 'base64'), { mode: 0o600 });
-    try {
-      return await work(path);
-    } catch (error) {
-      if (error instanceof UnusableFile) throw new UnusableFile(error.message.replace(path, name));
-      throw error;
-    }
-  });
-}
-
 /** A column choice the file cannot satisfy is the caller's input at fault, field by field. */
 function mappingAsInput(error: unknown): never {
   throw error instanceof MappingError ? new InvalidInput(error.issues) : error;
 }
 
 export class ImportsService {
+  private readonly uploads = new PrivateFiles(KEPT_UPLOADS);
+  private readonly badRows = new PrivateFiles(KEPT_BAD_ROWS);
+
   constructor(
     private readonly store: WorkspaceStore,
     private readonly now: () => number,
@@ -77,7 +69,9 @@ export class ImportsService {
     const request = validate('importFile', input);
     if (request.fillSlots && request.kind !== 'posts')
       throw new InvalidInput([{ field: 'fillSlots', message: 'is for posts' }]);
+    const badRows = await this.badRows.create('bad-rows.csv');
     const result = await importCsv(this.store, request.kind, request.path, {
+      badRowsPath: badRows.path,
       dryRun: request.dryRun,
       ...(request.mapping ? { mapping: request.mapping } : {}),
       onError: request.onError,
@@ -98,7 +92,12 @@ export class ImportsService {
       defaultCurrency: this.settings.defaultCurrency(),
       now: this.now(),
       ...(onProgress ? { onProgress } : {}),
-    }).catch(mappingAsInput);
+    }).catch(async (error: unknown) => {
+      await this.badRows.remove(badRows.id);
+      return mappingAsInput(error);
+    });
+    if (result.invalid > 0 && existsSync(badRows.path)) result.badRowsFile = badRows.id;
+    else await this.badRows.remove(badRows.id);
     if (result.written) this.events.emit({ type: 'changed', what: request.kind });
     if (result.written && (request.queue || request.fillSlots)) this.queue.changed();
     return result;
@@ -145,10 +144,82 @@ export class ImportsService {
     }));
   }
 
-  /** Imports a file the renderer read, from a private temporary copy named as the user's. */
+  /**
+   * Keeps a file the page sends (streamed by the web host, or the desktop app's bytes) in a
+   * private file under the user's own file name, for importUpload and previewUpload; answers its
+   * id. Never held whole in memory; over MAX_UPLOAD_BYTES it is refused and removed.
+   */
+  async receiveUpload(
+    fileName: unknown,
+    content: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  ): Promise<{ upload: string }> {
+    const name = uploadFileName.safeParse(fileName);
+    if (!name.success)
+      throw new InvalidInput([{ field: 'fileName', message: 'must be 1 to 255 characters' }]);
+    const { id, path } = await this.uploads.create(name.data);
+    const out = createWriteStream(path, { mode: 0o600 });
+    try {
+      let size = 0;
+      for await (const chunk of content) {
+        size += chunk.length;
+        if (size > MAX_UPLOAD_BYTES)
+          throw new InvalidInput([
+            {
+              field: 'file',
+              message: `${basename(path)} is over ${MAX_UPLOAD_BYTES / 1024 / 1024} MiB, the largest file an import takes`,
+            },
+          ]);
+        if (!out.write(chunk)) await once(out, 'drain');
+      }
+      out.end();
+      await once(out, 'finish');
+    } catch (error) {
+      out.destroy();
+      await this.uploads.remove(id);
+      throw error;
+    }
+    return { upload: id };
+  }
+
+  /** The bad rows an import or preview wrote (ImportResult.badRowsFile), as CSV text. */
+  async getBadRows(input: OperationInput<'getBadRows'>): Promise<{ csv: string }> {
+    const path = this.badRows.path(validate('getBadRows', input).id);
+    if (path === null)
+      throw new InvalidInput([
+        { field: 'id', message: 'these bad rows are no longer kept: preview or import again' },
+      ]);
+    return { csv: await readFile(path, 'utf8') };
+  }
+
+  /** Removes the uploads and bad-rows files this workspace kept. */
+  close(): void {
+    this.uploads.close();
+    this.badRows.close();
+  }
+
+  /**
+   * Runs `work` on an uploaded file; problems with the file are told by the user's file name,
+   * not the private path.
+   */
+  private async withUpload<T>(upload: string, work: (path: string) => Promise<T>): Promise<T> {
+    const path = this.uploads.path(upload);
+    if (path === null)
+      throw new InvalidInput([
+        { field: 'upload', message: 'this file is no longer kept: pick it again' },
+      ]);
+    try {
+      return await work(path);
+    } catch (error) {
+      if (error instanceof UnusableFile)
+        throw new UnusableFile(error.message.replace(path, basename(path)));
+      throw error;
+    }
+  }
+
+  /** Imports a file the page uploaded (receiveUpload). */
   async importUpload(input: OperationInput<'importUpload'>): Promise<ImportResult> {
-    const { fileName, contentBase64, ...options } = validate('importUpload', input);
-    return withUpload(fileName, contentBase64, (path) =>
+    const { upload, ...options } = validate('importUpload', input);
+    return this.withUpload(upload, (path) =>
       this.importFile({ ...options, path }, (progress) =>
         this.events.emit({ type: 'import', progress }),
       ),
@@ -157,8 +228,8 @@ export class ImportsService {
 
   /** What the import wizard shows before importing: detection, mapping, sample rows, a dry run. */
   async previewUpload(input: OperationInput<'previewUpload'>): Promise<ImportPreview> {
-    const { fileName, contentBase64, sampleRows, ...options } = validate('previewUpload', input);
-    return withUpload(fileName, contentBase64, async (path) => {
+    const { upload, sampleRows, ...options } = validate('previewUpload', input);
+    return this.withUpload(upload, async (path) => {
       const file = await openCsv(path, {
         ...(options.encoding ? { encoding: options.encoding } : {}),
         firstRowIsData: options.firstRowIsData ?? ((cells) => looksLikeData(options.kind, cells)),

@@ -11,6 +11,11 @@ import type { CallResult, CoreEvent, OperationResults } from '../../../shared/an
 /** How calls and events travel: Electron's preload bridge, or HTTP to the web host. */
 export interface Transport {
   call(operation: OperationName, input: unknown): Promise<CallResult>;
+  /**
+   * Sends a file for an import to the core, which keeps it privately (never in a call: a big
+   * file would be held several times over as JSON); answers the id importUpload takes.
+   */
+  upload(fileName: string, bytes: ArrayBuffer): Promise<CallResult<{ upload: string }>>;
   events(listener: (event: CoreEvent) => void): () => void;
   /**
    * A file dropped on the page outside its drop zones (Electron only): main asks what it holds

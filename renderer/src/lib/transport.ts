@@ -47,29 +47,37 @@ export function httpTransport(
   session: string | null | Promise<string | null>,
   base = '',
 ): Transport {
+  const post = async <T>(path: string, contentType: string, body: BodyInit) => {
+    try {
+      const token = await session;
+      const response = await fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': contentType,
+          ...(token ? { Authorization: `Bearer ${token}` } : {}),
+        },
+        body,
+      });
+      return (await response.json()) as CallResult<T>;
+    } catch {
+      return {
+        ok: false,
+        error: {
+          kind: 'internal',
+          message: 'Pressroom is not answering; is the server still running?',
+        },
+      } as const;
+    }
+  };
   return {
-    async call(operation: OperationName, input: unknown): Promise<CallResult> {
-      try {
-        const token = await session;
-        const response = await fetch(`${base}/api/call/${operation}`, {
-          method: 'POST',
-          headers: {
-            'Content-Type': 'application/json',
-            ...(token ? { Authorization: `Bearer ${token}` } : {}),
-          },
-          body: JSON.stringify(input ?? {}),
-        });
-        return (await response.json()) as CallResult;
-      } catch {
-        return {
-          ok: false,
-          error: {
-            kind: 'internal',
-            message: 'Pressroom is not answering; is the server still running?',
-          },
-        };
-      }
-    },
+    call: (operation: OperationName, input: unknown): Promise<CallResult> =>
+      post(`/api/call/${operation}`, 'application/json', JSON.stringify(input ?? {})),
+    upload: (fileName: string, bytes: ArrayBuffer) =>
+      post<{ upload: string }>(
+        `/api/upload?name=${encodeURIComponent(fileName)}`,
+        'application/octet-stream',
+        bytes,
+      ),
     events(listener: (event: CoreEvent) => void): () => void {
       let source: EventSource | null = null;
       let stopped = false;

@@ -3,7 +3,7 @@
 // progress, its result and undo, the history of past imports (each undoable while it can be),
 // and the export of posts or products as CSV.
 import { describeUndone } from '../../../shared/domain';
-import { MAX_UPLOAD_BASE64 } from '../../../shared/contract';
+import { MAX_UPLOAD_BYTES } from '../../../shared/contract';
 import type { OperationInput } from '../../../shared/contract';
 import type { CoreEvent } from '../../../shared/answers';
 import type { TextEncoding } from '../../../shared/encodings';
@@ -17,7 +17,6 @@ import type {
   LocalProduct,
   RowError,
 } from '../../../shared/domain';
-import { readAsBase64 } from '../lib/files';
 import type { Shell } from './shell.svelte';
 
 export type ImportKind = ImportResult['kind'];
@@ -47,7 +46,8 @@ interface ImportChoices {
 
 interface PickedFile {
   name: string;
-  base64: string;
+  /** The id the core keeps the uploaded file under. */
+  upload: string;
 }
 
 /** Field → the header it is read from, or null when it is not imported. */
@@ -87,13 +87,6 @@ export function slotsByRow(slots: ImportResult['slots']): RowSlots {
   return Object.fromEntries(slots.map((slot) => [slot.row, slot]));
 }
 
-/** The earliest and the latest slot given, or null when none was. */
-export function slotRange(slots: ImportResult['slots']): { first: number; last: number } | null {
-  if (slots.length === 0) return null;
-  const times = slots.map((slot) => slot.at);
-  return { first: Math.min(...times), last: Math.max(...times) };
-}
-
 /**
  * How far the import is, in percent: it reads every row, then writes the valid ones (in the same
  * pass when skipping bad rows), so the whole is the preview's rows plus its valid rows.
@@ -109,8 +102,8 @@ export function progressPercent(progress: ImportProgress, expected: ImportResult
 
 /** A file too big for the core's upload limit, told before reading it; else null. */
 export function tooBig(file: { name: string; size: number }): string | null {
-  if (Math.ceil(file.size / 3) * 4 <= MAX_UPLOAD_BASE64) return null;
-  const limit = Math.floor(((MAX_UPLOAD_BASE64 / 4) * 3) / 1024 / 1024);
+  if (file.size <= MAX_UPLOAD_BYTES) return null;
+  const limit = MAX_UPLOAD_BYTES / 1024 / 1024;
   const size = (file.size / 1024 / 1024).toFixed(1);
   return `“${file.name}” is ${size} MiB; files up to ${limit} MiB can be imported here. Split it, or import it with the command line (npm run -s cli -- import).`;
 }
@@ -186,21 +179,26 @@ export class ImportState {
     return this.choices.timezone ?? this.shell.timezone;
   }
 
-  /** Reads a picked or dropped file and previews it. */
+  /** Sends a picked or dropped file to the core once, and previews it. */
   async pick(file: File): Promise<void> {
     this.fileError = tooBig(file);
     if (this.fileError) return;
     // Busy from now: the file on screen is about to be replaced, so it must not be imported.
     this.previewing = true;
-    let base64: string;
+    let sent: Awaited<ReturnType<Shell['upload']>>;
     try {
-      base64 = await readAsBase64(file);
+      sent = await this.shell.upload(file);
     } catch (error) {
       this.previewing = false;
       this.fileError = `“${file.name}” could not be read (${error instanceof Error ? error.message : String(error)}). Pick it again.`;
       return;
     }
-    this.file = { name: file.name, base64 };
+    if (!sent.ok) {
+      this.previewing = false;
+      this.fileError = sent.error.message;
+      return;
+    }
+    this.file = { name: file.name, upload: sent.value.upload };
     this.clearOutcome();
     // A fixed file has the same header, so the user's columns stay; a file without them starts
     // afresh from the matching by name.
@@ -277,7 +275,16 @@ export class ImportState {
     return this.history.find((entry) => entry.id === batch)?.firstAt ?? null;
   }
 
-  private base(): Omit<OperationInput<'importUpload'>, 'fileName' | 'contentBase64'> {
+  /** The bad rows of `result` as CSV text, for a download; null (with a notice) when gone. */
+  async badRowsCsv(result: ImportResult): Promise<string | null> {
+    if (result.badRowsFile === null) return null;
+    const answer = await this.shell.api.getBadRows({ id: result.badRowsFile });
+    if (answer.ok) return answer.value.csv;
+    this.shell.notices.error(answer.error.message, 'Could not download the bad rows');
+    return null;
+  }
+
+  private base(): Omit<OperationInput<'importUpload'>, 'upload'> {
     const { onError, queue, past, dateFormat, allowDuplicates, encoding, firstRowIsData, bot } =
       this.choices;
     return {
@@ -303,8 +310,7 @@ export class ImportState {
     this.previewing = true;
     const answer = await this.shell.api.previewUpload({
       ...this.base(),
-      fileName: this.file.name,
-      contentBase64: this.file.base64,
+      upload: this.file.upload,
     });
     if (call !== this.previewCall) return null;
     this.previewing = false;
@@ -327,8 +333,7 @@ export class ImportState {
     this.progress = { rowsRead: 0, rowsValid: 0, rowsWritten: 0, bytesRead: 0, bytes: 0 };
     const answer = await this.shell.api.importUpload({
       ...this.base(),
-      fileName: this.file.name,
-      contentBase64: this.file.base64,
+      upload: this.file.upload,
     });
     this.importing = false;
     if (!answer.ok) {

@@ -57,6 +57,11 @@ export class Shell {
     this.route();
   }
 
+  /** Sends a file for an import to the core (Transport.upload); answers the id it is kept under. */
+  async upload(file: File): Promise<CallResult<{ upload: string }>> {
+    return this.transport.upload(file.name, await file.arrayBuffer());
+  }
+
   /** Follows the address: the desktop menu changes it while the app is open. */
   private route(): void {
     const { screen, newPost } = routeFromHash();
