@@ -242,6 +242,29 @@ describe('calendar state', () => {
     ]);
   });
 
+  it('says where a moved post went, with Undo that puts it back at its old time', async () => {
+    const { shell, transport, calendar } = await setup([post({ id: 1 })]);
+    transport.answer('updatePost', (input) =>
+      ok(post({ id: 1, scheduledAt: Date.parse((input as { at: string }).at) })),
+    );
+    expect(await calendar.moves.moveDays(1, 2)).toBeNull();
+    const notice = shell.notices.list.at(-1)!;
+    expect(notice.tone).toBe('success');
+    expect(notice.text).toMatch(/^Post moved to .*25.*/);
+    expect(notice.action?.label).toBe('Undo');
+    shell.notices.act(notice);
+    await vi.waitFor(() => expect(transport.callsOf('updatePost')).toHaveLength(2));
+    expect(transport.callsOf('updatePost')[1]).toEqual({
+      id: 1,
+      at: '2026-11-23T09:00+01:00',
+      zone: ZONE,
+    });
+    await vi.waitFor(() => expect(calendar.events[0]?.start).toBe('2026-11-23T09:00:00'));
+    // Undoing says so, and offers no Undo of the Undo.
+    await vi.waitFor(() => expect(shell.notices.list.at(-1)?.text).toMatch(/^Move undone/));
+    expect(shell.notices.list.at(-1)?.action).toBeUndefined();
+  });
+
   it('puts a post back and shows the server’s message when the move is refused', async () => {
     const { shell, transport, calendar } = await setup([post({ id: 1 })]);
     transport.answer('updatePost', () => refused('Post 1 cannot be changed. It is being sent.'));
