@@ -353,6 +353,32 @@ describe('the post editor dialog', () => {
     expect(within(dialog).queryByRole('menuitem', { name: 'Delete' })).toBeNull();
   });
 
+  it('closes at once when nothing changed, and asks before Cancel or Escape throws changes away', async () => {
+    const { editor } = await newEditor();
+    const first = renderDialog(editor);
+    await fireEvent.click(within(first.dialog).getByRole('button', { name: 'Cancel' }));
+    expect(first.onclose).toHaveBeenCalledOnce();
+    cleanup();
+
+    const { dialog, onclose } = renderDialog(new PostEditor((await newEditor()).shell));
+    await fireEvent.input(within(dialog).getByLabelText(/Text/), {
+      target: { value: 'A long text reworked by AI' },
+    });
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    const question = screen.getByRole('alertdialog', { name: 'Discard your changes?' });
+    await fireEvent.click(within(question).getByRole('button', { name: 'Keep editing' }));
+    expect(onclose).not.toHaveBeenCalled();
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(dialog.hasAttribute('open')).toBe(true);
+    // Escape asks too (the browser's cancel event is held back).
+    const escape = new Event('cancel', { cancelable: true });
+    dialog.dispatchEvent(escape);
+    expect(escape.defaultPrevented).toBe(true);
+    const again = await screen.findByRole('alertdialog', { name: 'Discard your changes?' });
+    await fireEvent.click(within(again).getByRole('button', { name: 'Discard changes' }));
+    expect(onclose).toHaveBeenCalledOnce();
+  });
+
   it('moves through the More menu by keyboard and closes it on Escape only', async () => {
     const { editor } = await newEditor();
     const { dialog, onclose } = renderDialog(editor);
