@@ -9,7 +9,7 @@ import type { CallResult } from '../../shared/answers';
 import { POST_STATUSES, type FreeSlot, type LocalPost } from '../../shared/domain';
 import CalendarScreen from '../../renderer/src/screens/CalendarScreen.svelte';
 import { shellContext } from '../../renderer/src/lib/context';
-import { CalendarState, NO_BOT } from '../../renderer/src/state/calendar.svelte';
+import { CalendarState, NO_BOT, openingTime } from '../../renderer/src/state/calendar.svelte';
 import { LOCK_ICON, botColour, moreOf, postOf } from '../../renderer/src/state/calendar-events';
 import { wallTime } from '../../renderer/src/lib/format';
 import { ok, type Answer } from './fake-transport';
@@ -263,6 +263,19 @@ describe('calendar state', () => {
     // Undoing says so, and offers no Undo of the Undo.
     await vi.waitFor(() => expect(shell.notices.list.at(-1)?.text).toMatch(/^Move undone/));
     expect(shell.notices.list.at(-1)?.action).toBeUndefined();
+  });
+
+  it('opens the week and day views an hour before the range’s earliest post, not at 6 AM', async () => {
+    // Evening posts (Berlin 18:30 and, on another day, 20:00).
+    const evening = [
+      post({ id: 1, scheduledAt: Date.UTC(2026, 10, 24, 17, 30) }),
+      post({ id: 2, scheduledAt: Date.UTC(2026, 10, 23, 19, 0) }),
+    ];
+    const { calendar } = await setup(evening);
+    expect(calendar.scrollTime).toBe('17:00:00');
+    // An empty range opens at the start of a working day.
+    expect(openingTime([], ZONE)).toBe('08:00:00');
+    expect(openingTime([Date.UTC(2026, 10, 23, 23, 30)], ZONE)).toBe('00:00:00');
   });
 
   it('puts a post back and shows the server’s message when the move is refused', async () => {

@@ -50,6 +50,21 @@ export interface WallRange {
   view?: string;
 }
 
+/** Where the week and day views open when the range holds neither posts nor free slots. */
+const WORKDAY_START = '08:00:00';
+
+/**
+ * Where the week and day views open: an hour before the earliest time of day any of the range's
+ * posts (else its free slots) stand at, so the first of them is in sight, not a fixed 6 AM.
+ */
+export function openingTime(times: readonly number[], zone: string): string {
+  if (times.length === 0) return WORKDAY_START;
+  const clock = new WallClock(zone);
+  const earliest = Math.min(...times.map((ms) => minuteOfDay(clock.wall(ms).slice(11, 16))));
+  const hour = Math.max(0, Math.floor(earliest / 60) - 1);
+  return `${String(hour).padStart(2, '0')}:00:00`;
+}
+
 /** Minutes since midnight of an "HH:MM" wall time. */
 function minuteOfDay(time: string): number {
   return Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
@@ -84,6 +99,12 @@ export class CalendarState implements PostBoard {
   /** The core's message when the posts could not be read. */
   loadError = $state<string | null>(null);
   private range: WallRange | null = null;
+  /**
+   * The time of day the week and day views scroll to, set by the first answer for each range (a
+   * reload after a move or an event keeps the user's place).
+   */
+  scrollTime = $state(WORKDAY_START);
+  private scrolledFor: WallRange | null = null;
   /** The calendar view shown (CALENDAR_VIEWS ids), which decides how many posts a day draws. */
   view = $state<string>(CALENDAR_VIEWS[0].id);
   private generation = 0;
@@ -305,6 +326,14 @@ export class CalendarState implements PostBoard {
     this.drafts = drafts;
     this.freeSlots = freeSlots;
     this.bots = bots;
+    if (this.scrolledFor !== range) {
+      this.scrolledFor = range;
+      const times = posts.flatMap((post) => (post.scheduledAt === null ? [] : [post.scheduledAt]));
+      this.scrollTime = openingTime(
+        times.length > 0 ? times : freeSlots.map((slot) => slot.at),
+        this.zone,
+      );
+    }
   }
 
   /**
