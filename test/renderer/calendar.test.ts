@@ -452,6 +452,29 @@ describe('calendar state', () => {
     expect(free(month)).toEqual(['2026-11-24']);
   });
 
+  it('draws only the first few free slots, so a month of them is not hatched all over', async () => {
+    // A free morning slot on each of ten days.
+    const daily = Array.from({ length: 10 }, (_, index) => ({
+      botId: 'bot_1',
+      at: Date.UTC(2026, 10, 24 + index, 8, 0),
+    }));
+    const { calendar } = await withSlots(daily);
+    expect(calendar.slotEvents.map((event) => event.start.slice(0, 10))).toEqual([
+      '2026-11-24',
+      '2026-11-25',
+      '2026-11-26',
+    ]);
+    await calendar.setRange({ ...WEEK, view: 'dayGridMonth' });
+    const hatched = Object.entries(calendar.monthDays).filter(([, day]) => day.free);
+    expect(hatched.map(([date]) => date)).toEqual(['2026-11-24', '2026-11-25', '2026-11-26']);
+    // A click on a later free slot still fills it.
+    expect(calendar.newPostAt('2026-12-01', null)).toEqual({
+      date: '2026-12-01',
+      time: '09:00',
+      botId: 'bot_1',
+    });
+  });
+
   it('starts a post clicked on a free slot in that slot, with its bot', async () => {
     const { calendar } = await withSlots();
     expect(calendar.newPostAt('2026-11-24', '09:00')).toEqual({
@@ -816,9 +839,10 @@ describe('the calendar screen', () => {
     const chip = await screen.findByRole('button', { name: /Bakery: .*Key me/ });
     const { from, to } = daysAround(at, 1);
     chip.focus();
-    // An arrow alone is the browser's; with Alt it moves the post.
+    // An arrow alone moves the focus in the grid; with Alt it moves the post.
     await fireEvent.keyDown(chip, { key: 'ArrowRight' });
     expect(transport.callsOf('updatePost')).toEqual([]);
+    chip.focus();
     await fireEvent.keyDown(chip, { key: to > from ? 'ArrowRight' : 'ArrowLeft', altKey: true });
     await vi.waitFor(() => expect(chipIn(to, 'Key me')).not.toBeNull());
     await vi.waitFor(() => expect(document.activeElement).toBe(chipIn(to, 'Key me')));
@@ -885,6 +909,60 @@ describe('the calendar screen', () => {
       timeZone: 'Asia/Tokyo',
     }).format(at);
     await vi.waitFor(() => expect(chipIn(tokyo.slice(0, 10), 'Rye')?.textContent).toContain(time));
+  });
+
+  it('is one Tab stop: arrows walk a day’s number and posts and go on to the days beside', async () => {
+    const noon = Temporal.Now.plainDateISO(ZONE).toZonedDateTime({
+      timeZone: ZONE,
+      plainTime: '12:00',
+    }).epochMilliseconds;
+    await mount([
+      post({ id: 1, scheduledAt: noon, text: 'First' }),
+      post({ id: 2, scheduledAt: noon + 60_000, text: 'Second' }),
+    ]);
+    const first = await screen.findByRole('button', { name: /Bakery: .*First/ });
+    const second = screen.getByRole('button', { name: /Bakery: .*Second/ });
+    const tabStops = () =>
+      [...document.querySelectorAll('[data-nav]')].filter(
+        (element) => element.getAttribute('tabindex') === '0',
+      );
+    // The month's first post is the grid's one Tab stop; the rest is reached by arrows.
+    expect(tabStops()).toEqual([first]);
+    first.focus();
+    await fireEvent.keyDown(first, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(second);
+    await fireEvent.keyDown(second, { key: 'ArrowUp' });
+    expect(document.activeElement).toBe(first);
+    await fireEvent.keyDown(first, { key: 'ArrowUp' });
+    const { from: today, to } = daysAround(noon, 1);
+    expect(document.activeElement?.getAttribute('data-nav')).toBe(`day:${today}`);
+    expect(document.activeElement?.getAttribute('aria-label')).toMatch(/: write a post$/);
+    await fireEvent.keyDown(document.activeElement!, {
+      key: to > today ? 'ArrowRight' : 'ArrowLeft',
+    });
+    expect(document.activeElement?.getAttribute('data-nav')).toBe(`day:${to}`);
+    // The Tab stop follows the focus.
+    await tick();
+    expect(tabStops()).toEqual([document.activeElement]);
+    // A day's number pressed writes a post on that day.
+    await fireEvent.click(document.activeElement!);
+    const editor = await screen.findByRole('dialog', { name: 'New post' });
+    expect((within(editor).getByLabelText('Date') as HTMLInputElement).value).toBe(to);
+  });
+
+  it('keeps its keys in a dialog opened by the Keys button or ?, not on the screen', async () => {
+    await mount([]);
+    await screen.findByRole('status');
+    expect(screen.queryByText(/previous, /)).toBeNull();
+    await fireEvent.click(screen.getByRole('button', { name: 'Keys' }));
+    const keys = screen.getByRole('dialog', { name: 'Calendar keys' });
+    expect(within(keys).getByText('Delete the post (with Undo)')).toBeTruthy();
+    await fireEvent.click(within(keys).getByRole('button', { name: 'Close' }));
+    keys.dispatchEvent(new Event('close'));
+    await tick();
+    expect(screen.queryByRole('dialog', { name: 'Calendar keys' })).toBeNull();
+    await fireEvent.keyDown(document.body, { key: '?' });
+    expect(screen.getByRole('dialog', { name: 'Calendar keys' })).toBeTruthy();
   });
 
   it('switches views and moves through time by key', async () => {
