@@ -459,7 +459,7 @@ describe('calendar state', () => {
       at: Date.UTC(2026, 10, 24 + index, 8, 0),
     }));
     const { calendar } = await withSlots(daily);
-    expect(calendar.slotEvents.map((event) => event.start.slice(0, 10))).toEqual([
+    expect(calendar.slotEvents.map((event) => String(event.start).slice(0, 10))).toEqual([
       '2026-11-24',
       '2026-11-25',
       '2026-11-26',

@@ -346,9 +346,9 @@ describe('the post editor dialog', () => {
     expect(menuNames(menu)).toEqual([
       'Save draft',
       'Publish now',
-      'Let the platform publish it at this time',
+      'Schedule on the platform (it goes out even with this computer off)',
       'Add to queue (next free slot)',
-      'Share next (before the queue)',
+      'Put first in the queue (the others move one slot later)',
     ]);
     expect(within(dialog).queryByRole('menuitem', { name: 'Delete' })).toBeNull();
   });
@@ -536,7 +536,7 @@ describe('the post editor dialog', () => {
     const menu = await openMore();
     expect(menuNames(menu)).toEqual([
       'Add to queue (next free slot)',
-      'Share next (before the queue)',
+      'Put first in the queue (the others move one slot later)',
       'Duplicate',
       'Move to drafts',
       'Delete',
@@ -590,14 +590,14 @@ describe('add to queue and share next', () => {
       ),
     );
     expect(editor.fields.queueNote).toBe(
-      'Add to queue and Share next: This bot has no posting schedule yet; set one on the Bots screen.',
+      'Add to queue and Put first in the queue: This bot has no posting schedule yet; set one on the Bots screen.',
     );
     editor.fields.text = 'Fresh rye';
     expect(await editor.queue('add')).toBeUndefined();
     editor.fields.botId = 'bot_1';
     await vi.waitFor(() => expect(editor.fields.queueBlocked).toBeNull());
     expect(editor.fields.queueNote).toBe(
-      'Add to queue takes the bot’s next free slot, Jan 11, 2027, 9:00 AM (Europe/Berlin); Share next puts the post first and moves the queued posts after it one slot later.',
+      'Add to queue takes the bot’s next free slot, Jan 11, 2027, 9:00 AM (Europe/Berlin); Put first in the queue gives the post that slot and moves the queued posts after it one slot later.',
     );
     expect(transport.callsOf('getSchedule')).toEqual([{ botId: 'bot_2' }, { botId: 'bot_1' }]);
     expect(transport.callsOf('addToQueue')).toEqual([]);
@@ -658,7 +658,7 @@ describe('add to queue and share next', () => {
     ]);
     expect(transport.callsOf('shareNext')).toEqual([{ id: 5 }]);
     expect(shell.notices.list.at(-1)?.text).toBe(
-      'Shared next: it goes out Jan 11, 2027, 9:00 AM (Europe/Berlin). 2 queued posts moved one slot later: post 7 to Jan 11, 2027, 12:30 PM, post 8 to Jan 12, 2027, 9:00 AM',
+      'First in the queue: it goes out Jan 11, 2027, 9:00 AM (Europe/Berlin). 2 queued posts moved one slot later: post 7 to Jan 11, 2027, 12:30 PM, post 8 to Jan 12, 2027, 9:00 AM',
     );
   });
 
@@ -666,10 +666,10 @@ describe('add to queue and share next', () => {
     const placed = post({ id: 1, scheduledAt: SLOT });
     const moved = [7, 8, 9, 10, 11].map((id) => ({ id, from: SLOT, to: SLOT_3 }));
     expect(queuedMessage('next', { post: placed, moved }, ZONE)).toMatch(
-      /^Shared next: .*5 queued posts moved one slot later: post 7 to .*, post 8 to .*, post 9 to .* and 2 more$/,
+      /^First in the queue: .*5 queued posts moved one slot later: post 7 to .*, post 8 to .*, post 9 to .* and 2 more$/,
     );
     expect(queuedMessage('next', { post: placed, moved: [] }, ZONE)).toBe(
-      'Shared next: it goes out Jan 11, 2027, 9:00 AM (Europe/Berlin)',
+      'First in the queue: it goes out Jan 11, 2027, 9:00 AM (Europe/Berlin)',
     );
   });
 
@@ -695,7 +695,7 @@ describe('the queue buttons in the dialog', () => {
     const { dialog, onsaved } = renderDialog(editor);
     const menu = await openMore(dialog);
     const add = within(menu).getByRole('menuitem', { name: /^Add to queue/ });
-    const next = within(menu).getByRole('menuitem', { name: /^Share next/ });
+    const next = within(menu).getByRole('menuitem', { name: /^Put first in the queue/ });
     expect(add.getAttribute('aria-disabled')).toBe('true');
     expect(next.getAttribute('aria-disabled')).toBe('true');
     await fireEvent.click(add);
@@ -703,7 +703,7 @@ describe('the queue buttons in the dialog', () => {
     const reason = () =>
       document.getElementById(add.getAttribute('aria-describedby')!)?.textContent;
     expect(reason()).toBe(
-      'Add to queue and Share next: Choose a bot first: a post joins its bot’s posting schedule.',
+      'Add to queue and Put first in the queue: Choose a bot first: a post joins its bot’s posting schedule.',
     );
     editor.fields.botId = 'bot_1';
     await vi.waitFor(() => expect(add.getAttribute('aria-disabled')).toBeNull());
@@ -722,7 +722,9 @@ describe('the queue buttons in the dialog', () => {
   it('offers them for a queued post, and none for one that went out', async () => {
     const { editor } = await queueEditor({ post: post({ id: 2 }) });
     render(PostEditorDialog, { props: { editor, bots: [], onsaved: vi.fn(), onclose: vi.fn() } });
-    expect(within(await openMore()).getByRole('menuitem', { name: /^Share next/ })).toBeTruthy();
+    expect(
+      within(await openMore()).getByRole('menuitem', { name: /^Put first in the queue/ }),
+    ).toBeTruthy();
     cleanup();
     const { editor: gone } = await queueEditor({ post: post({ id: 3, status: 'published' }) });
     render(PostEditorDialog, {

@@ -25,7 +25,7 @@ export type QueueAction = 'add' | 'next';
 
 export const QUEUE_LABELS: Record<QueueAction, string> = {
   add: 'Add to queue',
-  next: 'Share next',
+  next: 'Put first in the queue',
 };
 
 /**
@@ -137,7 +137,7 @@ export class PostFields {
         ? 'schedule'
         : null,
   );
-  /** Why Add to queue and Share next cannot be used now, or null when they can. */
+  /** Why the queue buttons cannot be used now, or null when they can. */
   readonly queueBlocked = $derived.by((): string | null => {
     if (!this.queueBot) return 'Choose a bot first: a post joins its bot’s posting schedule';
     const schedule = this.schedule;
@@ -159,7 +159,7 @@ export class PostFields {
     const slot = formatDateTime(schedule.value.nextFree[0] ?? null, zone);
     return (
       `${add} takes the bot’s next free slot, ${slot} (${zone}); ` +
-      `${next} puts the post first and moves the queued posts after it one slot later.`
+      `${next} gives the post that slot and moves the queued posts after it one slot later.`
     );
   });
 
