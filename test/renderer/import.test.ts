@@ -452,6 +452,40 @@ describe('the import screen', () => {
     expect(transport.callsOf('previewUpload')).toHaveLength(5);
   });
 
+  it('puts the date format beside the errors of dates that need it, and previews again with it', async () => {
+    const monthFirst =
+      '"12/13/2026" can only be month-first (13 is no month); set the date format to MM/DD/YYYY';
+    const { transport } = await setup((input) =>
+      ok(
+        preview({
+          result: result(
+            input.dateFormat === 'MM/DD/YYYY'
+              ? { invalid: 0, errors: [] }
+              : {
+                  errors: [
+                    { row: 3, column: 'scheduled_at', value: '12/13/2026', message: monthFirst },
+                  ],
+                },
+          ),
+        }),
+      ),
+    );
+    const zone = screen.getByRole('region', { name: 'Drop a file here' });
+    const file = new File([CSV], 'us.csv', { type: 'text/csv' });
+    await fireEvent.drop(zone, { dataTransfer: { files: [file] } });
+    const errors = await screen.findByRole('region', { name: /1 row has errors/ });
+    const beside = screen.getByLabelText('How this file writes dates');
+    // Just above the errors it explains, not only far below with the import's choices.
+    expect(beside.compareDocumentPosition(errors) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    await fireEvent.change(beside, { target: { value: 'MM/DD/YYYY' } });
+    await vi.waitFor(() =>
+      expect(transport.callsOf('previewUpload').at(-1)).toMatchObject({ dateFormat: 'MM/DD/YYYY' }),
+    );
+    await screen.findByText('Every row is valid.');
+    expect(screen.queryByLabelText('How this file writes dates')).toBeNull();
+    expect((screen.getByLabelText('Date format') as HTMLSelectElement).value).toBe('MM/DD/YYYY');
+  });
+
   it('names the tool that wrote the file, and sends the reading choices and the bot', async () => {
     const transport = new FakeTransport({
       getSettings: () => ok(settings),
