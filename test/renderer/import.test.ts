@@ -488,6 +488,42 @@ describe('the import screen', () => {
     expect((screen.getByLabelText('Date format') as HTMLSelectElement).value).toBe('MM/DD/YYYY');
   });
 
+  it('says the encoding was a guess, with a line in each likely one, and reads the file in the one picked', async () => {
+    const { transport } = await setup((input) =>
+      ok(
+        preview(
+          input.encoding
+            ? { encoding: input.encoding }
+            : {
+                encoding: 'windows-1251',
+                encodingGuess: [
+                  { encoding: 'windows-1251', sample: 'B-1;Хлеб ржаной;3,50' },
+                  { encoding: 'iso-8859-2', sample: 'B-1;Őëĺá đćŕíîé;3,50' },
+                  { encoding: 'windows-1252', sample: 'B-1;Õëåá ðæàíîé;3,50' },
+                ],
+              },
+        ),
+      ),
+    );
+    const zone = screen.getByRole('region', { name: 'Drop a file here' });
+    await fireEvent.drop(zone, {
+      dataTransfer: { files: [new File([CSV], 'excel.csv', { type: 'text/csv' })] },
+    });
+    const guess = await screen.findByRole('region', { name: 'The encoding was a guess' });
+    expect(within(guess).getByText('B-1;Őëĺá đćŕíîé;3,50')).toBeTruthy();
+    expect(
+      (within(guess).getByRole('button', { name: 'Read as windows-1251' }) as HTMLButtonElement)
+        .disabled,
+    ).toBe(true);
+    await fireEvent.click(within(guess).getByRole('button', { name: 'Use iso-8859-2' }));
+    await vi.waitFor(() =>
+      expect(transport.callsOf('previewUpload').at(-1)).toMatchObject({ encoding: 'iso-8859-2' }),
+    );
+    await vi.waitFor(() =>
+      expect(screen.queryByRole('region', { name: 'The encoding was a guess' })).toBeNull(),
+    );
+  });
+
   it('names the tool that wrote the file, and sends the reading choices and the bot', async () => {
     const transport = new FakeTransport({
       getSettings: () => ok(settings),
