@@ -158,6 +158,32 @@ describe('the app in Chromium', () => {
     await page.close();
   });
 
+  it('keeps each bot row’s buttons on one line in a 1024×700 window', async () => {
+    const { page, problems } = await openApp(app.browser, app.served.url, {
+      viewport: { width: 1024, height: 700 },
+    });
+    await page
+      .getByRole('navigation', { name: 'Screens' })
+      .getByRole('link', { name: 'Bots' })
+      .click();
+    await page
+      .getByRole('button', { name: /^Posting schedule of / })
+      .first()
+      .waitFor();
+    const wrapped = await page.evaluate(() =>
+      [...document.querySelectorAll('tbody tr')].flatMap((row) => {
+        const tops = [...row.querySelectorAll('td:last-child button')].map(
+          (button) => button.getBoundingClientRect().top,
+        );
+        return new Set(tops).size > 1 ? [row.querySelector('td, th')?.textContent?.trim()] : [];
+      }),
+    );
+    await screenshot(page, 'bots-1024');
+    expect(wrapped).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('keeps every chip readable in a 1024×700 window, the drafts under the calendar', async () => {
     const { page, problems } = await openApp(app.browser, app.served.url, {
       viewport: { width: 1024, height: 700 },
