@@ -37,7 +37,6 @@ export interface Detected {
   guess: EncodingAlternative[] | null;
 }
 
-
 /** The Windows ANSI code page Excel saves CSV in, by the language of the computer's locale. */
 const CODE_PAGES: Partial<Record<string, TextEncoding>> = {
   ru: 'windows-1251',

@@ -4,7 +4,7 @@
 
 export const API_PREFIX = '/api/v1';
 
-import { PLANS } from '../../shared/connection';
+import type { PLANS } from '../../shared/connection';
 
 export type Plan = keyof typeof PLANS;
 
