@@ -1,6 +1,12 @@
 // How a platform speaks, as `pressroom check` and Settings' connection test report it (pure
 // TypeScript, shared by main and renderer): the report's shape and its words for people.
 
+/**
+ * Requests a minute each plan of Platform API v1 allows (docs/platform-api.md, "Plans"): the
+ * pace Pressroom keeps until the platform's answers state the real limit.
+ */
+export const PLANS = { free: 60, pro: 600, enterprise: 6000 } as const;
+
 /** The forms a platform writes a rate limit's Reset in (docs/platform-api.md, "Rate limits"). */
 export const RESET_FORMATS = [
   'delta-seconds',
@@ -40,67 +46,64 @@ export interface ConnectionReport {
   requests: number;
 }
 
-const RESET_WORDS: Record<ResetFormat, string> = {
-  'delta-seconds': 'seconds until the window resets',
-  'epoch-seconds': 'the reset instant in Unix seconds',
-  'epoch-milliseconds': 'the reset instant in Unix milliseconds',
-  'http-date': 'the reset instant as an HTTP date',
-};
-
-const PAGINATION_WORDS: Record<PaginationStyle, string> = {
-  page: 'page and per_page numbers',
-  cursor: 'a cursor',
-  link: 'a Link header',
-  'next-url': 'a next URL in the body',
-  offset: 'offset and limit',
-};
-
-const ERROR_WORDS: Record<ErrorShape, string> = {
-  'error-object': '{"error": {"code", "message"}}',
-  'error-string': '{"error": "…"}',
-  'problem+json': 'problem+json (type, title, detail)',
-  'errors-list': '{"errors": …}',
-  message: '{"message": "…"}',
-  text: 'plain text',
-  empty: 'an empty body',
+/** Whether the platform's error answers carry a message Pressroom can pass on. */
+const READABLE_ERRORS: Record<ErrorShape, boolean> = {
+  'error-object': true,
+  'error-string': true,
+  'problem+json': true,
+  'errors-list': true,
+  message: true,
+  text: true,
+  empty: false,
 };
 
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
 }
 
-/** The report in sentences, one per line, for the CLI without --json and for Settings. */
+/**
+ * The report in plain sentences, one per line, for Settings and the CLI without --json: what each
+ * finding means for the user. The header names and body shapes are `check --json`'s.
+ */
 export function describeConnection(report: ConnectionReport): string[] {
   const lines = [report.token.message];
   if (!report.token.accepted) return lines;
   const rate = report.rate_limit;
-  if (rate.headers === null) lines.push('Rate limit: no rate-limit headers were sent.');
+  if (rate.headers === null)
+    lines.push(
+      'Pace: the platform does not say how many requests it allows, so Pressroom keeps to your plan’s pace.',
+    );
   else {
-    const limit = rate.limit === null ? 'no limit stated' : `limit ${rate.limit} per window`;
-    const reset = rate.reset === null ? 'no reset sent' : `Reset as ${RESET_WORDS[rate.reset]}`;
-    lines.push(`Rate limit: ${rate.headers} headers, ${limit}, ${reset}.`);
+    const limit =
+      rate.limit === null ? 'how many requests are left' : `${rate.limit} requests a minute`;
+    const reset = rate.reset === null ? '' : ' and when the count starts again';
+    lines.push(`Pace: the platform says ${limit}${reset}; Pressroom keeps to it.`);
   }
   if (rate.skew_ms !== null) {
     lines.push(
       Math.abs(rate.skew_ms) < 1_000
         ? 'Server clock: within a second of this computer’s.'
-        : `Server clock: ${seconds(Math.abs(rate.skew_ms))} ${rate.skew_ms > 0 ? 'ahead of' : 'behind'} this computer’s.`,
+        : `Server clock: ${seconds(Math.abs(rate.skew_ms))} ${rate.skew_ms > 0 ? 'ahead of' : 'behind'} this computer’s; Pressroom goes by the server’s.`,
     );
   }
-  const { envelope, pagination } = report.lists;
-  if (envelope !== null) {
-    const where = envelope === 'array' ? 'a bare array' : `an array under "${envelope}"`;
-    const paging =
-      pagination === null ? 'no paging fields seen' : `paged by ${PAGINATION_WORDS[pagination]}`;
-    lines.push(`Lists: ${where}, ${paging}.`);
-  }
-  const idWords = (type: IdType) => (type === 'number' ? 'numbers' : 'strings');
+  if (report.lists.envelope !== null)
+    lines.push(
+      report.lists.pagination === null
+        ? 'Lists: read; the platform sent them whole, in one answer.'
+        : 'Lists: read page by page, to the end.',
+    );
+  // Only a mix is worth a line: Pressroom reads either kind, but a mix is unusual enough to say.
   if (report.ids === 'mixed') {
+    const idWords = (type: IdType) => (type === 'number' ? 'numbers' : 'strings');
     const each = Object.entries(report.id_types).map(([list, type]) => `${list}: ${idWords(type)}`);
     lines.push(`Ids: mixed (${each.join(', ')}).`);
-  } else if (report.ids !== null) lines.push(`Ids: ${idWords(report.ids)}.`);
+  }
   if (report.errors.shape !== null)
-    lines.push(`Errors: ${ERROR_WORDS[report.errors.shape]} (seen on a ${report.errors.status}).`);
-  lines.push(`${report.requests} read requests.`);
+    lines.push(
+      READABLE_ERRORS[report.errors.shape]
+        ? 'Errors: the platform explains a refusal; Pressroom shows its reason.'
+        : 'Errors: the platform refuses without a reason; Pressroom says what the refusal means.',
+    );
+  lines.push(`The test made ${report.requests} requests and changed nothing.`);
   return lines;
 }

@@ -1,6 +1,7 @@
 // Pressroom's own records, as the core hands them to the renderer and the CLI. Pure types and
 // constants; runs in every process.
 import type { TokenEstimate } from './campaign';
+import type { TextEncoding } from './encodings';
 
 export const POST_STATUSES = [
   'draft',
@@ -348,6 +349,8 @@ export interface ImportResult {
   /** Rows neither imported nor invalid (archived products, shops' container rows), by why. */
   leftOut: { reason: string; rows: number }[];
   encoding: string;
+  /** The detector was unsure of the encoding: what else it may be, each with a sample line. */
+  encodingGuess: EncodingAlternative[] | null;
   delimiter: string;
   /**
    * The import's batch. A refused or failed import has none, unless items a user sent out while
@@ -429,12 +432,20 @@ export interface ImportField {
   aliases: string[];
 }
 
+/** An encoding an imported file may be in, with its first non-ASCII line as it would read. */
+export interface EncodingAlternative {
+  encoding: TextEncoding;
+  sample: string;
+}
+
 export interface ImportPreview {
   /** The tool that wrote the file ("Hootsuite bulk file", ...), or null: matched by name. */
   source: string | null;
   /** The first row is data, as found or as the user said. */
   firstRowIsData: boolean;
   encoding: string;
+  /** As ImportResult's: the encoding was a guess, and what else the file may be in. */
+  encodingGuess: EncodingAlternative[] | null;
   delimiter: string;
   headers: string[];
   fields: ImportField[];

@@ -106,6 +106,7 @@ export async function importCsv(
     firstRowIsData: first.firstRowIsData,
     leftOut: [],
     encoding: first.encoding,
+    encodingGuess: first.encodingGuess,
     delimiter: first.delimiter,
     batch: null,
     written: false,

@@ -6,6 +6,7 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createDecoder, detectEncoding } from './decode';
+import type { EncodingAlternative } from './decode';
 import type { TextEncoding } from './decode';
 
 export class UnusableFile extends Error {}
@@ -17,6 +18,8 @@ export interface CsvRow {
 
 export interface CsvFile {
   encoding: TextEncoding;
+  /** The encodings the file may be in when the detector was unsure (decode.ts); else null. */
+  encodingGuess: EncodingAlternative[] | null;
   /** The first row is data: `header` is "Column 1", "Column 2", ... */
   firstRowIsData: boolean;
   delimiter: ',' | ';' | '\t';
@@ -273,6 +276,7 @@ export async function openCsv(path: string, options: OpenOptions = {}): Promise<
   const columns = firstRecords.reduce((most, record) => Math.max(most, record.length), 0);
   return {
     encoding,
+    encodingGuess: options.encoding ? null : detected.guess,
     firstRowIsData,
     delimiter,
     header: firstRowIsData ? positionalHeader(columns) : header.map((cell) => cell.trim()),

@@ -46,15 +46,9 @@ export function normaliseDateTime(text: string, dateFormat?: DateFormat): ValueR
   const [, datePart = '', hourText, minute = '00', second = '00', meridiem] = match;
   let date = datePart;
   if (!/^\d{4}-/.test(datePart)) {
-    if (!dateFormat)
-      return {
-        ok: false,
-        // Asking for the format would not help a date that exists neither way round.
-        reason: DATE_FORMATS.some((format) => isCalendarDate(isoDate(datePart, format)))
-          ? `"${datePart}" could be day-first or month-first; give the date format (DD/MM/YYYY or MM/DD/YYYY)`
-          : `"${datePart}" is no such date, day-first or month-first`,
-      };
-    date = isoDate(datePart, dateFormat);
+    const unread = unreadDate(datePart, dateFormat);
+    if (unread) return { ok: false, reason: unread };
+    date = isoDate(datePart, dateFormat ?? 'DD/MM/YYYY');
   }
   if (hourText === undefined) return { ok: false, reason: `"${text}" has no time of day` };
   let hour = Number(hourText);
@@ -68,6 +62,28 @@ export function normaliseDateTime(text: string, dateFormat?: DateFormat): ValueR
   if (!isCalendarDateTime(iso))
     return { ok: false, reason: `"${text}" is not a real date and time of day` };
   return { ok: true, value: iso };
+}
+
+/**
+ * Why a day-first or month-first date cannot be read with the date format given (or none), naming
+ * the one reading it has when only one exists (12/13/2026 is month-first: 13 is no month); null
+ * when it reads.
+ */
+function unreadDate(datePart: string, dateFormat: DateFormat | undefined): string | null {
+  if (dateFormat && isCalendarDate(isoDate(datePart, dateFormat))) return null;
+  const fits = DATE_FORMATS.filter((format) => isCalendarDate(isoDate(datePart, format)));
+  const [only] = fits;
+  // A date that exists neither way round: with a format given, the whole cell is quoted below.
+  if (fits.length === 0)
+    return dateFormat ? null : `"${datePart}" is no such date, day-first or month-first`;
+  if (fits.length > 1)
+    return `"${datePart}" could be day-first or month-first; give the date format (DD/MM/YYYY or MM/DD/YYYY)`;
+  const [first = '', second = ''] = datePart.split(/[/.]/);
+  const notMonth = only === 'MM/DD/YYYY' ? second : first;
+  const reads = `"${datePart}" can only be ${only === 'MM/DD/YYYY' ? 'month' : 'day'}-first (${Number(notMonth)} is no month)`;
+  return dateFormat
+    ? `${reads}, not ${dateFormat}; set the date format to ${only}`
+    : `${reads}; set the date format to ${only}`;
 }
 
 /** A day-first or month-first date as YYYY-MM-DD, read as `format` says (not checked). */

@@ -208,12 +208,33 @@ function taskOf(prompt: string): { task: Task; count: number } | null {
   return found;
 }
 
+/**
+ * The task a system instruction sets for the user's text (hashtags, shorten, rephrase), as an app
+ * sends it: the instruction, then the post alone. Only an instruction that names one such task and
+ * asks for no posts counts (a campaign's names posts and hashtags both: its user message decides).
+ */
+function instructedTask(messages: readonly ChatMessage[]): { task: Task; count: number } | null {
+  const instruction = messages
+    .filter((message) => message.role === 'system')
+    .map((message) => message.content)
+    .join('\n');
+  const named = CUES.filter(({ pattern }) => pattern.test(instruction)).map(({ task }) => task);
+  const [only] = named;
+  return named.length === 1 && only !== 'posts' && only !== undefined
+    ? { task: only, count: 0 }
+    : null;
+}
+
 function postCount(text: string): number {
   return NUMBER_WORDS[text.toLowerCase()] ?? Number(text);
 }
 
-function replyText(prompt: string, seed: number): string {
-  const task = taskOf(prompt);
+function replyText(
+  prompt: string,
+  seed: number,
+  instructed: { task: Task; count: number } | null,
+): string {
+  const task = instructed ?? taskOf(prompt);
   switch (task?.task) {
     case 'hashtags':
       return hashtags(subjectText(prompt));
@@ -249,8 +270,9 @@ function fit(
 }
 
 /**
- * The deterministic reply to a conversation: reads the last user message and does the task it asks
- * for (hashtags, shorten, rephrase, N posts, else a draft post). Same input, same output. `flavour`
+ * The deterministic reply to a conversation: does the task the system instruction sets for the
+ * user's text, else the one the last user message asks for (hashtags, shorten, rephrase, N posts,
+ * else a draft post). Same input, same output. `flavour`
  * (the provider's name) only changes which phrasing a draft picks.
  */
 export function generateReply(
@@ -259,5 +281,6 @@ export function generateReply(
   flavour = '',
 ): { content: string; finishReason: 'stop' | 'length'; completionTokens: number } {
   const prompt = messages.findLast((message) => message.role === 'user')?.content ?? '';
-  return fit(replyText(prompt, hash(`${flavour}\u0000${prompt}`)), maxTokens);
+  const seed = hash(`${flavour}\u0000${prompt}`);
+  return fit(replyText(prompt, seed, instructedTask(messages)), maxTokens);
 }

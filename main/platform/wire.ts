@@ -4,10 +4,11 @@
 
 export const API_PREFIX = '/api/v1';
 
-export const PLANS = { free: 60, pro: 600, enterprise: 6000 } as const;
+import type { PLANS } from '../../shared/connection';
+
 export type Plan = keyof typeof PLANS;
 
-export { RESET_FORMATS } from '../../shared/connection';
+export { PLANS, RESET_FORMATS } from '../../shared/connection';
 export type { ResetFormat } from '../../shared/connection';
 
 export const EVENT_TYPES = ['message.received', 'order.created', 'comment.posted'] as const;

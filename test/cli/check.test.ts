@@ -27,7 +27,7 @@ describe('cli check', () => {
     const words = await runCli(['check'], env);
     expect(words.code).toBe(0);
     expect(words.stdout).toContain('The platform accepted the token.');
-    expect(words.stdout).toContain('Reset as seconds until the window resets');
+    expect(words.stdout).toContain('when the count starts again; Pressroom keeps to it');
 
     const refused = await runCli(['check', '--json'], {
       ...env,

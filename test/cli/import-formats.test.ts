@@ -30,6 +30,46 @@ describe('cli import of other tools’ files', () => {
     });
   });
 
+  it('reads an unsure Windows-1251 product list in the computer’s code page, and says it guessed', async () => {
+    const { folder, env } = offlineWorkspace('guess');
+    const file = join(folder, 'excel-ru.csv');
+    // Two rows of Russian as Excel saves them on a Russian Windows: too little for the detector.
+    const csv = 'sku;name;price\nB-1;Хлеб ржаной;3,50\nB-2;Булочка с маком;1,20\n';
+    writeFileSync(file, iconv.encode(csv, 'windows-1251'));
+    const russian = { ...env, LC_ALL: '', LC_CTYPE: '', LANG: 'ru_RU.UTF-8' };
+    const run = await runCli(['import', 'products', file, '--dry-run', '--json'], russian);
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout) as {
+      encoding: string;
+      encoding_guess: { encoding: string; sample: string }[];
+    };
+    expect(report.encoding).toBe('windows-1251');
+    expect(report.encoding_guess[0]).toEqual({
+      encoding: 'windows-1251',
+      sample: 'B-1;Хлеб ржаной;3,50',
+    });
+    expect(report.encoding_guess.map((alternative) => alternative.encoding)).toContain(
+      'windows-1252',
+    );
+    const words = await runCli(['import', 'products', file, '--dry-run'], russian);
+    expect(words.stdout).toContain('The encoding was a guess (windows-1251');
+    expect(words.stdout).toContain('  windows-1251: B-1;Хлеб ржаной;3,50');
+    // On a Western computer the same file is read as Windows-1252, and said to be a guess too,
+    // with the Russian reading among the alternatives.
+    const western = await runCli(['import', 'products', file, '--dry-run', '--json'], {
+      ...env,
+      LC_ALL: '',
+      LC_CTYPE: '',
+      LANG: 'en_US.UTF-8',
+    });
+    const westernReport = JSON.parse(western.stdout) as typeof report;
+    expect(westernReport.encoding).toBe('windows-1252');
+    expect(westernReport.encoding_guess).toContainEqual({
+      encoding: 'windows-1251',
+      sample: 'B-1;Хлеб ржаной;3,50',
+    });
+  });
+
   it('reads a file in the encoding --encoding names', async () => {
     const { folder, env } = offlineWorkspace('formats');
     const file = join(folder, 'short.csv');

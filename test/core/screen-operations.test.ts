@@ -320,6 +320,19 @@ describe('AI, webhooks and settings', () => {
     ).toBeGreaterThanOrEqual(reply.tokens.total);
   });
 
+  it('gets hashtags, a shorter and a reworded post from the demo’s AI for the post the user wrote', async () => {
+    const { value } = await workspace();
+    const text = 'Fresh sourdough bread and cinnamon buns from our oven, every morning at seven.';
+    const tags = await value('aiAssist', { task: 'hashtags', text });
+    expect(tags.text).toMatch(/^(#[\p{L}\p{N}]+ ){2,5}#[\p{L}\p{N}]+$/u);
+    expect(tags.text).toContain('#sourdough');
+    const shorter = await value('aiAssist', { task: 'shorten', text });
+    expect(shorter.text.length).toBeLessThan(text.length);
+    const reworded = await value('aiAssist', { task: 'rephrase', text });
+    expect(reworded.text).not.toBe(text);
+    expect(reworded.text).toMatch(/sourdough/);
+  });
+
   it('subscribes the demo receiver and shows each delivered event once', async () => {
     const { value, events, platform } = await workspace();
     const { receiverUrl, subscriptions } = await value('listWebhooks');

@@ -91,6 +91,28 @@ describe('normaliseDateTime', () => {
     expect(normaliseDateTime('2026-11-23 13:00 PM').ok).toBe(false);
   });
 
+  it('names the one reading a date has when the other cannot be (13 is no month)', () => {
+    expect(normaliseDateTime('12/13/2026 10:00')).toEqual({
+      ok: false,
+      reason:
+        '"12/13/2026" can only be month-first (13 is no month); set the date format to MM/DD/YYYY',
+    });
+    expect(normaliseDateTime('12/13/2026 10:00', 'DD/MM/YYYY')).toEqual({
+      ok: false,
+      reason:
+        '"12/13/2026" can only be month-first (13 is no month), not DD/MM/YYYY; set the date format to MM/DD/YYYY',
+    });
+    expect(normaliseDateTime('13.12.2026 10:00', 'MM/DD/YYYY')).toEqual({
+      ok: false,
+      reason:
+        '"13.12.2026" can only be day-first (13 is no month), not MM/DD/YYYY; set the date format to DD/MM/YYYY',
+    });
+    expect(normaliseDateTime('12/13/2026 10:00', 'MM/DD/YYYY')).toEqual({
+      ok: true,
+      value: '2026-12-13T10:00:00',
+    });
+  });
+
   it('refuses times and dates no clock or calendar has, quoting the cell as typed', () => {
     expect(normaliseDateTime('2027-12-01 25:00')).toEqual({
       ok: false,

@@ -11,6 +11,33 @@ import { useServedApp } from './served-app';
 describe('the app in Chromium', () => {
   const app = useServedApp();
 
+  /** The app in dark mode in a 1024×700 window, with a scan for axe findings and overflow. */
+  async function openDark() {
+    const { page, problems } = await openApp(app.browser, app.served.url, {
+      viewport: { width: 1024, height: 700 },
+      // The demo workspace's theme is "system": the page follows the browser's dark scheme.
+      beforeLoad: (darkPage) => darkPage.emulateMedia({ colorScheme: 'dark' }),
+    });
+    await expect(page.evaluate(() => document.documentElement.dataset.theme)).resolves.toBe('dark');
+    const findings: string[] = [];
+    const scan = async (where: string) => {
+      await page.waitForLoadState('networkidle').catch(() => undefined);
+      for (const finding of await seriousViolations(page)) findings.push(`${where}: ${finding}`);
+      // A screen scrolls down, never sideways; a dialog fits the window.
+      const overflow = await page.evaluate(() => {
+        const main = document.querySelector('main')!;
+        const dialog = document.querySelector('dialog[open]')?.getBoundingClientRect();
+        return {
+          sideways: main.scrollWidth > main.clientWidth + 1,
+          dialogOutside: dialog !== undefined && (dialog.left < 0 || dialog.right > innerWidth),
+        };
+      });
+      if (overflow.sideways) findings.push(`${where}: the screen scrolls sideways`);
+      if (overflow.dialogOutside) findings.push(`${where}: the dialog is wider than the window`);
+    };
+    return { page, problems, findings, scan };
+  }
+
   it('opens the labelled demo workspace under the CSP, with no console errors', async () => {
     const response = await fetch(app.served.origin);
     expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
@@ -47,36 +74,21 @@ describe('the app in Chromium', () => {
         for (const finding of await seriousViolations(page))
           findings.push(`calendar ${view}: ${finding}`);
       }
+      await page.getByRole('button', { name: 'Keys', exact: true }).click();
+      await page.getByRole('dialog', { name: 'Calendar keys' }).waitFor();
+      for (const finding of await seriousViolations(page))
+        findings.push(`calendar keys: ${finding}`);
+      await page.keyboard.press('Escape');
     }
     await screenshot(page, 'app-every-screen');
     expect(findings).toEqual([]);
     expect(problems).toEqual([]);
     await page.close();
-  });
+    // Every screen and view scanned in turn: minutes on a machine shared by several runs.
+  }, 180_000);
 
   it('in dark mode in a 1024×700 window, axe (colour contrast included) finds nothing serious on any screen or dialog, and nothing is wider than the window', async () => {
-    const { page, problems } = await openApp(app.browser, app.served.url, {
-      viewport: { width: 1024, height: 700 },
-      // The demo workspace's theme is "system": the page follows the browser's dark scheme.
-      beforeLoad: (darkPage) => darkPage.emulateMedia({ colorScheme: 'dark' }),
-    });
-    await expect(page.evaluate(() => document.documentElement.dataset.theme)).resolves.toBe('dark');
-    const findings: string[] = [];
-    const scan = async (where: string) => {
-      await page.waitForLoadState('networkidle').catch(() => undefined);
-      for (const finding of await seriousViolations(page)) findings.push(`${where}: ${finding}`);
-      // A screen scrolls down, never sideways; a dialog fits the window.
-      const overflow = await page.evaluate(() => {
-        const main = document.querySelector('main')!;
-        const dialog = document.querySelector('dialog[open]')?.getBoundingClientRect();
-        return {
-          sideways: main.scrollWidth > main.clientWidth + 1,
-          dialogOutside: dialog !== undefined && (dialog.left < 0 || dialog.right > innerWidth),
-        };
-      });
-      if (overflow.sideways) findings.push(`${where}: the screen scrolls sideways`);
-      if (overflow.dialogOutside) findings.push(`${where}: the dialog is wider than the window`);
-    };
+    const { page, problems, findings, scan } = await openDark();
     const nav = page.getByRole('navigation', { name: 'Screens' });
     for (const screen of SCREENS) {
       await nav.getByRole('link', { name: screen.label }).click();
@@ -116,6 +128,58 @@ describe('the app in Chromium', () => {
     expect(save!.y + save!.height).toBeLessThanOrEqual(box!.y + box!.height);
     await screenshot(page, 'app-1024-dark');
     expect(findings).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 180_000);
+
+  it('in dark mode at 1024×700, the calendar’s Keys dialog and the editor’s discard question are axe-clean', async () => {
+    const { page, problems, findings, scan } = await openDark();
+    await page.getByRole('group', { name: 'Calendar view' }).waitFor();
+    await page.keyboard.press('?');
+    await page.getByRole('dialog', { name: 'Calendar keys' }).waitFor();
+    await scan('calendar keys');
+    await screenshot(page, 'calendar-keys-dark');
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'New post', exact: true }).click();
+    const editor = page.getByRole('dialog', { name: 'New post' });
+    // Cancel with words typed asks before throwing them away.
+    await editor.getByRole('textbox', { name: /Text/ }).fill('Words worth keeping');
+    await editor.getByRole('button', { name: 'Cancel' }).click();
+    const discard = page.getByRole('alertdialog', { name: 'Discard your changes?' });
+    await discard.waitFor();
+    await scan('discard question');
+    await screenshot(page, 'discard-question-dark');
+    await discard.getByRole('button', { name: 'Keep editing' }).click();
+    await expect(editor.getByRole('textbox', { name: /Text/ }).inputValue()).resolves.toBe(
+      'Words worth keeping',
+    );
+    expect(findings).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('keeps each bot row’s buttons on one line in a 1024×700 window', async () => {
+    const { page, problems } = await openApp(app.browser, app.served.url, {
+      viewport: { width: 1024, height: 700 },
+    });
+    await page
+      .getByRole('navigation', { name: 'Screens' })
+      .getByRole('link', { name: 'Bots' })
+      .click();
+    await page
+      .getByRole('button', { name: /^Posting schedule of / })
+      .first()
+      .waitFor();
+    const wrapped = await page.evaluate(() =>
+      [...document.querySelectorAll('tbody tr')].flatMap((row) => {
+        const tops = [...row.querySelectorAll('td:last-child button')].map(
+          (button) => button.getBoundingClientRect().top,
+        );
+        return new Set(tops).size > 1 ? [row.querySelector('td, th')?.textContent?.trim()] : [];
+      }),
+    );
+    await screenshot(page, 'bots-1024');
+    expect(wrapped).toEqual([]);
     expect(problems).toEqual([]);
     await page.close();
   });

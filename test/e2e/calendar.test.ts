@@ -190,7 +190,12 @@ describe('the calendar in Chromium', () => {
     await page.keyboard.press('Enter');
     const copy = page.getByRole('dialog', { name: 'New post' });
     expect(await copy.getByLabel('Text').inputValue()).toBe(post!.text);
+    // A copy is unsaved work: leaving it asks first.
     await page.keyboard.press('Escape');
+    await page
+      .getByRole('alertdialog', { name: 'Discard your changes?' })
+      .getByRole('button', { name: 'Discard changes' })
+      .click();
     await copy.waitFor({ state: 'hidden' });
 
     await chip.focus();
@@ -248,7 +253,12 @@ describe('the calendar in Chromium', () => {
     await menu.waitFor({ state: 'hidden' });
     await expect(dialog.isVisible()).resolves.toBe(true);
     await expect(more.evaluate((button) => button === document.activeElement)).resolves.toBe(true);
+    // Words typed: leaving asks first.
     await page.keyboard.press('Escape');
+    await page
+      .getByRole('alertdialog', { name: 'Discard your changes?' })
+      .getByRole('button', { name: 'Discard changes' })
+      .click();
     await dialog.waitFor({ state: 'hidden' });
     expect(problems).toEqual([]);
     await page.close();

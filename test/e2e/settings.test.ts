@@ -107,10 +107,11 @@ describe('settings in Chromium', () => {
     const lines = await found.getByRole('listitem').allInnerTexts();
     expect(lines[0]).toBe('The platform accepted the token.');
     expect(lines).toContain(
-      'Rate limit: X-RateLimit-* headers, limit 60 per window, Reset as the reset instant in Unix seconds.',
+      'Pace: the platform says 60 requests a minute and when the count starts again; Pressroom keeps to it.',
     );
-    expect(lines).toContain('Lists: an array under "data", paged by page and per_page numbers.');
-    expect(lines).toContain('Ids: strings.');
+    expect(lines).toContain('Lists: read page by page, to the end.');
+    // Plain words: no header names or body shapes (those are `pressroom check --json`'s).
+    expect(lines.join('\n')).not.toMatch(/X-RateLimit|\{"|envelope|problem\+json/);
     await screenshot(page, 'settings-connection-test');
     expect(problems).toEqual([]);
     await page.close();

@@ -9,7 +9,7 @@ import type { CallResult } from '../../shared/answers';
 import { POST_STATUSES, type FreeSlot, type LocalPost } from '../../shared/domain';
 import CalendarScreen from '../../renderer/src/screens/CalendarScreen.svelte';
 import { shellContext } from '../../renderer/src/lib/context';
-import { CalendarState, NO_BOT } from '../../renderer/src/state/calendar.svelte';
+import { CalendarState, NO_BOT, openingTime } from '../../renderer/src/state/calendar.svelte';
 import { LOCK_ICON, botColour, moreOf, postOf } from '../../renderer/src/state/calendar-events';
 import { wallTime } from '../../renderer/src/lib/format';
 import { ok, type Answer } from './fake-transport';
@@ -242,6 +242,42 @@ describe('calendar state', () => {
     ]);
   });
 
+  it('says where a moved post went, with Undo that puts it back at its old time', async () => {
+    const { shell, transport, calendar } = await setup([post({ id: 1 })]);
+    transport.answer('updatePost', (input) =>
+      ok(post({ id: 1, scheduledAt: Date.parse((input as { at: string }).at) })),
+    );
+    expect(await calendar.moves.moveDays(1, 2)).toBeNull();
+    const notice = shell.notices.list.at(-1)!;
+    expect(notice.tone).toBe('success');
+    expect(notice.text).toMatch(/^Post moved to .*25.*/);
+    expect(notice.action?.label).toBe('Undo');
+    shell.notices.act(notice);
+    await vi.waitFor(() => expect(transport.callsOf('updatePost')).toHaveLength(2));
+    expect(transport.callsOf('updatePost')[1]).toEqual({
+      id: 1,
+      at: '2026-11-23T09:00+01:00',
+      zone: ZONE,
+    });
+    await vi.waitFor(() => expect(calendar.events[0]?.start).toBe('2026-11-23T09:00:00'));
+    // Undoing says so, and offers no Undo of the Undo.
+    await vi.waitFor(() => expect(shell.notices.list.at(-1)?.text).toMatch(/^Move undone/));
+    expect(shell.notices.list.at(-1)?.action).toBeUndefined();
+  });
+
+  it('opens the week and day views an hour before the range’s earliest post, not at 6 AM', async () => {
+    // Evening posts (Berlin 18:30 and, on another day, 20:00).
+    const evening = [
+      post({ id: 1, scheduledAt: Date.UTC(2026, 10, 24, 17, 30) }),
+      post({ id: 2, scheduledAt: Date.UTC(2026, 10, 23, 19, 0) }),
+    ];
+    const { calendar } = await setup(evening);
+    expect(calendar.scrollTime).toBe('17:00:00');
+    // An empty range opens at the start of a working day.
+    expect(openingTime([], ZONE)).toBe('08:00:00');
+    expect(openingTime([Date.UTC(2026, 10, 23, 23, 30)], ZONE)).toBe('00:00:00');
+  });
+
   it('puts a post back and shows the server’s message when the move is refused', async () => {
     const { shell, transport, calendar } = await setup([post({ id: 1 })]);
     transport.answer('updatePost', () => refused('Post 1 cannot be changed. It is being sent.'));
@@ -414,6 +450,29 @@ describe('calendar state', () => {
     const { calendar: month } = await withSlots(crowded);
     await month.setRange({ ...WEEK, view: 'dayGridMonth' });
     expect(free(month)).toEqual(['2026-11-24']);
+  });
+
+  it('draws only the first few free slots, so a month of them is not hatched all over', async () => {
+    // A free morning slot on each of ten days.
+    const daily = Array.from({ length: 10 }, (_, index) => ({
+      botId: 'bot_1',
+      at: Date.UTC(2026, 10, 24 + index, 8, 0),
+    }));
+    const { calendar } = await withSlots(daily);
+    expect(calendar.slotEvents.map((event) => String(event.start).slice(0, 10))).toEqual([
+      '2026-11-24',
+      '2026-11-25',
+      '2026-11-26',
+    ]);
+    await calendar.setRange({ ...WEEK, view: 'dayGridMonth' });
+    const hatched = Object.entries(calendar.monthDays).filter(([, day]) => day.free);
+    expect(hatched.map(([date]) => date)).toEqual(['2026-11-24', '2026-11-25', '2026-11-26']);
+    // A click on a later free slot still fills it.
+    expect(calendar.newPostAt('2026-12-01', null)).toEqual({
+      date: '2026-12-01',
+      time: '09:00',
+      botId: 'bot_1',
+    });
   });
 
   it('starts a post clicked on a free slot in that slot, with its bot', async () => {
@@ -780,9 +839,10 @@ describe('the calendar screen', () => {
     const chip = await screen.findByRole('button', { name: /Bakery: .*Key me/ });
     const { from, to } = daysAround(at, 1);
     chip.focus();
-    // An arrow alone is the browser's; with Alt it moves the post.
+    // An arrow alone moves the focus in the grid; with Alt it moves the post.
     await fireEvent.keyDown(chip, { key: 'ArrowRight' });
     expect(transport.callsOf('updatePost')).toEqual([]);
+    chip.focus();
     await fireEvent.keyDown(chip, { key: to > from ? 'ArrowRight' : 'ArrowLeft', altKey: true });
     await vi.waitFor(() => expect(chipIn(to, 'Key me')).not.toBeNull());
     await vi.waitFor(() => expect(document.activeElement).toBe(chipIn(to, 'Key me')));
@@ -849,6 +909,60 @@ describe('the calendar screen', () => {
       timeZone: 'Asia/Tokyo',
     }).format(at);
     await vi.waitFor(() => expect(chipIn(tokyo.slice(0, 10), 'Rye')?.textContent).toContain(time));
+  });
+
+  it('is one Tab stop: arrows walk a day’s number and posts and go on to the days beside', async () => {
+    const noon = Temporal.Now.plainDateISO(ZONE).toZonedDateTime({
+      timeZone: ZONE,
+      plainTime: '12:00',
+    }).epochMilliseconds;
+    await mount([
+      post({ id: 1, scheduledAt: noon, text: 'First' }),
+      post({ id: 2, scheduledAt: noon + 60_000, text: 'Second' }),
+    ]);
+    const first = await screen.findByRole('button', { name: /Bakery: .*First/ });
+    const second = screen.getByRole('button', { name: /Bakery: .*Second/ });
+    const tabStops = () =>
+      [...document.querySelectorAll('[data-nav]')].filter(
+        (element) => element.getAttribute('tabindex') === '0',
+      );
+    // The month's first post is the grid's one Tab stop; the rest is reached by arrows.
+    expect(tabStops()).toEqual([first]);
+    first.focus();
+    await fireEvent.keyDown(first, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(second);
+    await fireEvent.keyDown(second, { key: 'ArrowUp' });
+    expect(document.activeElement).toBe(first);
+    await fireEvent.keyDown(first, { key: 'ArrowUp' });
+    const { from: today, to } = daysAround(noon, 1);
+    expect(document.activeElement?.getAttribute('data-nav')).toBe(`day:${today}`);
+    expect(document.activeElement?.getAttribute('aria-label')).toMatch(/: write a post$/);
+    await fireEvent.keyDown(document.activeElement!, {
+      key: to > today ? 'ArrowRight' : 'ArrowLeft',
+    });
+    expect(document.activeElement?.getAttribute('data-nav')).toBe(`day:${to}`);
+    // The Tab stop follows the focus.
+    await tick();
+    expect(tabStops()).toEqual([document.activeElement]);
+    // A day's number pressed writes a post on that day.
+    await fireEvent.click(document.activeElement!);
+    const editor = await screen.findByRole('dialog', { name: 'New post' });
+    expect((within(editor).getByLabelText('Date') as HTMLInputElement).value).toBe(to);
+  });
+
+  it('keeps its keys in a dialog opened by the Keys button or ?, not on the screen', async () => {
+    await mount([]);
+    await screen.findByRole('status');
+    expect(screen.queryByText(/previous, /)).toBeNull();
+    await fireEvent.click(screen.getByRole('button', { name: 'Keys' }));
+    const keys = screen.getByRole('dialog', { name: 'Calendar keys' });
+    expect(within(keys).getByText('Delete the post (with Undo)')).toBeTruthy();
+    await fireEvent.click(within(keys).getByRole('button', { name: 'Close' }));
+    keys.dispatchEvent(new Event('close'));
+    await tick();
+    expect(screen.queryByRole('dialog', { name: 'Calendar keys' })).toBeNull();
+    await fireEvent.keyDown(document.body, { key: '?' });
+    expect(screen.getByRole('dialog', { name: 'Calendar keys' })).toBeTruthy();
   });
 
   it('switches views and moves through time by key', async () => {

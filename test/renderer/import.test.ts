@@ -59,6 +59,7 @@ function result(patch: Partial<ImportResult> = {}): ImportResult {
     firstRowIsData: false,
     leftOut: [],
     encoding: 'utf-8',
+    encodingGuess: null,
     delimiter: ',',
     batch: null,
     written: false,
@@ -71,6 +72,7 @@ function preview(patch: Partial<ImportPreview> = {}): ImportPreview {
     source: null,
     firstRowIsData: false,
     encoding: 'utf-8',
+    encodingGuess: null,
     delimiter: ',',
     headers: ['text', 'scheduled_at', 'Notes'],
     fields: FIELDS,
@@ -454,6 +456,76 @@ describe('the import screen', () => {
     // What happens to bad rows does not change which rows are bad: no new dry run.
     await fireEvent.click(screen.getByLabelText('Skip the bad rows, import the rest'));
     expect(transport.callsOf('previewUpload')).toHaveLength(5);
+  });
+
+  it('puts the date format beside the errors of dates that need it, and previews again with it', async () => {
+    const monthFirst =
+      '"12/13/2026" can only be month-first (13 is no month); set the date format to MM/DD/YYYY';
+    const { transport } = await setup((input) =>
+      ok(
+        preview({
+          result: result(
+            input.dateFormat === 'MM/DD/YYYY'
+              ? { invalid: 0, errors: [] }
+              : {
+                  errors: [
+                    { row: 3, column: 'scheduled_at', value: '12/13/2026', message: monthFirst },
+                  ],
+                },
+          ),
+        }),
+      ),
+    );
+    const zone = screen.getByRole('region', { name: 'Drop a file here' });
+    const file = new File([CSV], 'us.csv', { type: 'text/csv' });
+    await fireEvent.drop(zone, { dataTransfer: { files: [file] } });
+    const errors = await screen.findByRole('region', { name: /1 row has errors/ });
+    const beside = screen.getByLabelText('How this file writes dates');
+    // Just above the errors it explains, not only far below with the import's choices.
+    expect(beside.compareDocumentPosition(errors) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    await fireEvent.change(beside, { target: { value: 'MM/DD/YYYY' } });
+    await vi.waitFor(() =>
+      expect(transport.callsOf('previewUpload').at(-1)).toMatchObject({ dateFormat: 'MM/DD/YYYY' }),
+    );
+    await screen.findByText('Every row is valid.');
+    expect(screen.queryByLabelText('How this file writes dates')).toBeNull();
+    expect((screen.getByLabelText('Date format') as HTMLSelectElement).value).toBe('MM/DD/YYYY');
+  });
+
+  it('says the encoding was a guess, with a line in each likely one, and reads the file in the one picked', async () => {
+    const { transport } = await setup((input) =>
+      ok(
+        preview(
+          input.encoding
+            ? { encoding: input.encoding }
+            : {
+                encoding: 'windows-1251',
+                encodingGuess: [
+                  { encoding: 'windows-1251', sample: 'B-1;Хлеб ржаной;3,50' },
+                  { encoding: 'iso-8859-2', sample: 'B-1;Őëĺá đćŕíîé;3,50' },
+                  { encoding: 'windows-1252', sample: 'B-1;Õëåá ðæàíîé;3,50' },
+                ],
+              },
+        ),
+      ),
+    );
+    const zone = screen.getByRole('region', { name: 'Drop a file here' });
+    await fireEvent.drop(zone, {
+      dataTransfer: { files: [new File([CSV], 'excel.csv', { type: 'text/csv' })] },
+    });
+    const guess = await screen.findByRole('region', { name: 'The encoding was a guess' });
+    expect(within(guess).getByText('B-1;Őëĺá đćŕíîé;3,50')).toBeTruthy();
+    expect(
+      (within(guess).getByRole('button', { name: 'Read as windows-1251' }) as HTMLButtonElement)
+        .disabled,
+    ).toBe(true);
+    await fireEvent.click(within(guess).getByRole('button', { name: 'Use iso-8859-2' }));
+    await vi.waitFor(() =>
+      expect(transport.callsOf('previewUpload').at(-1)).toMatchObject({ encoding: 'iso-8859-2' }),
+    );
+    await vi.waitFor(() =>
+      expect(screen.queryByRole('region', { name: 'The encoding was a guess' })).toBeNull(),
+    );
   });
 
   it('names the tool that wrote the file, and sends the reading choices and the bot', async () => {

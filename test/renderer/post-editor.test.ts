@@ -346,11 +346,37 @@ describe('the post editor dialog', () => {
     expect(menuNames(menu)).toEqual([
       'Save draft',
       'Publish now',
-      'Let the platform publish it at this time',
+      'Schedule on the platform (it goes out even with this computer off)',
       'Add to queue (next free slot)',
-      'Share next (before the queue)',
+      'Put first in the queue (the others move one slot later)',
     ]);
     expect(within(dialog).queryByRole('menuitem', { name: 'Delete' })).toBeNull();
+  });
+
+  it('closes at once when nothing changed, and asks before Cancel or Escape throws changes away', async () => {
+    const { editor } = await newEditor();
+    const first = renderDialog(editor);
+    await fireEvent.click(within(first.dialog).getByRole('button', { name: 'Cancel' }));
+    expect(first.onclose).toHaveBeenCalledOnce();
+    cleanup();
+
+    const { dialog, onclose } = renderDialog(new PostEditor((await newEditor()).shell));
+    await fireEvent.input(within(dialog).getByLabelText(/Text/), {
+      target: { value: 'A long text reworked by AI' },
+    });
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    const question = screen.getByRole('alertdialog', { name: 'Discard your changes?' });
+    await fireEvent.click(within(question).getByRole('button', { name: 'Keep editing' }));
+    expect(onclose).not.toHaveBeenCalled();
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(dialog.hasAttribute('open')).toBe(true);
+    // Escape asks too (the browser's cancel event is held back).
+    const escape = new Event('cancel', { cancelable: true });
+    dialog.dispatchEvent(escape);
+    expect(escape.defaultPrevented).toBe(true);
+    const again = await screen.findByRole('alertdialog', { name: 'Discard your changes?' });
+    await fireEvent.click(within(again).getByRole('button', { name: 'Discard changes' }));
+    expect(onclose).toHaveBeenCalledOnce();
   });
 
   it('moves through the More menu by keyboard and closes it on Escape only', async () => {
@@ -516,7 +542,7 @@ describe('the post editor dialog', () => {
     const menu = await openMore();
     expect(menuNames(menu)).toEqual([
       'Add to queue (next free slot)',
-      'Share next (before the queue)',
+      'Put first in the queue (the others move one slot later)',
       'Duplicate',
       'Move to drafts',
       'Delete',
@@ -570,14 +596,14 @@ describe('add to queue and share next', () => {
       ),
     );
     expect(editor.fields.queueNote).toBe(
-      'Add to queue and Share next: This bot has no posting schedule yet; set one on the Bots screen.',
+      'Add to queue and Put first in the queue: This bot has no posting schedule yet; set one on the Bots screen.',
     );
     editor.fields.text = 'Fresh rye';
     expect(await editor.queue('add')).toBeUndefined();
     editor.fields.botId = 'bot_1';
     await vi.waitFor(() => expect(editor.fields.queueBlocked).toBeNull());
     expect(editor.fields.queueNote).toBe(
-      'Add to queue takes the bot’s next free slot, Jan 11, 2027, 9:00 AM (Europe/Berlin); Share next puts the post first and moves the queued posts after it one slot later.',
+      'Add to queue takes the bot’s next free slot, Jan 11, 2027, 9:00 AM (Europe/Berlin); Put first in the queue gives the post that slot and moves the queued posts after it one slot later.',
     );
     expect(transport.callsOf('getSchedule')).toEqual([{ botId: 'bot_2' }, { botId: 'bot_1' }]);
     expect(transport.callsOf('addToQueue')).toEqual([]);
@@ -638,7 +664,7 @@ describe('add to queue and share next', () => {
     ]);
     expect(transport.callsOf('shareNext')).toEqual([{ id: 5 }]);
     expect(shell.notices.list.at(-1)?.text).toBe(
-      'Shared next: it goes out Jan 11, 2027, 9:00 AM (Europe/Berlin). 2 queued posts moved one slot later: post 7 to Jan 11, 2027, 12:30 PM, post 8 to Jan 12, 2027, 9:00 AM',
+      'First in the queue: it goes out Jan 11, 2027, 9:00 AM (Europe/Berlin). 2 queued posts moved one slot later: post 7 to Jan 11, 2027, 12:30 PM, post 8 to Jan 12, 2027, 9:00 AM',
     );
   });
 
@@ -646,10 +672,10 @@ describe('add to queue and share next', () => {
     const placed = post({ id: 1, scheduledAt: SLOT });
     const moved = [7, 8, 9, 10, 11].map((id) => ({ id, from: SLOT, to: SLOT_3 }));
     expect(queuedMessage('next', { post: placed, moved }, ZONE)).toMatch(
-      /^Shared next: .*5 queued posts moved one slot later: post 7 to .*, post 8 to .*, post 9 to .* and 2 more$/,
+      /^First in the queue: .*5 queued posts moved one slot later: post 7 to .*, post 8 to .*, post 9 to .* and 2 more$/,
     );
     expect(queuedMessage('next', { post: placed, moved: [] }, ZONE)).toBe(
-      'Shared next: it goes out Jan 11, 2027, 9:00 AM (Europe/Berlin)',
+      'First in the queue: it goes out Jan 11, 2027, 9:00 AM (Europe/Berlin)',
     );
   });
 
@@ -675,7 +701,7 @@ describe('the queue buttons in the dialog', () => {
     const { dialog, onsaved } = renderDialog(editor);
     const menu = await openMore(dialog);
     const add = within(menu).getByRole('menuitem', { name: /^Add to queue/ });
-    const next = within(menu).getByRole('menuitem', { name: /^Share next/ });
+    const next = within(menu).getByRole('menuitem', { name: /^Put first in the queue/ });
     expect(add.getAttribute('aria-disabled')).toBe('true');
     expect(next.getAttribute('aria-disabled')).toBe('true');
     await fireEvent.click(add);
@@ -683,7 +709,7 @@ describe('the queue buttons in the dialog', () => {
     const reason = () =>
       document.getElementById(add.getAttribute('aria-describedby')!)?.textContent;
     expect(reason()).toBe(
-      'Add to queue and Share next: Choose a bot first: a post joins its bot’s posting schedule.',
+      'Add to queue and Put first in the queue: Choose a bot first: a post joins its bot’s posting schedule.',
     );
     editor.fields.botId = 'bot_1';
     await vi.waitFor(() => expect(add.getAttribute('aria-disabled')).toBeNull());
@@ -702,7 +728,9 @@ describe('the queue buttons in the dialog', () => {
   it('offers them for a queued post, and none for one that went out', async () => {
     const { editor } = await queueEditor({ post: post({ id: 2 }) });
     render(PostEditorDialog, { props: { editor, bots: [], onsaved: vi.fn(), onclose: vi.fn() } });
-    expect(within(await openMore()).getByRole('menuitem', { name: /^Share next/ })).toBeTruthy();
+    expect(
+      within(await openMore()).getByRole('menuitem', { name: /^Put first in the queue/ }),
+    ).toBeTruthy();
     cleanup();
     const { editor: gone } = await queueEditor({ post: post({ id: 3, status: 'published' }) });
     render(PostEditorDialog, {

@@ -107,6 +107,10 @@ describe('the account section', () => {
     const token = screen.getByLabelText('API token');
     await fireEvent.input(token, { target: { value: 'wrong-token-1234' } });
     await fireEvent.change(screen.getByLabelText('Plan'), { target: { value: 'pro' } });
+    // The plan says what it changes: how fast Pressroom sends.
+    const plan = screen.getByLabelText('Plan');
+    expect(within(plan).getByRole('option', { name: /^Pro: 600 requests a minute$/ })).toBeTruthy();
+    expect(description(plan)).toMatch(/Your account's plan on the platform .* how fast Pressroom/);
     await fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
     await vi.waitFor(() =>
       expect(transport.callsOf('connectAccount')).toEqual([
@@ -204,12 +208,11 @@ describe('the connection test', () => {
         .map((item) => item.textContent),
     ).toEqual([
       'The platform accepted the token.',
-      'Rate limit: X-RateLimit-* headers, no limit stated, Reset as the reset instant in Unix seconds.',
-      'Server clock: 90.0 s ahead of this computer’s.',
-      'Lists: an array under "items", paged by a cursor.',
-      'Ids: numbers.',
-      'Errors: problem+json (type, title, detail) (seen on a 404).',
-      '4 read requests.',
+      'Pace: the platform says how many requests are left and when the count starts again; Pressroom keeps to it.',
+      'Server clock: 90.0 s ahead of this computer’s; Pressroom goes by the server’s.',
+      'Lists: read page by page, to the end.',
+      'Errors: the platform explains a refusal; Pressroom shows its reason.',
+      'The test made 4 requests and changed nothing.',
     ]);
   });
 });

@@ -49,6 +49,12 @@ const report: SyncReport = { bots: 1, posts: 0, products: 0, orders: 0, subscrib
 const ada = person('sub_1', 'Ada Lovelace', ['vip']);
 const alan = person('sub_2', 'Alan Turing');
 
+const BOTS = [
+  { id: 'bot_1', name: 'Bakery', channel: 'telegram', status: null, description: null, pending: 0 },
+  { id: 'bot_2', name: 'Cafe', channel: 'telegram', status: null, description: null, pending: 0 },
+  { id: 'bot_3', name: 'Pop-up', channel: 'telegram', status: null, description: null, pending: 0 },
+];
+
 const shells: Shell[] = [];
 
 function setup(people: SubscriberSummary[] = [ada, alan]) {
@@ -64,6 +70,7 @@ function setup(people: SubscriberSummary[] = [ada, alan]) {
     addTag: () => ok(item(22, { kind: 'add_tag' })),
     getSettings: () => ok(null),
     status: () => ok(null),
+    listBots: () => ok(BOTS),
   });
   const shell = new Shell(transport);
   // The shell relays the transport's events to the screens once started.
@@ -247,6 +254,27 @@ describe('the subscribers screen', () => {
     await fireEvent.click(within(panel).getByRole('button', { name: 'Close the subscriber' }));
     expect(screen.queryByRole('complementary')).toBeNull();
     expect(document.activeElement?.getAttribute('aria-label')).toBe('Open Ada Lovelace');
+  });
+
+  it('tells one person on three bots apart by a bot column, each bot by its name', async () => {
+    const { shell, stop } = setup(
+      ['bot_1', 'bot_2', 'bot_3'].map((botId, index) => ({
+        ...person(`sub_${index + 1}`, 'Ada Lovelace'),
+        botId,
+      })),
+    );
+    stop();
+    render(SubscribersScreen, { context: shellContext(shell) });
+    const table = await screen.findByRole('table', { name: 'Subscribers' });
+    expect(within(table).getByRole('columnheader', { name: 'Bot' })).toBeTruthy();
+    await vi.waitFor(() =>
+      expect(
+        within(table)
+          .getAllByRole('row')
+          .slice(1)
+          .map((row) => within(row).getAllByRole('cell')[1]?.textContent?.trim()),
+      ).toEqual(['Bakery', 'Cafe', 'Pop-up']),
+    );
   });
 
   it('shows the core’s refusal of a message in the form and keeps the text', async () => {

@@ -194,11 +194,20 @@ export function registerImport(program: Command): void {
         first_row_is_data: result.firstRowIsData,
         left_out: result.leftOut,
         encoding: result.encoding,
+        encoding_guess: result.encodingGuess,
         delimiter: result.delimiter,
         batch: result.batch,
       };
       const lines = [
         `${result.rows} rows (${[result.source, result.encoding, `"${result.delimiter === '\t' ? 'tab' : result.delimiter}"-separated`, result.firstRowIsData ? 'no header row' : null].filter(Boolean).join(', ')}): ${result.inserted} new, ${result.updated} updated, ${result.unchanged} unchanged, ${result.invalid} invalid${result.duplicates > 0 ? `, ${result.duplicates} left out as duplicates` : ''}`,
+        ...(result.encodingGuess
+          ? [
+              `The encoding was a guess (${result.encoding}, this computer's code page); if the text looks wrong, import again with --encoding and one of these:`,
+              ...result.encodingGuess.map(
+                (alternative) => `  ${alternative.encoding}: ${alternative.sample}`,
+              ),
+            ]
+          : []),
         ...result.leftOut.map(
           (left) => `Left out: ${left.rows} ${left.rows === 1 ? 'row' : 'rows'}, ${left.reason}`,
         ),

@@ -272,6 +272,7 @@ export class ImportsService {
         source: source ? SOURCE_LABELS[source] : null,
         firstRowIsData: file.firstRowIsData,
         encoding: file.encoding,
+        encodingGuess: file.encodingGuess,
         delimiter: file.delimiter,
         headers: file.header,
         fields: Object.entries(FIELDS[options.kind]).map(([name, spec]) => ({

@@ -1,11 +1,12 @@
 // Moving posts on the calendar (browser): a drag, a key or a drop moves a post by wall-clock
 // time in the user's zone, shows it there at once, asks first when the duplicate guard objects,
-// puts it back if the core refuses, and queues a failed or missed post moved into the future.
+// puts it back if the core refuses, queues a failed or missed post moved into the future, and
+// says where it went with Undo, as a delete does.
 import { postLockReason } from '../../../shared/domain';
 import { Temporal } from 'temporal-polyfill';
 import type { Calendar } from '@event-calendar/core';
 import type { LocalPost } from '../../../shared/domain';
-import { wallTime } from '../lib/format';
+import { formatDateTime, wallTime } from '../lib/format';
 import { NOT_GONE_OUT } from './post-status';
 import { readWhen } from './post-when';
 import type { Shell } from './shell.svelte';
@@ -73,6 +74,36 @@ export class CalendarMoves {
    * Returns null when moved, else the reason (already shown to the user).
    */
   async reschedule(postId: number, wall: string, now = Date.now()): Promise<string | null> {
+    const before = this.board.posts.find((candidate) => candidate.id === postId)?.scheduledAt;
+    const refused = await this.moveTo(postId, wall, now);
+    if (refused === null && before != null) this.announce(postId, before);
+    return refused;
+  }
+
+  /** Says where the post now is; Undo moves it back to its old wall time (and says so). */
+  private announce(postId: number, before: number): void {
+    const zone = this.board.zone;
+    const post = this.board.posts.find((candidate) => candidate.id === postId);
+    if (!post?.scheduledAt) return;
+    this.shell.notices.show(
+      'success',
+      `Post moved to ${formatDateTime(post.scheduledAt, zone)}`,
+      10_000,
+      {
+        label: 'Undo',
+        run: () =>
+          void this.moveTo(postId, wallTime(before, zone)).then((refused) => {
+            if (refused === null)
+              this.shell.notices.show(
+                'success',
+                `Move undone: back at ${formatDateTime(before, zone)}`,
+              );
+          }),
+      },
+    );
+  }
+
+  private async moveTo(postId: number, wall: string, now = Date.now()): Promise<string | null> {
     const post = this.board.posts.find((candidate) => candidate.id === postId);
     const zone = this.board.zone;
     if (!post) return this.refuse('it is no longer on the calendar');

@@ -50,6 +50,27 @@ export interface WallRange {
   view?: string;
 }
 
+/**
+ * How many free slots are drawn: the first few, where the queue puts posts next. Every free day
+ * hatched was noise; the others still take a click (newPostAt) and the Bots screen lists them.
+ */
+export const FREE_SLOTS_DRAWN = 3;
+
+/** Where the week and day views open when the range holds neither posts nor free slots. */
+const WORKDAY_START = '08:00:00';
+
+/**
+ * Where the week and day views open: an hour before the earliest time of day any of the range's
+ * posts (else its free slots) stand at, so the first of them is in sight, not a fixed 6 AM.
+ */
+export function openingTime(times: readonly number[], zone: string): string {
+  if (times.length === 0) return WORKDAY_START;
+  const clock = new WallClock(zone);
+  const earliest = Math.min(...times.map((ms) => minuteOfDay(clock.wall(ms).slice(11, 16))));
+  const hour = Math.max(0, Math.floor(earliest / 60) - 1);
+  return `${String(hour).padStart(2, '0')}:00:00`;
+}
+
 /** Minutes since midnight of an "HH:MM" wall time. */
 function minuteOfDay(time: string): number {
   return Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
@@ -83,7 +104,18 @@ export class CalendarState implements PostBoard {
   loaded = $state(false);
   /** The core's message when the posts could not be read. */
   loadError = $state<string | null>(null);
-  private range: WallRange | null = null;
+  private range = $state.raw<WallRange | null>(null);
+  /**
+   * The month grid's one element in the Tab order (roving tabindex): `post:ID`, `day:DATE` or
+   * `more:DATE`, as the user last focused it; gridActive falls back when it is no longer drawn.
+   */
+  gridFocus = $state<string | null>(null);
+  /**
+   * The time of day the week and day views scroll to, set by the first answer for each range (a
+   * reload after a move or an event keeps the user's place).
+   */
+  scrollTime = $state(WORKDAY_START);
+  private scrolledFor: WallRange | null = null;
   /** The calendar view shown (CALENDAR_VIEWS ids), which decides how many posts a day draws. */
   view = $state<string>(CALENDAR_VIEWS[0].id);
   private generation = 0;
@@ -137,24 +169,49 @@ export class CalendarState implements PostBoard {
     const bot = this.botFilter;
     return bot ? this.freeSlots.filter((slot) => slot.botId === bot) : this.freeSlots;
   });
+  /** The free slots drawn: the range's first few (FREE_SLOTS_DRAWN). */
+  private readonly drawnSlots = $derived(
+    [...this.visibleSlots].sort((a, b) => a.at - b.at).slice(0, FREE_SLOTS_DRAWN),
+  );
   /** Free slots as the time grid draws them: a faint band each, behind the posts. */
   readonly slotEvents = $derived.by(() => {
     const clock = new WallClock(this.zone);
-    return this.visibleSlots.map((slot) => slotEvent(slot, clock));
+    return this.drawnSlots.map((slot) => slotEvent(slot, clock));
   });
   /**
-   * The month view's days by wall date ("2026-11-24"): the posts its day draws, its "+N more", and
-   * whether it has a free slot (the day is hatched: a month cell has no room for the slots' times).
-   * Days with none of these are absent.
+   * The month view's days by wall date ("2026-11-24"): the posts its day draws, its "+N more",
+   * and whether it holds one of the free slots drawn (the day is hatched: a month cell has no room
+   * for the slots' times). Days with none of these are absent.
    */
   readonly monthDays = $derived.by((): Record<string, MonthCell> => {
     if (this.view !== 'dayGridMonth') return {};
     const days: Record<string, MonthCell> = {};
     for (const { day, shown, more } of this.days) days[day] = { posts: shown, more, free: false };
     const clock = new WallClock(this.zone);
-    for (const slot of this.visibleSlots)
+    for (const slot of this.drawnSlots)
       (days[clock.wall(slot.at).slice(0, 10)] ??= { posts: [], more: 0, free: false }).free = true;
     return days;
+  });
+  /**
+   * The month grid's element that Tab reaches: the one last focused while it is drawn, else the
+   * range's first post, else today (or the range's first day).
+   */
+  readonly gridActive = $derived.by((): string => {
+    const chosen = this.gridFocus;
+    const range = this.range;
+    const inRange = (day: string) => !!range && day >= range.start.slice(0, 10) && day < range.end;
+    const days = this.monthDays;
+    if (chosen?.startsWith('post:')) {
+      const id = Number(chosen.slice(5));
+      if (Object.values(days).some((day) => day.posts.some((post) => post.postId === id)))
+        return chosen;
+    } else if (chosen && inRange(chosen.slice(chosen.indexOf(':') + 1))) return chosen;
+    const first = Object.keys(days)
+      .sort()
+      .flatMap((day) => days[day]?.posts ?? [])[0];
+    if (first) return `post:${first.postId}`;
+    const today = new WallClock(this.zone).wall(Date.now()).slice(0, 10);
+    return `day:${inRange(today) || !range ? today : range.start.slice(0, 10)}`;
   });
   /** What the library draws: the posts' events, then the free slots behind; none in a month. */
   readonly drawn = $derived(
@@ -305,6 +362,14 @@ export class CalendarState implements PostBoard {
     this.drafts = drafts;
     this.freeSlots = freeSlots;
     this.bots = bots;
+    if (this.scrolledFor !== range) {
+      this.scrolledFor = range;
+      const times = posts.flatMap((post) => (post.scheduledAt === null ? [] : [post.scheduledAt]));
+      this.scrollTime = openingTime(
+        times.length > 0 ? times : freeSlots.map((slot) => slot.at),
+        this.zone,
+      );
+    }
   }
 
   /**

@@ -154,6 +154,10 @@ export class ImportState {
   );
   readonly cellErrors = $derived(errorsByCell(this.preview?.result?.errors ?? []));
   readonly cellWarnings = $derived(errorsByCell(this.preview?.result?.warnings ?? []));
+  /** Some row's date needs the date format to be read (csv/values.ts says "the date format"). */
+  readonly datesNeedFormat = $derived(
+    (this.preview?.result?.errors ?? []).some((error) => error.message.includes('the date format')),
+  );
   readonly rowSlots = $derived(slotsByRow(this.preview?.result?.slots ?? []));
   /** Filling slots only applies to posts; the core refuses it for products. */
   readonly fillsSlots = $derived(this.kind === 'posts' && this.choices.fillSlots);

@@ -14,25 +14,30 @@ import { PostMedia } from './post-media.svelte';
 import { NOT_GONE_OUT } from './post-status';
 import type { Shell } from './shell.svelte';
 
-/** Plain names: "hand off" is what API v1 calls letting the platform publish it. */
+/** Plain names: "hand off" is what API v1 calls letting the platform publish it at its time. */
 export const MODE_LABELS: Record<PostMode, string> = {
   draft: 'Save draft',
   schedule: 'Schedule',
   publish_now: 'Publish now',
-  hand_off: 'Let the platform publish it at this time',
+  hand_off: 'Schedule on the platform',
 };
 
 const MODE_DONE: Record<PostMode, string> = {
   draft: 'Draft saved',
   schedule: 'Post scheduled',
   publish_now: 'Post queued to publish now',
-  hand_off: 'Post queued to hand off to the platform',
+  hand_off: 'Post queued for the platform to publish at its time',
+};
+
+/** What a mode that needs saying does, in a few words beside its name in the menu. */
+export const MODE_HINTS: Partial<Record<PostMode, string>> = {
+  hand_off: 'it goes out even with this computer off',
 };
 
 /** What each queue button does, in a few words beside its name in the menu. */
 export const QUEUE_HINTS: Record<QueueAction, string> = {
   add: 'next free slot',
-  next: 'before the queue',
+  next: 'the others move one slot later',
 };
 
 /** What the user is told once a post is in the queue: when it goes out, and what moved for it. */
@@ -41,7 +46,7 @@ export function queuedMessage(action: QueueAction, placed: SharedNext, zone: str
   const goes = `it goes out ${when(placed.post.scheduledAt ?? Date.now())}`;
   if (action === 'add') return `Added to the queue: ${goes}`;
   const { moved } = placed;
-  if (moved.length === 0) return `Shared next: ${goes}`;
+  if (moved.length === 0) return `First in the queue: ${goes}`;
   // A long run of moved posts is summed up after the first few.
   const shown = moved
     .slice(0, 3)
@@ -49,7 +54,7 @@ export function queuedMessage(action: QueueAction, placed: SharedNext, zone: str
   const rest = moved.length - shown.length;
   const count = moved.length === 1 ? '1 queued post' : `${moved.length} queued posts`;
   const list = `${shown.join(', ')}${rest > 0 ? ` and ${rest} more` : ''}`;
-  return `Shared next: ${goes}. ${count} moved one slot later: ${list}`;
+  return `First in the queue: ${goes}. ${count} moved one slot later: ${list}`;
 }
 
 export class PostEditor {

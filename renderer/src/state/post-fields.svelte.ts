@@ -25,7 +25,7 @@ export type QueueAction = 'add' | 'next';
 
 export const QUEUE_LABELS: Record<QueueAction, string> = {
   add: 'Add to queue',
-  next: 'Share next',
+  next: 'Put first in the queue',
 };
 
 /**
@@ -90,6 +90,8 @@ export class PostFields {
   private refusals = $state.raw<Refusal[]>([]);
   /** The core's message when it is not about one field. */
   failure = $state<string | null>(null);
+  /** What the fields said when the editor opened ('' for a copy, which is unsaved work). */
+  private startedAs = $state('');
   /** The last answer about a bot's posting schedule, for the queue buttons. */
   private schedule = $state.raw<{ botId: string; result: CallResult<BotSchedule> } | null>(null);
 
@@ -108,6 +110,8 @@ export class PostFields {
       .map((refusal) => refusal.issue);
     return [...local, ...standing];
   });
+  /** Whether closing now would throw away something the user typed, picked or added. */
+  readonly changed = $derived(this.snapshot() !== this.startedAs);
   /** A post that never went out can be deleted, a scheduled one too until it is being sent. */
   readonly canDelete = $derived(!!this.post && canDelete(this.post));
   readonly canMoveToDrafts = $derived(!!this.post && canMoveToDrafts(this.post));
@@ -133,7 +137,7 @@ export class PostFields {
         ? 'schedule'
         : null,
   );
-  /** Why Add to queue and Share next cannot be used now, or null when they can. */
+  /** Why the queue buttons cannot be used now, or null when they can. */
   readonly queueBlocked = $derived.by((): string | null => {
     if (!this.queueBot) return 'Choose a bot first: a post joins its bot’s posting schedule';
     const schedule = this.schedule;
@@ -155,7 +159,7 @@ export class PostFields {
     const slot = formatDateTime(schedule.value.nextFree[0] ?? null, zone);
     return (
       `${add} takes the bot’s next free slot, ${slot} (${zone}); ` +
-      `${next} puts the post first and moves the queued posts after it one slot later.`
+      `${next} gives the post that slot and moves the queued posts after it one slot later.`
     );
   });
 
@@ -183,7 +187,13 @@ export class PostFields {
       this.date = start.date ?? '';
       this.time = start.time ?? '';
     }
+    this.startedAs = this.snapshot();
     void this.loadSchedule();
+  }
+
+  private snapshot(): string {
+    const { text, chosenBot, date, time, zone, reading } = this;
+    return JSON.stringify([text, chosenBot, date, time, zone, reading, this.media.urls]);
   }
 
   /** The bot the queue buttons use: the chosen one, else (as the core does) the default bot. */
@@ -269,6 +279,7 @@ export class PostFields {
   /** The editor becomes a new post with these fields: nothing tried yet, nothing refused. */
   detach(): void {
     this.post = null;
+    this.startedAs = '';
     this.tried = null;
     this.refusals = [];
     this.failure = null;

@@ -1,7 +1,12 @@
 // The subscribers screen's state (browser): a page of synced subscribers searched and filtered
 // by tag, the one opened in detail, messages sent to them and tags added (both through the
 // queue), and a broadcast to a tag followed until every recipient is done or failed.
-import type { OutboxState, SubscriberDetail, SubscriberSummary } from '../../../shared/domain';
+import type {
+  BotSummary,
+  OutboxState,
+  SubscriberDetail,
+  SubscriberSummary,
+} from '../../../shared/domain';
 import { coalesce } from '../lib/coalesce';
 import { OutboxWatch } from './outbox-watch';
 import { PagedList } from './paged-list.svelte';
@@ -67,6 +72,8 @@ export class SubscribersState {
   broadcastRun = $state.raw<BroadcastRun | null>(null);
   broadcastError = $state<string | null>(null);
   syncing = $state(false);
+  /** The bots, to name each subscriber's (one person on three bots is three subscribers). */
+  bots = $state.raw<BotSummary[]>([]);
   refreshError = $state<string | null>(null);
   readonly list: PagedList<SubscriberSummary>;
   readonly tagWrites: PendingWrites<{ subscriberId: string; tag: string }>;
@@ -109,7 +116,19 @@ export class SubscribersState {
   }
 
   async load(): Promise<void> {
-    await Promise.all([this.list.load(), this.reloadDetail()]);
+    await Promise.all([this.list.load(), this.reloadDetail(), this.loadBots()]);
+  }
+
+  private async loadBots(): Promise<void> {
+    const bots = await this.shell.api.listBots({});
+    // Without them the column shows the bots' ids; the list itself still reads.
+    if (bots.ok) this.bots = bots.value;
+  }
+
+  /** The name of a subscriber's bot, else its id; a dash for none. */
+  botName(botId: string | null): string {
+    if (botId === null) return '—';
+    return this.bots.find((bot) => bot.id === botId)?.name ?? botId;
   }
 
   /** Pulls from the platform, then shows the page and the open subscriber again. */
