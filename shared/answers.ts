@@ -129,7 +129,12 @@ export interface OperationResults {
 export type QueueEvent =
   | { type: 'done'; item: OutboxItem; remoteId: string | null }
   | { type: 'retrying'; item: OutboxItem; reason: string; readyAt: number }
-  | { type: 'failed'; item: OutboxItem; reason: string }
+  | {
+      type: 'failed';
+      item: OutboxItem;
+      reason: string;
+      fieldErrors: { field: string; message: string }[];
+    }
   | { type: 'missed'; item: OutboxItem }
   | { type: 'paused'; reason: string };
 

@@ -239,7 +239,12 @@ export class Publisher {
           decision.outcomeUnknown === true || item.outcomeUnknown,
         );
         report.failed++;
-        this.options.onEvent?.({ type: 'failed', item, reason: decision.reason });
+        this.options.onEvent?.({
+          type: 'failed',
+          item,
+          reason: decision.reason,
+          fieldErrors: decision.fieldErrors,
+        });
         return;
       case 'pause':
         // Not the item's fault: it goes back to wait, untouched, until the token is fixed.

@@ -123,6 +123,7 @@ describe('bots state', () => {
       type: 'failed',
       item: item(11, 'update_bot', { state: 'failed' }),
       reason: 'name: is already taken',
+      fieldErrors: [],
     });
     expect(names(bots)[0]).toBe('Corner Bakery:');
     expect(shell.notices.list.at(-1)?.text).toBe(

@@ -164,7 +164,12 @@ describe('queue state', () => {
     const { transport, shell, queue } = setup();
     void shell.start();
     const stop = queue.watch();
-    transport.emit({ type: 'failed', item: row(1, 'failed').item!, reason: 'boom' });
+    transport.emit({
+      type: 'failed',
+      item: row(1, 'failed').item!,
+      reason: 'boom',
+      fieldErrors: [],
+    });
     await vi.waitFor(() => expect(transport.callsOf('listQueue')).toHaveLength(1));
     transport.emit({ type: 'changed', what: 'queue' });
     await vi.waitFor(() => expect(transport.callsOf('listQueue')).toHaveLength(2));

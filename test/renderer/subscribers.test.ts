@@ -113,6 +113,7 @@ describe('subscribers state', () => {
       type: 'failed',
       item: item(22, { kind: 'add_tag', state: 'failed' }),
       reason: 'subscriber sub_1 is unsubscribed',
+      fieldErrors: [],
     });
     expect(shownTags(subscribers, ada)).toEqual(['vip']);
     expect(shell.notices.list.at(-1)?.text).toBe(
@@ -162,6 +163,7 @@ describe('subscribers state', () => {
       type: 'failed',
       item: item(23, { state: 'failed' }),
       reason: 'subscriber sub_2 is unsubscribed',
+      fieldErrors: [],
     });
     expect(subscribers.messagesTo('sub_2')).toMatchObject([
       { state: 'failed', reason: 'subscriber sub_2 is unsubscribed' },
@@ -188,6 +190,7 @@ describe('subscribers state', () => {
       type: 'failed',
       item: item(30, { groupId: 'broadcast-1', state: 'failed' }),
       reason: 'unsubscribed',
+      fieldErrors: [],
     });
     await vi.waitFor(() =>
       expect(subscribers.broadcastTally).toEqual({
