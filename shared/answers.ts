@@ -70,6 +70,7 @@ export interface OperationResults {
   listFreeSlots: FreeSlot[];
   addToQueue: LocalPost;
   shareNext: SharedNext;
+  getPost: LocalPost;
   listPosts: LocalPost[];
   getCalendar: CalendarRange;
   deletePost: { removed: number };

@@ -182,6 +182,8 @@ export const operations = {
    * off, made on the platform) keep their slot and are stepped over. Errors as addToQueue.
    */
   shareNext: queueTarget,
+  /** One post, as a notification or an address (`#/calendar/post/<id>`) opens it. */
+  getPost: z.strictObject({ id: itemId }),
   listPosts: z.strictObject({
     from: z.number().int().optional(),
     to: z.number().int().optional(),
@@ -413,6 +415,7 @@ export const OPERATION_SIDES = {
   listFreeSlots: 'renderer',
   addToQueue: 'renderer',
   shareNext: 'renderer',
+  getPost: 'renderer',
   listPosts: 'renderer',
   getCalendar: 'renderer',
   deletePost: 'renderer',

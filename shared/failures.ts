@@ -43,6 +43,11 @@ function statusOf(reason: string): number | null {
   return match ? Number(match[1]) : null;
 }
 
+/** Writes that publish something (a post, a product): their failures are told at once. */
+export function publishes(kind: OutboxKind): boolean {
+  return kind === 'create_post' || kind === 'create_product';
+}
+
 /** A failed or missed write, explained: what happened and what to do, never the raw API text. */
 export function explainFailure({ kind, reason, fieldErrors }: FailureInput): PlainFailure {
   const subject = SUBJECTS[kind] ?? 'change';

@@ -3,7 +3,7 @@
 // shell.ts hands them to Electron; tests read them as they are.
 import type { CoreEvent } from '../../shared/answers';
 import type { OutboxItem, Status } from '../../shared/domain';
-import { describeFailure } from '../../shared/failures';
+import { describeFailure, publishes } from '../../shared/failures';
 import type { MenuItemOptions, NotificationOptions } from './electron-api';
 
 /**
@@ -141,8 +141,6 @@ export function trayMenu(state: QueueState, actions: TrayActions): MenuItemOptio
   ];
 }
 
-const PUBLISHED_KINDS = new Set(['create_post', 'create_product']);
-
 /** What a queue event is about, in a few words: the post's text or the product's name. */
 function subject(kind: OutboxItem['kind'], words: string | null): string {
   const what = kind === 'create_product' ? 'Product' : 'Post';
@@ -169,7 +167,7 @@ export function notificationFor(
 ): DesktopNotification | null {
   if (event.type !== 'done' && event.type !== 'failed' && event.type !== 'missed') return null;
   const { item } = event;
-  if (!PUBLISHED_KINDS.has(item.kind)) return null;
+  if (!publishes(item.kind)) return null;
   const about = subject(item.kind, words(item));
   const opens: MenuScreen = item.postId !== null ? `calendar/post/${item.postId}` : 'queue';
   const note = (title: string, body: string) => ({ options: { title, body }, opens });

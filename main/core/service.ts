@@ -37,6 +37,7 @@ const rendererHandlers: HandlersFor<'renderer'> = {
   listFreeSlots: (s, input) => s.current.planning.listFreeSlots(input),
   addToQueue: (s, input) => s.current.planning.addToQueue(input),
   shareNext: (s, input) => s.current.planning.shareNext(input),
+  getPost: (s, input) => s.current.posts.getPost(input),
   listPosts: (s, input) => s.current.posts.listPosts(input),
   getCalendar: (s, input) => s.current.planning.getCalendar(input),
   deletePost: (s, input) => s.current.posts.deletePost(input),

@@ -279,6 +279,40 @@ describe('the queue screen', () => {
     );
   });
 
+  it('puts what needs attention first, each failure in plain words, the platform’s own one click away', async () => {
+    const goneBot = row(
+      5,
+      'failed',
+      {
+        lastError: 'POST /posts: 422 validation_failed: bot_id no bot with id "bot_4"',
+        fieldErrors: [{ field: 'bot_id', message: 'no bot with id "bot_4"' }],
+      },
+      {
+        title: 'Pop-up stand opens',
+        bot: { id: 'bot_4', name: 'A bot no longer on the platform', channel: null },
+      },
+    );
+    const { shell } = await screenWith([row(2, 'queued'), goneBot]);
+    const tables = await screen.findAllByRole('table');
+    expect(
+      tables.map(
+        (table) => table.getAttribute('aria-label') ?? table.querySelector('caption')?.textContent,
+      ),
+    ).toEqual(['Needs attention', 'Up next']);
+    const attention = tables[0]!;
+    expect(attention.textContent).toContain(
+      'The bot this post was for no longer exists on the platform. Pick another bot and publish again.',
+    );
+    expect(attention.textContent).not.toContain('bot_4');
+    expect(attention.textContent).not.toContain('422');
+    await fireEvent.click(within(attention).getByRole('button', { name: /Details: Pop-up stand/ }));
+    const detail = screen.getByRole('complementary', { name: 'Pop-up stand opens' });
+    expect(detail.textContent).toContain('POST /posts: 422 validation_failed');
+    await fireEvent.click(within(detail).getByRole('button', { name: 'Open the post' }));
+    expect(shell.screen).toBe('calendar');
+    expect(shell.postRequested).toBe(5);
+  });
+
   it('shows a row’s outbox item in its detail, and retries from it', async () => {
     const { transport } = await screenWith([failed]);
     transport.answer('retryItem', () => ok(outboxItem(1, 'create_post', { state: 'queued' })));

@@ -100,6 +100,11 @@ export class QueueState {
     this.selectedId = null;
   }
 
+  /** Opens a row's post in its editor on the Calendar (to fix what made it fail). */
+  openPost(row: QueueRow): void {
+    if (row.postId !== null) this.shell.openPost(row.postId);
+  }
+
   /** How many items each state has, from the core's status (it counts beyond the list's limit). */
   count(state: OutboxState): number | null {
     return this.shell.status?.outbox[state] ?? null;
