@@ -12,6 +12,7 @@ import type {
   DrainReport,
   DuplicateConflict,
   FreeSlot,
+  TagAudience,
   ImportPreview,
   ImportProgress,
   ImportResult,
@@ -92,6 +93,7 @@ export interface OperationResults {
   listOrders: Page<OrderSummary>;
   sendMessage: OutboxItem;
   addTag: OutboxItem;
+  listTagAudiences: TagAudience[];
   broadcast: { group: string; recipients: number };
   broadcastProgress: Record<OutboxItem['state'], number>;
   createBot: OutboxItem;

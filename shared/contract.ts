@@ -277,7 +277,17 @@ export const operations = {
       error: 'must not contain commas',
     }),
   }),
-  broadcast: z.strictObject({ tag: text(1, LIMITS.tag), text: text(1, LIMITS.messageText) }),
+  /** The tags subscribers carry, each with its active subscribers (from the last sync). */
+  listTagAudiences: z.strictObject({}),
+  /**
+   * `recipients`: how many the user agreed to send to. When the platform now lists another number
+   * of them, nothing is sent and the answer says so, for the user to confirm the new count.
+   */
+  broadcast: z.strictObject({
+    tag: text(1, LIMITS.tag),
+    text: text(1, LIMITS.messageText),
+    recipients: z.number().int().min(1).optional(),
+  }),
   broadcastProgress: z.strictObject({ group: z.string().min(1) }),
   createBot: z.strictObject({
     name: text(1, LIMITS.botName),
@@ -436,6 +446,7 @@ export const OPERATION_SIDES = {
   listOrders: 'renderer',
   sendMessage: 'renderer',
   addTag: 'renderer',
+  listTagAudiences: 'renderer',
   broadcast: 'renderer',
   broadcastProgress: 'renderer',
   createBot: 'renderer',

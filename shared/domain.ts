@@ -177,6 +177,12 @@ export interface SubscriberSummary {
   status: string;
 }
 
+/** A tag the subscribers carry, and how many active ones a broadcast to it would reach. */
+export interface TagAudience {
+  tag: string;
+  recipients: number;
+}
+
 export interface SubscriberDetail extends SubscriberSummary {
   /** Everything the platform said about the subscriber, as it said it. */
   raw: Record<string, unknown>;

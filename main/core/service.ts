@@ -57,6 +57,7 @@ const rendererHandlers: HandlersFor<'renderer'> = {
   listOrders: (s, input) => s.current.people.listOrders(input),
   sendMessage: (s, input) => s.current.people.sendMessage(input),
   addTag: (s, input) => s.current.people.addTag(input),
+  listTagAudiences: (s) => s.current.people.listTagAudiences(),
   broadcast: (s, input) => s.current.people.broadcast(input),
   broadcastProgress: (s, input) => s.current.people.broadcastProgress(input),
   createBot: (s, input) => s.current.bots.createBot(input),
