@@ -392,6 +392,7 @@ export const operations = {
       .optional(),
     defaultBotId: z.string().min(1).nullable().optional(),
     duplicateWindowDays: z.number().int().min(0).max(90).optional(),
+    askBeforePublishingProducts: z.boolean().optional(),
   }),
   /** Tests the token against the platform, then keeps it (encrypted) and switches to the account. */
   connectAccount: z.strictObject({

@@ -240,6 +240,8 @@ export interface WorkspaceSettings {
   defaultBotId: string | null;
   /** The duplicate-content guard's window: the same text within this many days (0: guard off). */
   duplicateWindowDays: number;
+  /** Publishing products asks first, with a summary (false: the user said "don't ask again"). */
+  askBeforePublishingProducts: boolean;
 }
 
 /** Which platform the workspace talks to; the token itself never leaves the main side. */
