@@ -246,7 +246,7 @@ describe('the catalog grid', () => {
     // Publishing cannot be taken back: it asks first, with the count and the currency.
     let question = await screen.findByRole('alertdialog', { name: 'Publish 3 products?' });
     expect(question.textContent).toMatch(
-      /3 products go to the platform, priced in\s+US dollars? \(USD\)/i,
+      /3 products\s+go to the platform, priced in\s+US dollars? \(USD\)/i,
     );
     expect(question.textContent).toContain('They cannot be changed once published');
     await fireEvent.click(within(question).getByRole('button', { name: 'Cancel' }));
