@@ -98,6 +98,7 @@ export interface OperationResults {
   broadcastProgress: Record<OutboxItem['state'], number>;
   createBot: OutboxItem;
   renameBot: OutboxItem;
+  botPosts: { scheduled: number; drafts: number };
   deleteBot: OutboxItem;
   queueProducts: OutboxItem[];
   importFile: ImportResult;

@@ -295,7 +295,23 @@ export const operations = {
     channel: z.enum(['telegram', 'whatsapp', 'messenger', 'instagram', 'web']).default('web'),
   }),
   renameBot: z.strictObject({ botId: z.string().min(1), name: text(1, LIMITS.botName) }),
-  deleteBot: z.strictObject({ botId: z.string().min(1) }),
+  /** What a bot's deletion would leave behind here: its scheduled posts and its drafts. */
+  botPosts: z.strictObject({ botId }),
+  /**
+   * Deletes a bot on the platform, and first does to its posts here what the user chose: move
+   * them to another bot (`moveTo`), make them drafts without a bot, or delete them. Without a
+   * choice a bot that still has posts is refused, so none of them fails later for want of it.
+   */
+  deleteBot: z
+    .strictObject({
+      botId,
+      posts: z.enum(['move', 'draft', 'delete']).optional(),
+      moveTo: botId.optional(),
+    })
+    .refine((input) => input.posts !== 'move' || (input.moveTo && input.moveTo !== input.botId), {
+      error: 'name another bot to move the posts to',
+      path: ['moveTo'],
+    }),
   queueProducts: z.strictObject({
     ids: z.array(itemId).min(1, { error: 'choose at least one product' }),
   }),
@@ -452,6 +468,7 @@ export const OPERATION_SIDES = {
   broadcastProgress: 'renderer',
   createBot: 'renderer',
   renameBot: 'renderer',
+  botPosts: 'renderer',
   deleteBot: 'renderer',
   queueProducts: 'renderer',
   importFile: 'main',

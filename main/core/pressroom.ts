@@ -107,7 +107,7 @@ export class Pressroom {
       puller,
     });
     this.posts = new PostsService(store, now, events, this.settings, this.queue, this.media);
-    this.bots = new BotsService(store, this.queue);
+    this.bots = new BotsService(store, this.queue, this.posts);
     this.planning = new PlanningService(
       store,
       now,

@@ -62,6 +62,7 @@ const rendererHandlers: HandlersFor<'renderer'> = {
   broadcastProgress: (s, input) => s.current.people.broadcastProgress(input),
   createBot: (s, input) => s.current.bots.createBot(input),
   renameBot: (s, input) => s.current.bots.renameBot(input),
+  botPosts: (s, input) => s.current.bots.botPosts(input),
   deleteBot: (s, input) => s.current.bots.deleteBot(input),
   queueProducts: (s, input) => s.current.catalog.queueProducts(input),
   importUpload: (s, input) => s.current.imports.importUpload(input),
