@@ -313,6 +313,27 @@ describe('the queue screen', () => {
     expect(shell.postRequested).toBe(5);
   });
 
+  it('moves a cancelled post to the drafts and says so, with no Retry that would publish it now', async () => {
+    const { transport, shell } = await screenWith([
+      row(6, 'queued', {}, { title: 'Soup of the day' }),
+    ]);
+    transport.answer('cancelItem', () =>
+      ok(outboxItem(6, 'create_post', { postId: 6, state: 'cancelled' })),
+    );
+    const next = await screen.findByRole('table', { name: 'Up next' });
+    await fireEvent.click(
+      within(next).getByRole('button', { name: 'Move to drafts: Soup of the day' }),
+    );
+    expect(transport.callsOf('cancelItem')).toEqual([{ id: 6 }]);
+    await vi.waitFor(() =>
+      expect(shell.notices.list.map((notice) => notice.text)).toContain(
+        'Not published: the post is a draft again.',
+      ),
+    );
+    expect(screen.queryByRole('button', { name: 'Retry: Soup of the day' })).toBeNull();
+    expect(screen.getByText('Soup of the day').closest('tr')!.textContent).toContain('Draft');
+  });
+
   it('shows a row’s outbox item in its detail, and retries from it', async () => {
     const { transport } = await screenWith([failed]);
     transport.answer('retryItem', () => ok(outboxItem(1, 'create_post', { state: 'queued' })));
