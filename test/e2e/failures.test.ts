@@ -144,4 +144,22 @@ describe('failures and confirmations in Chromium', () => {
     expect(problems).toEqual([]);
     await page.close();
   });
+
+  it('asks before deleting a bot, counting its posts here', async () => {
+    const { page, problems } = await openApp(app.browser, app.served.url, { viewport: SMALL });
+    await go(page, 'Bots');
+    await page
+      .getByRole('button', { name: /^Delete .+…$/ })
+      .first()
+      .click();
+    const question = page.getByRole('alertdialog', { name: /^Delete .+\?$/ });
+    await question.waitFor();
+    await expect(question.textContent()).resolves.toMatch(
+      /scheduled posts? and \d+ drafts? here|no scheduled posts or drafts/,
+    );
+    await bothThemesClean(page);
+    await question.getByRole('button', { name: 'Cancel' }).click();
+    expect(problems).toEqual([]);
+    await page.close();
+  });
 });

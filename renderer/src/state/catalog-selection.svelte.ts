@@ -21,9 +21,9 @@ export interface PublishQuestion {
 }
 
 function currenciesOf(products: LocalProduct[]): PublishQuestion['currencies'] {
-  const counts = new Map<string, number>();
-  for (const { currency } of products) counts.set(currency, (counts.get(currency) ?? 0) + 1);
-  return [...counts]
+  const counts: Record<string, number> = {};
+  for (const { currency } of products) counts[currency] = (counts[currency] ?? 0) + 1;
+  return Object.entries(counts)
     .map(([currency, count]) => ({ currency, count }))
     .sort((a, b) => b.count - a.count);
 }
