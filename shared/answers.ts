@@ -12,6 +12,7 @@ import type {
   DrainReport,
   DuplicateConflict,
   FreeSlot,
+  TagAudience,
   ImportPreview,
   ImportProgress,
   ImportResult,
@@ -70,6 +71,7 @@ export interface OperationResults {
   listFreeSlots: FreeSlot[];
   addToQueue: LocalPost;
   shareNext: SharedNext;
+  getPost: LocalPost;
   listPosts: LocalPost[];
   getCalendar: CalendarRange;
   deletePost: { removed: number };
@@ -91,10 +93,12 @@ export interface OperationResults {
   listOrders: Page<OrderSummary>;
   sendMessage: OutboxItem;
   addTag: OutboxItem;
+  listTagAudiences: TagAudience[];
   broadcast: { group: string; recipients: number };
   broadcastProgress: Record<OutboxItem['state'], number>;
   createBot: OutboxItem;
   renameBot: OutboxItem;
+  botPosts: { scheduled: number; drafts: number };
   deleteBot: OutboxItem;
   queueProducts: OutboxItem[];
   importFile: ImportResult;
@@ -132,7 +136,12 @@ export interface OperationResults {
 export type QueueEvent =
   | { type: 'done'; item: OutboxItem; remoteId: string | null }
   | { type: 'retrying'; item: OutboxItem; reason: string; readyAt: number }
-  | { type: 'failed'; item: OutboxItem; reason: string }
+  | {
+      type: 'failed';
+      item: OutboxItem;
+      reason: string;
+      fieldErrors: { field: string; message: string }[];
+    }
   | { type: 'missed'; item: OutboxItem }
   | { type: 'paused'; reason: string };
 

@@ -207,6 +207,8 @@ export const operations = {
    * off, made on the platform) keep their slot and are stepped over. Errors as addToQueue.
    */
   shareNext: queueTarget,
+  /** One post, as a notification or an address (`#/calendar/post/<id>`) opens it. */
+  getPost: z.strictObject({ id: itemId }),
   listPosts: z.strictObject({
     from: z.number().int().optional(),
     to: z.number().int().optional(),
@@ -303,7 +305,17 @@ export const operations = {
       error: 'must not contain commas',
     }),
   }),
-  broadcast: z.strictObject({ tag: text(1, LIMITS.tag), text: text(1, LIMITS.messageText) }),
+  /** The tags subscribers carry, each with its active subscribers (from the last sync). */
+  listTagAudiences: z.strictObject({}),
+  /**
+   * `recipients`: how many the user agreed to send to. When the platform now lists another number
+   * of them, nothing is sent and the answer says so, for the user to confirm the new count.
+   */
+  broadcast: z.strictObject({
+    tag: text(1, LIMITS.tag),
+    text: text(1, LIMITS.messageText),
+    recipients: z.number().int().min(1).optional(),
+  }),
   broadcastProgress: z.strictObject({ group: z.string().min(1) }),
   createBot: z.strictObject({
     name: text(1, LIMITS.botName),
@@ -311,7 +323,23 @@ export const operations = {
     channel: z.enum(['telegram', 'whatsapp', 'messenger', 'instagram', 'web']).default('web'),
   }),
   renameBot: z.strictObject({ botId: z.string().min(1), name: text(1, LIMITS.botName) }),
-  deleteBot: z.strictObject({ botId: z.string().min(1) }),
+  /** What a bot's deletion would leave behind here: its scheduled posts and its drafts. */
+  botPosts: z.strictObject({ botId }),
+  /**
+   * Deletes a bot on the platform, and first does to its posts here what the user chose: move
+   * them to another bot (`moveTo`), make them drafts without a bot, or delete them. Without a
+   * choice a bot that still has posts is refused, so none of them fails later for want of it.
+   */
+  deleteBot: z
+    .strictObject({
+      botId,
+      posts: z.enum(['move', 'draft', 'delete']).optional(),
+      moveTo: botId.optional(),
+    })
+    .refine((input) => input.posts !== 'move' || (input.moveTo && input.moveTo !== input.botId), {
+      error: 'name another bot to move the posts to',
+      path: ['moveTo'],
+    }),
   queueProducts: z.strictObject({ ids: productIds }),
   importFile: z.strictObject({
     ...importOptions,
@@ -419,6 +447,7 @@ export const operations = {
       .optional(),
     defaultBotId: z.string().min(1).nullable().optional(),
     duplicateWindowDays: z.number().int().min(0).max(90).optional(),
+    askBeforePublishingProducts: z.boolean().optional(),
   }),
   /** Tests the token against the platform, then keeps it (encrypted) and switches to the account. */
   connectAccount: z.strictObject({
@@ -452,6 +481,7 @@ export const OPERATION_SIDES = {
   listFreeSlots: 'renderer',
   addToQueue: 'renderer',
   shareNext: 'renderer',
+  getPost: 'renderer',
   listPosts: 'renderer',
   getCalendar: 'renderer',
   deletePost: 'renderer',
@@ -472,10 +502,12 @@ export const OPERATION_SIDES = {
   listOrders: 'renderer',
   sendMessage: 'renderer',
   addTag: 'renderer',
+  listTagAudiences: 'renderer',
   broadcast: 'renderer',
   broadcastProgress: 'renderer',
   createBot: 'renderer',
   renameBot: 'renderer',
+  botPosts: 'renderer',
   deleteBot: 'renderer',
   queueProducts: 'renderer',
   importFile: 'main',

@@ -178,6 +178,12 @@ export interface SubscriberSummary {
   status: string;
 }
 
+/** A tag the subscribers carry, and how many active ones a broadcast to it would reach. */
+export interface TagAudience {
+  tag: string;
+  recipients: number;
+}
+
 export interface SubscriberDetail extends SubscriberSummary {
   /** Everything the platform said about the subscriber, as it said it. */
   raw: Record<string, unknown>;
@@ -235,6 +241,8 @@ export interface WorkspaceSettings {
   defaultBotId: string | null;
   /** The duplicate-content guard's window: the same text within this many days (0: guard off). */
   duplicateWindowDays: number;
+  /** Publishing products asks first, with a summary (false: the user said "don't ask again"). */
+  askBeforePublishingProducts: boolean;
 }
 
 /** Which platform the workspace talks to; the token itself never leaves the main side. */

@@ -3,10 +3,21 @@
 // shell.ts hands them to Electron; tests read them as they are.
 import type { CoreEvent } from '../../shared/answers';
 import type { OutboxItem, Status } from '../../shared/domain';
+import { describeFailure, publishes } from '../../shared/failures';
 import type { MenuItemOptions, NotificationOptions } from './electron-api';
 
-/** Screens the menu opens, by the renderer's `#/<screen>` address (`calendar/new`: a new post). */
-export type MenuScreen = 'calendar' | 'calendar/new' | 'catalog' | 'queue' | 'import' | 'settings';
+/**
+ * Screens the menu and notifications open, by the renderer's `#/<screen>` address
+ * (`calendar/new`: a new post; `calendar/post/<id>`: that post in its editor).
+ */
+export type MenuScreen =
+  | 'calendar'
+  | 'calendar/new'
+  | `calendar/post/${number}`
+  | 'catalog'
+  | 'queue'
+  | 'import'
+  | 'settings';
 
 export interface MenuActions {
   showScreen(screen: MenuScreen): void;
@@ -130,8 +141,6 @@ export function trayMenu(state: QueueState, actions: TrayActions): MenuItemOptio
   ];
 }
 
-const PUBLISHED_KINDS = new Set(['create_post', 'create_product']);
-
 /** What a queue event is about, in a few words: the post's text or the product's name. */
 function subject(kind: OutboxItem['kind'], words: string | null): string {
   const what = kind === 'create_product' ? 'Product' : 'Post';
@@ -140,26 +149,40 @@ function subject(kind: OutboxItem['kind'], words: string | null): string {
   return `${what} “${clean.length > 60 ? `${clean.slice(0, 59)}…` : clean}”`;
 }
 
+/** A desktop notification and the screen a click on it opens. */
+export interface DesktopNotification {
+  options: NotificationOptions;
+  opens: MenuScreen;
+}
+
 /**
- * Published, failed and missed posts and products notify; the rest is the queue screen's.
- * `words` finds the post's text or the product's name (the queue item only points at it).
+ * Published, failed and missed posts and products notify; the rest is the queue screen's. A
+ * failure is told in plain words with what to do (the platform's own text is in the Queue), and a
+ * click opens the post itself, or the Queue for a product. `words` finds the post's text or the
+ * product's name (the queue item only points at it).
  */
 export function notificationFor(
   event: CoreEvent,
   words: (item: OutboxItem) => string | null,
-): NotificationOptions | null {
+): DesktopNotification | null {
   if (event.type !== 'done' && event.type !== 'failed' && event.type !== 'missed') return null;
-  if (!PUBLISHED_KINDS.has(event.item.kind)) return null;
-  const about = subject(event.item.kind, words(event.item));
+  const { item } = event;
+  if (!publishes(item.kind)) return null;
+  const about = subject(item.kind, words(item));
+  const opens: MenuScreen = item.postId !== null ? `calendar/post/${item.postId}` : 'queue';
+  const note = (title: string, body: string) => ({ options: { title, body }, opens });
   switch (event.type) {
     case 'done':
-      return { title: 'Published', body: `${about} is live.` };
+      return note('Published', `${about} is live.`);
     case 'failed':
-      return { title: 'Publishing failed', body: `${about}: ${event.reason}` };
+      return note(
+        'Publishing failed',
+        `${about}: ${describeFailure({ kind: item.kind, reason: event.reason, fieldErrors: event.fieldErrors })}`,
+      );
     case 'missed':
-      return {
-        title: 'Missed its time',
-        body: `${about} was not sent on time (the computer was asleep or off). Publish it now or reschedule it.`,
-      };
+      return note(
+        'Missed its time',
+        `${about} was not sent on time (the computer was asleep or off). Publish it now or reschedule it.`,
+      );
   }
 }

@@ -113,6 +113,7 @@ export interface NotificationOptions {
 
 export interface Notification {
   show(): void;
+  on(event: 'click', listener: () => void): unknown;
 }
 
 export interface OpenDialogOptions {

@@ -216,7 +216,11 @@ export async function startShell(options: ShellOptions): Promise<Shell | null> {
   const unsubscribe = session.subscribe((event: CoreEvent) => {
     if (window && !window.isDestroyed()) window.webContents.send(EVENT_CHANNEL, event);
     const note = notify ? notificationFor(event, wordsOf) : null;
-    if (note) new electron.Notification(note).show();
+    if (note) {
+      const shown = new electron.Notification(note.options);
+      shown.on('click', () => showScreen(note.opens));
+      shown.show();
+    }
     if (event.type !== 'import' && event.type !== 'received') refreshTray();
   });
 

@@ -121,7 +121,7 @@ export class Pressroom {
       leaseWaitMs: 2 * (config.leaseStaleMs ?? LEASE_STALE_MS),
     });
     this.posts = new PostsService(store, now, events, this.settings, this.queue, this.media);
-    this.bots = new BotsService(store, this.queue);
+    this.bots = new BotsService(store, this.queue, this.posts);
     this.planning = new PlanningService(
       store,
       now,

@@ -44,7 +44,12 @@ class Names {
   bot(id: string | null | undefined): QueueRow['bot'] {
     if (!id) return null;
     const bot = this.bots.get(id);
-    return { id, name: bot?.name ?? id, channel: bot?.channel ?? null };
+    // A bot the platform no longer lists has no name left to show; its id means nothing to a user.
+    return {
+      id,
+      name: bot?.name ?? 'A bot no longer on the platform',
+      channel: bot?.channel ?? null,
+    };
   }
 
   subscriber(id: string | undefined): string {
@@ -115,8 +120,9 @@ function itemRow(store: WorkspaceStore, names: Names, item: OutboxItem): QueueRo
 }
 
 /**
- * The Queue's rows: what goes next, soonest first (the outbox's open items and the posts scheduled
- * on the platform, merged by time), then what failed, then what is over, newest first. A state
+ * The Queue's rows: what failed first, so it cannot be missed; then what goes next, soonest first
+ * (the outbox's open items and the posts scheduled on the platform, merged by time); then what is
+ * over, newest first. A state
  * filter lists items only: a post scheduled on the platform has no item and so no state.
  */
 export function queueRows(
@@ -141,5 +147,6 @@ export function queueRows(
   const next = [...items.filter((row) => row.group === 'next'), ...onPlatform].sort(
     (a, b) => a.at - b.at,
   );
-  return [...next, ...items.filter((row) => row.group !== 'next')].slice(0, query.limit);
+  const inGroup = (group: QueueGroup) => items.filter((row) => row.group === group);
+  return [...inGroup('attention'), ...next, ...inGroup('past')].slice(0, query.limit);
 }

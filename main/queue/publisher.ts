@@ -293,7 +293,7 @@ export class Publisher {
     const reason = `Not sure whether it was published: ${why}. Nothing was sent again. Look on the platform, then choose “It is not there: send it” or “It is there: mark published”.`;
     this.options.store.outbox.markFailed(item.id, reason, [], true);
     report.failed++;
-    this.options.onEvent?.({ type: 'failed', item, reason });
+    this.options.onEvent?.({ type: 'failed', item, reason, fieldErrors: [] });
   }
 
   /**
@@ -361,7 +361,12 @@ export class Publisher {
           decision.outcomeUnknown === true || item.outcomeUnknown,
         );
         report.failed++;
-        this.options.onEvent?.({ type: 'failed', item, reason: decision.reason });
+        this.options.onEvent?.({
+          type: 'failed',
+          item,
+          reason: decision.reason,
+          fieldErrors: decision.fieldErrors,
+        });
         return;
       case 'pause':
         // Not the item's fault: it goes back to wait, untouched, until the token is fixed.

@@ -9,6 +9,7 @@ import type {
   Page,
   SubscriberDetail,
   SubscriberSummary,
+  TagAudience,
 } from '../../shared/domain';
 import type { WorkspaceDb } from './db';
 import type { CatalogFields } from './products';
@@ -339,6 +340,19 @@ export class CacheStore {
         pending: row.pending,
       };
     });
+  }
+
+  /**
+   * Every tag the cached subscribers carry (as first spelled; tags match without case), with how
+   * many active subscribers have it: a broadcast's suggestions and its count before sending.
+   */
+  tagAudiences(): TagAudience[] {
+    return statement(
+      this.db,
+      `SELECT MIN(t.value) AS tag, COUNT(DISTINCT CASE WHEN s.status = 'active' THEN s.id END) AS recipients
+         FROM subscribers s, json_each(s.tags) t
+        GROUP BY lower(t.value) ORDER BY recipients DESC, tag COLLATE NOCASE`,
+    ).all() as TagAudience[];
   }
 
   subscribers(query: PageQuery & { tag?: string | undefined }): Page<SubscriberSummary> {

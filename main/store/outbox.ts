@@ -172,9 +172,9 @@ export class OutboxStore {
 
   /** The newest items first, in the given states, each with a line saying what it does. */
   /**
-   * Items as the Queue lists them: those on their way by their next attempt (soonest first), then
-   * the failed by their time, then the finished, newest first; `limit` keeps the newest finished
-   * out before any open one.
+   * Items as the Queue lists them: the failed by their time (they need the user), then those on
+   * their way by their next attempt (soonest first), then the finished, newest first; `limit`
+   * keeps the newest finished out before any open one.
    */
   rows(states: readonly OutboxState[] | undefined, limit: number): OutboxItem[] {
     // One statement for any set of states: the list goes in as one JSON parameter.
@@ -182,7 +182,7 @@ export class OutboxStore {
       this.db,
       `SELECT * FROM outbox
        WHERE @states IS NULL OR state IN (SELECT value FROM json_each(@states))
-       ORDER BY CASE WHEN state IN ${OPEN_STATES} THEN 0 WHEN state = 'failed' THEN 1 ELSE 2 END,
+       ORDER BY CASE WHEN state = 'failed' THEN 0 WHEN state IN ${OPEN_STATES} THEN 1 ELSE 2 END,
          CASE WHEN state IN ${OPEN_STATES} THEN ready_at WHEN state = 'failed' THEN due_at
            ELSE -updated_at END, id
        LIMIT @limit`,

@@ -166,6 +166,15 @@ export class ProductsStore {
     );
   }
 
+  /** The currency most of the catalog is priced in (ties: the first seen); null when empty. */
+  mostUsedCurrency(): string | null {
+    const row = statement(
+      this.db,
+      'SELECT currency FROM products GROUP BY currency ORDER BY COUNT(*) DESC, MIN(id) LIMIT 1',
+    ).get() as { currency: string } | undefined;
+    return row?.currency ?? null;
+  }
+
   counts(): Record<ProductStatus, number> {
     return countBy(this.db, 'products', 'status', PRODUCT_STATUSES);
   }

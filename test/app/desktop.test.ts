@@ -30,34 +30,41 @@ function status(outbox: Partial<Status['outbox']>, paused: string | null = null)
 }
 
 describe('notifications', () => {
-  it('tell of published, failed and missed posts and products, in a few words', () => {
+  it('tell of published, failed and missed posts and products, in a few plain words', () => {
     expect(
       notificationFor(
         { type: 'done', item: item('create_post', { postId: 7 }), remoteId: 'p1' },
         words,
       ),
     ).toEqual({
-      title: 'Published',
-      body: 'Post “Rye is back, warm from the oven” is live.',
+      options: { title: 'Published', body: 'Post “Rye is back, warm from the oven” is live.' },
+      opens: 'calendar/post/7',
     });
     expect(
       notificationFor(
         {
           type: 'failed',
           item: item('create_product', { productId: 3 }),
-          reason: 'price: must be positive',
+          reason: 'POST /products: 422 validation_failed: price must be positive',
+          fieldErrors: [{ field: 'price', message: 'must be positive' }],
         },
         words,
       ),
     ).toEqual({
-      title: 'Publishing failed',
-      body: 'Product “Sourdough loaf”: price: must be positive',
+      options: {
+        title: 'Publishing failed',
+        body: 'Product “Sourdough loaf”: The platform refused the price (must be positive). Correct it in the product, then publish again.',
+      },
+      opens: 'queue',
     });
     expect(
       notificationFor({ type: 'missed', item: item('create_post', { postId: 8 }) }, words),
     ).toMatchObject({
-      title: 'Missed its time',
-      body: expect.stringMatching(/^Post was not sent on time/),
+      options: {
+        title: 'Missed its time',
+        body: expect.stringMatching(/^Post was not sent on time/),
+      },
+      opens: 'calendar/post/8',
     });
   });
 
@@ -75,7 +82,7 @@ describe('notifications', () => {
       { type: 'done', item: item('create_post', { postId: 1 }), remoteId: null },
       long,
     );
-    expect(note?.body).toBe(`Post “${'x'.repeat(59)}…” is live.`);
+    expect(note?.options.body).toBe(`Post “${'x'.repeat(59)}…” is live.`);
   });
 });
 

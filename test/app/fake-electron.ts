@@ -158,6 +158,8 @@ export interface FakeElectron extends ElectronApi {
   windows: FakeWindow[];
   trays: FakeTray[];
   notifications: NotificationOptions[];
+  /** Clicks the notification shown at `index`, as the user would. */
+  clickNotification(index: number): void;
   appMenu: MenuItemOptions[] | null;
   opened: string[];
   schemes: CustomScheme[];
@@ -187,12 +189,18 @@ export interface FakeOptions {
 export function fakeElectron(options: FakeOptions = {}): FakeElectron {
   const appEvents = new Emitter();
   FakeWindow.created = [];
+  const clicks: (() => void)[][] = [];
   const fake: FakeElectron = {
     appEvents,
     handlers: new Map(),
     windows: FakeWindow.created,
     trays: [],
     notifications: [],
+    clickNotification: (index) => {
+      const listeners = clicks[index];
+      if (!listeners) throw new Error(`no notification ${index}`);
+      for (const listener of listeners) listener();
+    },
     appMenu: null,
     opened: [],
     schemes: [],
@@ -260,9 +268,14 @@ export function fakeElectron(options: FakeOptions = {}): FakeElectron {
     },
     Notification: Object.assign(
       class {
+        private readonly clicks: (() => void)[] = [];
         constructor(private readonly note: NotificationOptions) {}
+        on(_event: 'click', listener: () => void): void {
+          this.clicks.push(listener);
+        }
         show(): void {
           fake.notifications.push(this.note);
+          clicks.push(this.clicks);
         }
       },
       { isSupported: () => true },

@@ -624,6 +624,26 @@ describe('desktop integration', () => {
     expect(app.shell.session.current.posts.listPosts()).toEqual([]);
   });
 
+  it('notifies a failed post in plain words, and a click opens that post', async () => {
+    const app = await startApp();
+    const added = await app.call('addPost', {
+      text: 'Pop-up stand opens',
+      mode: 'publish_now',
+      botId: 'bot_gone',
+    });
+    expect(added.ok).toBe(true);
+    const postId = (added as { value: LocalPost }).value.id;
+    expect(await app.call('publishDue', {})).toMatchObject({ ok: true, value: { failed: 1 } });
+    expect(app.electron.notifications).toEqual([
+      {
+        title: 'Publishing failed',
+        body: 'Post “Pop-up stand opens”: The bot this post was for no longer exists on the platform. Pick another bot and publish again.',
+      },
+    ]);
+    app.electron.clickNotification(0);
+    expect(app.window.loaded.at(-1)).toBe(`${APP_URL}#/calendar/post/${postId}`);
+  });
+
   it('imports a CSV file dropped on the page, asking what it holds', async () => {
     const app = await startApp();
     const file = join(app.folder, 'week.csv');

@@ -54,9 +54,19 @@ describe('the people screens’ operations', () => {
       pressroom.people.listSubscribers({ tag: 'SCREEN-TEST' }).rows.map((row) => row.id),
     ).toEqual([someone.id]);
 
+    expect(pressroom.people.listTagAudiences()).toContainEqual({
+      tag: 'screen-test',
+      recipients: 1,
+    });
+    // The user agreed to another count than the platform now has: nothing goes.
+    await expect(
+      pressroom.people.broadcast({ tag: 'screen-test', text: 'Hello', recipients: 2 }),
+    ).rejects.toThrow(/now has 1 active subscriber on the platform, not 2\. Nothing was sent/);
+    expect(pressroom.queue.status().outbox.queued).toBe(0);
     const { group, recipients } = await pressroom.people.broadcast({
       tag: 'screen-test',
       text: 'Hello',
+      recipients: 1,
     });
     expect(recipients).toBe(1);
     await pressroom.queue.publishDue();

@@ -102,4 +102,22 @@ describe('the queue as a schedule of posts', () => {
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((row) => row.item?.state === 'queued' && !row.onPlatform)).toBe(true);
   });
+
+  it('lists what failed before everything else, its bot by name even when the bot is gone', async () => {
+    const { value } = await workspace();
+    const orphan = await value('addPost', {
+      text: 'For a bot since deleted',
+      botId: 'bot_gone',
+      mode: 'publish_now',
+    });
+    await value('publishDue');
+    const rows = await value('listQueue', { limit: 5 });
+    expect(rows[0]).toMatchObject({
+      group: 'attention',
+      postId: orphan.id,
+      bot: { id: 'bot_gone', name: 'A bot no longer on the platform' },
+      item: { state: 'failed', fieldErrors: [{ field: 'bot_id' }] },
+    });
+    expect(rows.filter((row) => row.group === 'next').length).toBeGreaterThan(0);
+  });
 });

@@ -366,4 +366,24 @@ describe('AI, webhooks and settings', () => {
     });
     expect((await value('getSettings')).timezone).toBe('Asia/Tokyo');
   });
+
+  it('prices new products in the catalog’s own currency until the user picks another', async () => {
+    const { value } = await workspace();
+    expect((await value('getSettings')).defaultCurrency).toBe('USD');
+    await value('sync');
+    const held = (await value('listProducts', { limit: 200 })).rows.map((row) => row.currency);
+    const euros = held.filter((currency) => currency === 'EUR').length;
+    expect(euros).toBeGreaterThan(held.length / 2);
+    expect(await value('getSettings')).toMatchObject({
+      defaultCurrency: 'EUR',
+      askBeforePublishingProducts: true,
+    });
+    const added = await value('saveProduct', { sku: 'NEW-1', name: 'Rye', price: '3.80' });
+    expect(added.currency).toBe('EUR');
+    await value('saveSettings', { defaultCurrency: 'GBP', askBeforePublishingProducts: false });
+    expect(await value('getSettings')).toMatchObject({
+      defaultCurrency: 'GBP',
+      askBeforePublishingProducts: false,
+    });
+  });
 });

@@ -87,7 +87,11 @@ describe('the catalog grid in Chromium', () => {
     await page.keyboard.press(' ');
     await expect.poll(() => row.getAttribute('aria-selected')).toBe('true');
     await page.getByText('1 selected', { exact: true }).waitFor();
-    await page.getByRole('button', { name: 'Queue 1 for publishing' }).click();
+    await page.getByRole('button', { name: 'Queue 1 for publishing…' }).click();
+    await page
+      .getByRole('alertdialog', { name: 'Publish 1 product?' })
+      .getByRole('button', { name: 'Publish 1 product' })
+      .click();
 
     // The web host's queue publishes it to the demo's reference server; the row follows.
     await cell('Status: published').waitFor({ timeout: 15_000 });

@@ -123,6 +123,7 @@ describe('bots state', () => {
       type: 'failed',
       item: item(11, 'update_bot', { state: 'failed' }),
       reason: 'name: is already taken',
+      fieldErrors: [],
     });
     expect(names(bots)[0]).toBe('Corner Bakery:');
     expect(shell.notices.list.at(-1)?.text).toBe(
@@ -234,10 +235,24 @@ describe('the bots screen', () => {
     expect(renamed.textContent).toContain('Corner Café');
 
     const orders = screen.getByText('Orders').closest('tr')!;
-    await fireEvent.click(within(orders).getByRole('button', { name: 'Delete' }));
+    // The question counts what the bot has here and asks what becomes of it.
+    transport.answer('botPosts', () => ok({ scheduled: 1, drafts: 2 }));
+    await fireEvent.click(within(orders).getByRole('button', { name: 'Delete Orders…' }));
+    let question = await screen.findByRole('alertdialog', { name: 'Delete Orders?' });
+    expect(question.textContent).toMatch(/Orders has 1 scheduled post and 2 drafts here/);
+    await fireEvent.click(within(question).getByRole('button', { name: 'Cancel' }));
     expect(transport.callsOf('deleteBot')).toEqual([]);
-    await fireEvent.click(within(orders).getByRole('button', { name: 'Delete Orders' }));
-    expect(transport.callsOf('deleteBot')).toEqual([{ botId: 'bot_2' }]);
+    await fireEvent.click(within(orders).getByRole('button', { name: 'Delete Orders…' }));
+    question = await screen.findByRole('alertdialog', { name: 'Delete Orders?' });
+    await fireEvent.change(
+      within(question).getByRole('combobox', { name: 'The bot to move them to' }),
+      { target: { value: 'bot_1' } },
+    );
+    await fireEvent.click(within(question).getByRole('radio', { name: /Move them to/ }));
+    await fireEvent.click(within(question).getByRole('button', { name: 'Delete Orders' }));
+    expect(transport.callsOf('deleteBot')).toEqual([
+      { botId: 'bot_2', posts: 'move', moveTo: 'bot_1' },
+    ]);
     expect(await within(orders).findByText('Deleting…')).toBeTruthy();
     platformHas([bot('bot_1', 'Corner Café')]);
     transport.emit({

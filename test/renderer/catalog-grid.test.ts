@@ -4,6 +4,7 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/sve
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import CatalogScreen from '../../renderer/src/screens/CatalogScreen.svelte';
 import { shellContext } from '../../renderer/src/lib/context';
+import { stubJsdom } from './post-editor-fixtures';
 import { fakeCatalog } from './catalog-fixtures';
 import type { LocalProduct } from '../../shared/domain';
 
@@ -228,7 +229,8 @@ describe('the catalog grid', () => {
     );
   });
 
-  it('selects rows with the checkboxes and Shift, then queues them', async () => {
+  it('selects rows with the checkboxes and Shift, then queues them once the user says yes', async () => {
+    stubJsdom();
     const { grid, transport } = await renderCatalog(10);
     await fireEvent.click(within(grid).getByRole('checkbox', { name: 'Select SKU-00002' }));
     await fireEvent.click(within(grid).getByRole('checkbox', { name: 'Select SKU-00004' }), {
@@ -239,10 +241,28 @@ describe('the catalog grid', () => {
       (within(grid).getByRole('checkbox', { name: 'Select SKU-00003' }) as HTMLInputElement)
         .checked,
     ).toBe(true);
-    await fireEvent.click(screen.getByRole('button', { name: 'Queue 3 for publishing' }));
+    const publish = screen.getByRole('button', { name: 'Queue 3 for publishing…' });
+    await fireEvent.click(publish);
+    // Publishing cannot be taken back: it asks first, with the count and the currency.
+    let question = await screen.findByRole('alertdialog', { name: 'Publish 3 products?' });
+    expect(question.textContent).toMatch(
+      /3 products\s+go to the platform, priced in\s+US dollars? \(USD\)/i,
+    );
+    expect(question.textContent).toContain('They cannot be changed once published');
+    await fireEvent.click(within(question).getByRole('button', { name: 'Cancel' }));
+    expect(transport.callsOf('queueProducts')).toEqual([]);
+    expect(cellOf(grid, 'SKU-00003', 'Status').textContent).not.toContain('queued');
+
+    await fireEvent.click(publish);
+    question = await screen.findByRole('alertdialog', { name: 'Publish 3 products?' });
+    await fireEvent.click(
+      within(question).getByRole('checkbox', { name: 'Don’t ask again in this workspace' }),
+    );
+    await fireEvent.click(within(question).getByRole('button', { name: 'Publish 3 products' }));
     await vi.waitFor(() =>
       expect(transport.callsOf('queueProducts')).toEqual([{ ids: [2, 3, 4] }]),
     );
+    expect(transport.callsOf('saveSettings')).toEqual([{ askBeforePublishingProducts: false }]);
     await vi.waitFor(() =>
       expect(cellOf(grid, 'SKU-00003', 'Status').textContent).toContain('queued'),
     );

@@ -164,7 +164,12 @@ describe('queue state', () => {
     const { transport, shell, queue } = setup();
     void shell.start();
     const stop = queue.watch();
-    transport.emit({ type: 'failed', item: row(1, 'failed').item!, reason: 'boom' });
+    transport.emit({
+      type: 'failed',
+      item: row(1, 'failed').item!,
+      reason: 'boom',
+      fieldErrors: [],
+    });
     await vi.waitFor(() => expect(transport.callsOf('listQueue')).toHaveLength(1));
     transport.emit({ type: 'changed', what: 'queue' });
     await vi.waitFor(() => expect(transport.callsOf('listQueue')).toHaveLength(2));
@@ -272,6 +277,61 @@ describe('the queue screen', () => {
     expect(screen.getByRole('table', { name: 'Sent and cancelled' }).textContent).toContain(
       'Post number 2',
     );
+  });
+
+  it('puts what needs attention first, each failure in plain words, the platform’s own one click away', async () => {
+    const goneBot = row(
+      5,
+      'failed',
+      {
+        lastError: 'POST /posts: 422 validation_failed: bot_id no bot with id "bot_4"',
+        fieldErrors: [{ field: 'bot_id', message: 'no bot with id "bot_4"' }],
+      },
+      {
+        title: 'Pop-up stand opens',
+        bot: { id: 'bot_4', name: 'A bot no longer on the platform', channel: null },
+      },
+    );
+    const { shell } = await screenWith([row(2, 'queued'), goneBot]);
+    const tables = await screen.findAllByRole('table');
+    expect(
+      tables.map(
+        (table) => table.getAttribute('aria-label') ?? table.querySelector('caption')?.textContent,
+      ),
+    ).toEqual(['Needs attention', 'Up next']);
+    const attention = tables[0]!;
+    expect(attention.textContent).toContain(
+      'The bot this post was for no longer exists on the platform. Pick another bot and publish again.',
+    );
+    expect(attention.textContent).not.toContain('bot_4');
+    expect(attention.textContent).not.toContain('422');
+    await fireEvent.click(within(attention).getByRole('button', { name: /Details: Pop-up stand/ }));
+    const detail = screen.getByRole('complementary', { name: 'Pop-up stand opens' });
+    expect(detail.textContent).toContain('POST /posts: 422 validation_failed');
+    await fireEvent.click(within(detail).getByRole('button', { name: 'Open the post' }));
+    expect(shell.screen).toBe('calendar');
+    expect(shell.postRequested).toBe(5);
+  });
+
+  it('moves a cancelled post to the drafts and says so, with no Retry that would publish it now', async () => {
+    const { transport, shell } = await screenWith([
+      row(6, 'queued', {}, { title: 'Soup of the day' }),
+    ]);
+    transport.answer('cancelItem', () =>
+      ok(outboxItem(6, 'create_post', { postId: 6, state: 'cancelled' })),
+    );
+    const next = await screen.findByRole('table', { name: 'Up next' });
+    await fireEvent.click(
+      within(next).getByRole('button', { name: 'Move to drafts: Soup of the day' }),
+    );
+    expect(transport.callsOf('cancelItem')).toEqual([{ id: 6 }]);
+    await vi.waitFor(() =>
+      expect(shell.notices.list.map((notice) => notice.text)).toContain(
+        'Not published: the post is a draft again.',
+      ),
+    );
+    expect(screen.queryByRole('button', { name: 'Retry: Soup of the day' })).toBeNull();
+    expect(screen.getByText('Soup of the day').closest('tr')!.textContent).toContain('Draft');
   });
 
   it('shows a row’s outbox item in its detail, and retries from it', async () => {

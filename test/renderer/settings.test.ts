@@ -33,6 +33,7 @@ function setup(
     graceMinutes: 30,
     theme: 'system',
     defaultCurrency: 'EUR',
+    askBeforePublishingProducts: true,
     defaultBotId: 'bot_1',
     duplicateWindowDays: 3,
     account,

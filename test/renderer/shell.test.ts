@@ -1,9 +1,11 @@
-import { render, screen } from '@testing-library/svelte';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
 import { describe, expect, it, vi } from 'vitest';
 import App from '../../renderer/src/App.svelte';
 import { shellContext } from '../../renderer/src/lib/context';
 import { Shell } from '../../renderer/src/state/shell.svelte';
 import { FakeTransport, ok } from './fake-transport';
+import { outboxItem } from '../support/outbox';
+import { post, stubJsdom } from './post-editor-fixtures';
 
 const settings = {
   timezone: 'Europe/Berlin',
@@ -96,5 +98,45 @@ describe('the app shell', () => {
     expect(shell.newPostRequested).toBe(true);
     expect(location.hash).toBe('#/calendar');
     shell.stop();
+  });
+});
+
+describe('failures', () => {
+  it('tells a failed post at once in plain words, counts it on the Queue, and opens the post', async () => {
+    const failedPost = post({ id: 12, text: 'Pop-up stand opens at noon', status: 'failed' });
+    let failed = 0;
+    const transport = new FakeTransport({
+      getSettings: () => ok(settings),
+      status: () =>
+        ok({ outbox: { queued: 0, sending: 0, retrying: 0, done: 0, cancelled: 0, failed } }),
+      getPost: () => ok(failedPost),
+    });
+    cleanup();
+    stubJsdom();
+    history.replaceState(null, '', '#/bots');
+    const shell = new Shell(transport);
+    const view = render(App, { context: shellContext(shell) });
+    await screen.findByText('Demo workspace');
+    expect(screen.getByRole('link', { name: 'Queue' })).toBeTruthy();
+    failed = 1;
+    transport.emit({
+      type: 'failed',
+      item: outboxItem(3, 'create_post', { postId: 12, state: 'sending' }),
+      reason: 'POST /posts: 422 validation_failed: bot_id no bot with id "bot_4"',
+      fieldErrors: [{ field: 'bot_id', message: 'no bot with id "bot_4"' }],
+    });
+    const notice = (await screen.findByText(/A post could not be published/)).closest('.notice');
+    if (!(notice instanceof HTMLElement)) throw new Error('no notice');
+    expect(notice.textContent).toContain(
+      'A post could not be published. The bot this post was for no longer exists on the platform. Pick another bot and publish again.',
+    );
+    expect(notice.textContent).not.toContain('bot_4');
+    expect(await screen.findByRole('link', { name: /^Queue\W+1 needs attention$/ })).toBeTruthy();
+    await fireEvent.click(within(notice).getByRole('button', { name: 'Open the post' }));
+    expect(shell.screen).toBe('calendar');
+    await vi.waitFor(() => expect(transport.callsOf('getPost')).toEqual([{ id: 12 }]));
+    expect(await screen.findByDisplayValue('Pop-up stand opens at noon')).toBeTruthy();
+    shell.stop();
+    view.unmount();
   });
 });

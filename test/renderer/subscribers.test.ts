@@ -12,6 +12,7 @@ import { shellContext } from '../../renderer/src/lib/context';
 import { Shell } from '../../renderer/src/state/shell.svelte';
 import { SubscribersState, tally } from '../../renderer/src/state/subscribers.svelte';
 import { outboxItem } from '../support/outbox';
+import { stubJsdom } from './post-editor-fixtures';
 import { FakeTransport, ok, refused } from './fake-transport';
 
 const person = (id: string, name: string, tags: string[] = []): SubscriberSummary => ({
@@ -120,6 +121,7 @@ describe('subscribers state', () => {
       type: 'failed',
       item: item(22, { kind: 'add_tag', state: 'failed' }),
       reason: 'subscriber sub_1 is unsubscribed',
+      fieldErrors: [],
     });
     expect(shownTags(subscribers, ada)).toEqual(['vip']);
     expect(shell.notices.list.at(-1)?.text).toBe(
@@ -169,6 +171,7 @@ describe('subscribers state', () => {
       type: 'failed',
       item: item(23, { state: 'failed' }),
       reason: 'subscriber sub_2 is unsubscribed',
+      fieldErrors: [],
     });
     expect(subscribers.messagesTo('sub_2')).toMatchObject([
       { state: 'failed', reason: 'subscriber sub_2 is unsubscribed' },
@@ -182,8 +185,10 @@ describe('subscribers state', () => {
     let progress = counts({ queued: 3 });
     transport.answer('broadcast', () => ok({ group: 'broadcast-1', recipients: 3 }));
     transport.answer('broadcastProgress', () => ok(progress));
-    expect(await subscribers.broadcast('vip', 'Doors open at 7')).toBeNull();
-    expect(transport.callsOf('broadcast')).toEqual([{ tag: 'vip', text: 'Doors open at 7' }]);
+    expect(await subscribers.broadcast('vip', 'Doors open at 7', 3)).toBeNull();
+    expect(transport.callsOf('broadcast')).toEqual([
+      { tag: 'vip', text: 'Doors open at 7', recipients: 3 },
+    ]);
     expect(subscribers.broadcastTally).toEqual({ sent: 0, failed: 0, waiting: 3, finished: false });
 
     progress = counts({ done: 1, queued: 2 });
@@ -195,6 +200,7 @@ describe('subscribers state', () => {
       type: 'failed',
       item: item(30, { groupId: 'broadcast-1', state: 'failed' }),
       reason: 'unsubscribed',
+      fieldErrors: [],
     });
     await vi.waitFor(() =>
       expect(subscribers.broadcastTally).toEqual({
@@ -294,47 +300,78 @@ describe('the subscribers screen', () => {
     expect(within(panel).queryByRole('list', { name: 'Messages sent' })).toBeNull();
   });
 
-  it('broadcasts to a tag and shows a progress bar with the counts', async () => {
+  it('suggests known tags, counts the recipients, asks, and only then broadcasts', async () => {
+    stubJsdom();
     const { transport, shell, stop } = setup();
     stop();
+    transport.answer('listTagAudiences', () =>
+      ok([
+        { tag: 'vip', recipients: 4 },
+        { tag: 'wholesale', recipients: 1 },
+      ]),
+    );
     transport.answer('broadcast', () => ok({ group: 'broadcast-1', recipients: 4 }));
     transport.answer('broadcastProgress', () => ok(counts({ done: 4 })));
     render(SubscribersScreen, { context: shellContext(shell) });
     const section = await screen.findByRole('region', { name: 'Broadcast to a tag' });
-    await fireEvent.input(within(section).getByRole('textbox', { name: 'Tag' }), {
-      target: { value: 'vip' },
-    });
+    const tagBox = within(section).getByRole('combobox', { name: 'Tag' });
+    await vi.waitFor(() =>
+      expect(
+        [...section.querySelectorAll('datalist option')].map((option) =>
+          option.getAttribute('value'),
+        ),
+      ).toEqual(['vip', 'wholesale']),
+    );
+    await fireEvent.input(tagBox, { target: { value: 'VIP' } });
+    expect(section.textContent).toContain('Reaches 4 active subscribers');
     await fireEvent.input(within(section).getByRole('textbox', { name: 'Message' }), {
       target: { value: 'Doors open at 7' },
     });
-    await fireEvent.click(within(section).getByRole('button', { name: 'Send to the tag' }));
-    const bar = await within(section).findByRole('progressbar', { name: 'Broadcast to vip' });
+    const send = within(section).getByRole('button', { name: 'Send to the tag…' });
+    await fireEvent.click(send);
+    let question = await screen.findByRole('alertdialog', {
+      name: 'Send to 4 active subscribers?',
+    });
+    expect(question.textContent).toMatch(/Sent\s+messages cannot be called back/);
+    await fireEvent.click(within(question).getByRole('button', { name: 'Don’t send' }));
+    expect(transport.callsOf('broadcast')).toEqual([]);
+
+    await fireEvent.click(send);
+    question = await screen.findByRole('alertdialog', { name: 'Send to 4 active subscribers?' });
+    await fireEvent.click(
+      within(question).getByRole('button', { name: 'Send to 4 active subscribers' }),
+    );
+    expect(transport.callsOf('broadcast')).toEqual([
+      { tag: 'VIP', text: 'Doors open at 7', recipients: 4 },
+    ]);
+    const bar = await within(section).findByRole('progressbar', { name: 'Broadcast to VIP' });
     await vi.waitFor(() => expect(bar.getAttribute('value')).toBe('4'));
     expect(bar.getAttribute('max')).toBe('4');
     expect(section.textContent).toMatch(
-      /Broadcast to “vip” finished: 4 of 4\s+sent, 0 failed, 0 waiting/,
+      /Broadcast to “VIP” finished: 4 of 4\s+sent, 0 failed, 0 waiting/,
     );
   });
 
-  it('says what to do when no subscriber has the tag, or there are none at all', async () => {
+  it('says at once when no subscriber has the tag, and sends nothing', async () => {
     const { transport, shell, stop } = setup([]);
     stop();
-    transport.answer('broadcast', () => ok({ group: 'broadcast-2', recipients: 0 }));
+    transport.answer('listTagAudiences', () => ok([{ tag: 'vip', recipients: 2 }]));
     render(SubscribersScreen, { context: shellContext(shell) });
     expect((await screen.findByText(/No subscribers yet/)).textContent).toMatch(
       /Refresh\s+from the platform/,
     );
     const section = screen.getByRole('region', { name: 'Broadcast to a tag' });
-    await fireEvent.input(within(section).getByRole('textbox', { name: 'Tag' }), {
-      target: { value: 'nobody' },
-    });
     await fireEvent.input(within(section).getByRole('textbox', { name: 'Message' }), {
       target: { value: 'Hi' },
     });
-    await fireEvent.click(within(section).getByRole('button', { name: 'Send to the tag' }));
+    await fireEvent.input(within(section).getByRole('combobox', { name: 'Tag' }), {
+      target: { value: 'vipp' },
+    });
+    expect(within(section).getByText(/No active subscriber has the tag “vipp”/)).toBeTruthy();
     expect(
-      await within(section).findByText(/No active subscriber has the tag “nobody”/),
-    ).toBeTruthy();
-    expect(transport.callsOf('broadcastProgress')).toEqual([]);
+      (within(section).getByRole('button', { name: 'Send to the tag…' }) as HTMLButtonElement)
+        .disabled,
+    ).toBe(true);
+    expect(transport.callsOf('broadcast')).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { waitForStopSignal } from '../../core/lifecycle';
 import type { DrainReport } from '../../queue/publisher';
+import { describeFailure } from '../../../shared/failures';
 import { CliError, createOutput } from '../output';
 import { globalOptions, intOption } from '../options';
 import { withWorkspace } from '../workspace';
@@ -56,7 +57,10 @@ export function registerQueue(program: Command): void {
             if (event.type === 'missed') watched.missed++;
             if (event.type === 'failed') {
               watched.failed++;
-              output.progress(`failed #${event.item.id}: ${event.reason}`);
+              // Plain words first; the platform's own text after, for a log or a support ticket.
+              output.progress(
+                `failed #${event.item.id}: ${describeFailure({ kind: event.item.kind, reason: event.reason, fieldErrors: event.fieldErrors })} (${event.reason})`,
+              );
             }
             if (options.watch && event.type === 'done') progress(watched);
           },

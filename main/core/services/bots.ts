@@ -1,15 +1,22 @@
 // Bots (Node, main process): the bots the platform knows (from the cache), and the user's changes
-// to them, which go through the outbox like every other write.
+// to them, which go through the outbox like every other write. Deleting one first settles its
+// posts here as the user chose, so none is left to fail for want of its bot.
 import type { OperationInput } from '../../../shared/contract';
-import type { BotSummary, OutboxItem } from '../../../shared/domain';
+import type { BotSummary, LocalPost, OutboxItem } from '../../../shared/domain';
 import type { WorkspaceStore } from '../../store';
+import { NotAllowed } from '../errors';
 import { validate } from '../input';
+import type { PostsService } from './posts';
 import type { QueueService } from './queue';
+
+/** The posts of ours a bot's deletion concerns: scheduled, or not gone out (drafts, failed, missed). */
+const CONCERNED = new Set<LocalPost['status']>(['scheduled', 'draft', 'failed', 'missed']);
 
 export class BotsService {
   constructor(
     private readonly store: WorkspaceStore,
     private readonly queue: QueueService,
+    private readonly posts: PostsService,
   ) {}
 
   listBots(): BotSummary[] {
@@ -30,8 +37,39 @@ export class BotsService {
     return this.queue.enqueueUserWrite('update_bot', { id: botId, name });
   }
 
+  botPosts(input: OperationInput<'botPosts'>): { scheduled: number; drafts: number } {
+    const posts = this.postsOf(validate('botPosts', input).botId);
+    const scheduled = posts.filter((post) => post.status === 'scheduled').length;
+    return { scheduled, drafts: posts.length - scheduled };
+  }
+
   deleteBot(input: OperationInput<'deleteBot'>): OutboxItem {
-    const { botId } = validate('deleteBot', input);
-    return this.queue.enqueueUserWrite('delete_bot', { id: botId });
+    const { botId, posts: choice, moveTo } = validate('deleteBot', input);
+    return this.store.transaction(() => {
+      const posts = this.postsOf(botId);
+      if (posts.length > 0 && !choice)
+        throw new NotAllowed(
+          `The bot still has ${posts.length} post(s) here: choose to move them to another bot, make them drafts, or delete them`,
+        );
+      for (const post of posts) {
+        const { id } = post;
+        if (choice === 'delete') this.posts.deletePost({ id });
+        else if (choice === 'move')
+          this.posts.updatePost({ id, botId: moveTo, allowDuplicate: true });
+        else {
+          if (post.status === 'scheduled') this.posts.moveToDrafts({ id });
+          this.posts.updatePost({ id, botId: null });
+        }
+      }
+      return this.queue.enqueueUserWrite('delete_bot', { id: botId });
+    });
+  }
+
+  private postsOf(botId: string): LocalPost[] {
+    return this.store.posts
+      .list()
+      .filter(
+        (post) => post.botId === botId && post.origin === 'local' && CONCERNED.has(post.status),
+      );
   }
 }

@@ -8,12 +8,13 @@ import type {
   Page,
   SubscriberDetail,
   SubscriberSummary,
+  TagAudience,
 } from '../../../shared/domain';
 import { PRIORITY } from '../../../shared/domain';
 import { readWholeList } from '../../platform/client';
 import type { PageRequest } from '../../platform/normalize';
 import type { WorkspaceStore } from '../../store';
-import { InvalidInput } from '../errors';
+import { InvalidInput, NotAllowed } from '../errors';
 import type { GovernedClient } from '../governed-client';
 import { validate } from '../input';
 import type { QueueService } from './queue';
@@ -52,6 +53,10 @@ export class PeopleService {
     return this.queue.enqueueUserWrite('add_tag', { subscriber_id: subscriberId, tag });
   }
 
+  listTagAudiences(): TagAudience[] {
+    return this.store.cache.tagAudiences();
+  }
+
   /**
    * Queues the message for every active subscriber with the tag (as the platform lists them now),
    * one outbox item each, rate-limited like the rest. Progress: `broadcastProgress(group)`.
@@ -59,7 +64,7 @@ export class PeopleService {
   async broadcast(
     input: OperationInput<'broadcast'>,
   ): Promise<{ group: string; recipients: number }> {
-    const { tag, text } = validate('broadcast', input);
+    const { tag, text, recipients: agreed } = validate('broadcast', input);
     const client = this.platform.require();
     const recipients: string[] = [];
     const listPage = (request: PageRequest) =>
@@ -74,6 +79,11 @@ export class PeopleService {
         )
         .map((s) => s.id),
     );
+    // The user said yes to a number: another number is another question, so nothing goes.
+    if (agreed !== undefined && agreed !== recipients.length)
+      throw new NotAllowed(
+        `The tag “${tag}” now has ${recipients.length} active subscriber${recipients.length === 1 ? '' : 's'} on the platform, not ${agreed}. Nothing was sent; check the count and send again.`,
+      );
     const group = `broadcast-${randomUUID()}`;
     this.store.transaction(() => {
       for (const subscriberId of recipients) {

@@ -212,6 +212,10 @@ export class PostsService {
     );
   }
 
+  getPost(input: OperationInput<'getPost'>): LocalPost {
+    return this.requirePost(validate('getPost', input).id);
+  }
+
   listPosts(input: OperationInput<'listPosts'> = {}): LocalPost[] {
     const filter = validate('listPosts', input);
     return this.store.posts.list({

@@ -36,6 +36,11 @@ export class SettingsService {
       defaultCurrency: this.defaultCurrency(),
       defaultBotId: this.defaultBotId(),
       duplicateWindowDays: this.windowDays(),
+      askBeforePublishingProducts: settings.get(
+        'ask_before_publishing_products',
+        z.boolean(),
+        true,
+      ),
     };
   }
 
@@ -48,6 +53,7 @@ export class SettingsService {
       defaultCurrency: 'default_currency',
       defaultBotId: 'default_bot_id',
       duplicateWindowDays: 'duplicate_window_days',
+      askBeforePublishingProducts: 'ask_before_publishing_products',
     } as const;
     this.store.transaction(() => {
       for (const [field, key] of Object.entries(keys) as [keyof typeof keys, string][]) {
@@ -67,8 +73,14 @@ export class SettingsService {
     return this.store.settings.get('default_bot_id', defaultBot, null);
   }
 
+  /**
+   * The currency new products get: the user's choice, else the one the catalog already holds
+   * (made here, imported, or synced from the account), else USD. A shop priced in euros must not
+   * get dollar products because nobody opened Settings; a published price cannot be corrected.
+   */
   defaultCurrency(): string {
-    return this.store.settings.get('default_currency', currencyCode, 'USD');
+    const chosen = this.store.settings.get('default_currency', currencyCode.nullable(), null);
+    return chosen ?? this.store.products.mostUsedCurrency() ?? 'USD';
   }
 
   /** How late a post may still go out, in minutes after its time. */

@@ -85,3 +85,9 @@ export function timeZones(current: string): string[] {
   const zones = Intl.supportedValuesOf('timeZone');
   return zones.includes(current) ? zones : [current, ...zones];
 }
+
+/** "euro (EUR)": a currency by name and code, so no one has to know the code. */
+export function formatCurrencyName(code: string): string {
+  const name = new Intl.DisplayNames(undefined, { type: 'currency' }).of(code);
+  return name && name !== code ? `${name} (${code})` : code;
+}

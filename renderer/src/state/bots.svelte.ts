@@ -82,6 +82,17 @@ export function applyWrites(cached: readonly BotSummary[], writes: readonly BotW
   return rows;
 }
 
+/** What to do with a deleted bot's posts here. */
+export type BotPostsChoice =
+  { action: 'move'; moveTo: string } | { action: 'draft' } | { action: 'delete' };
+
+/** A bot about to be deleted, with what it has here, while the user decides. */
+export interface BotDeletion {
+  bot: BotRow;
+  scheduled: number;
+  drafts: number;
+}
+
 export class BotsState {
   cached = $state.raw<BotSummary[]>([]);
   readonly writes: PendingWrites<BotWriteFields>;
@@ -94,6 +105,8 @@ export class BotsState {
   schedules = $state.raw<Readonly<Record<string, string>>>({});
   /** The posting schedule open in its editor, if any. */
   schedule = $state.raw<ScheduleEditor | null>(null);
+  /** The delete question open, if any. */
+  deleting = $state.raw<BotDeletion | null>(null);
 
   constructor(private readonly shell: Shell) {
     this.writes = new PendingWrites(shell.notices, () => void this.refresh());
@@ -153,10 +166,26 @@ export class BotsState {
     );
   }
 
-  remove(bot: BotRow): Promise<void> {
+  /** Opens the delete question for a bot, with what it has here (scheduled posts, drafts). */
+  async askToDelete(bot: BotRow): Promise<void> {
+    const counts = await this.shell.attempt(
+      this.shell.api.botPosts({ botId: bot.id }),
+      `Could not count the posts of “${bot.name}”`,
+    );
+    if (counts) this.deleting = { bot, ...counts };
+  }
+
+  /** Deletes a bot, its posts here settled as chosen (a bot with none needs no choice). */
+  remove(bot: BotRow, posts?: BotPostsChoice): Promise<void> {
+    this.deleting = null;
+    const settle = posts
+      ? posts.action === 'move'
+        ? { posts: 'move' as const, moveTo: posts.moveTo }
+        : { posts: posts.action }
+      : {};
     return this.change(
       { kind: 'delete', botId: bot.id, name: bot.name, channel: null, description: null },
-      () => this.shell.api.deleteBot({ botId: bot.id }),
+      () => this.shell.api.deleteBot({ botId: bot.id, ...settle }),
       `Could not delete “${bot.name}”`,
     );
   }

@@ -12,12 +12,30 @@ import type { CatalogRows } from './catalog-rows.svelte';
 import type { CatalogView } from './catalog-view.svelte';
 import type { Shell } from './shell.svelte';
 
+/** What publishing the selection asks before it goes: nothing published can be changed after. */
+export interface PublishQuestion {
+  count: number;
+  /** Each currency the products are priced in, with how many, the most first. */
+  currencies: { currency: string; count: number }[];
+  answer(publish: boolean, dontAskAgain: boolean): void;
+}
+
+function currenciesOf(products: LocalProduct[]): PublishQuestion['currencies'] {
+  const counts: Record<string, number> = {};
+  for (const { currency } of products) counts[currency] = (counts[currency] ?? 0) + 1;
+  return Object.entries(counts)
+    .map(([currency, count]) => ({ currency, count }))
+    .sort((a, b) => b.count - a.count);
+}
+
 export class CatalogSelection {
   /** Picked one by one (with what they were when picked, to know which can be queued). */
   readonly selected = new SvelteMap<number, LocalProduct>();
   /** Every product matching the search and filter, except `excluded`. */
   allMatching = $state(false);
   readonly excluded = new SvelteSet<number>();
+  /** Open while publishing waits for the user's yes. */
+  publishQuestion = $state.raw<PublishQuestion | null>(null);
   private anchor: number | null = null;
 
   constructor(
@@ -132,11 +150,37 @@ export class CatalogSelection {
     return { products, locked: this.selectedCount - products.length };
   }
 
-  /** Queues the selected drafts for publishing; they show queued at once. */
+  /**
+   * Asks once before products go out (how many, in which currency, that they cannot be changed
+   * after), unless the workspace said not to ask again; "don't ask again" is kept in its settings.
+   */
+  private askToPublish(products: LocalProduct[]): Promise<boolean> {
+    if (this.shell.settings?.askBeforePublishingProducts === false) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      this.publishQuestion = {
+        count: products.length,
+        currencies: currenciesOf(products),
+        answer: (publish, dontAskAgain) => {
+          this.publishQuestion = null;
+          if (publish && dontAskAgain)
+            void this.shell
+              .attempt(
+                this.shell.api.saveSettings({ askBeforePublishingProducts: false }),
+                'Could not keep “don’t ask again”',
+              )
+              .then(() => this.shell.loadSettings());
+          resolve(publish);
+        },
+      };
+    });
+  }
+
+  /** Queues the selected drafts for publishing, once the user said yes; they show queued at once. */
   queueSelected(): Promise<void> {
     return this.actOnSelection({
       verb: 'queue',
       status: 'queued',
+      confirm: (products) => this.askToPublish(products),
       call: async (ids) => {
         const result = await this.shell.api.queueProducts({ ids });
         return result.ok ? { ok: true, value: result.value.length } : result;
@@ -173,6 +217,8 @@ export class CatalogSelection {
     done: (count: number, locked: number) => string;
     /** How to take it back, for the actions that can be. */
     step?: (products: LocalProduct[]) => HistoryStep;
+    /** The user's yes, for the actions that cannot be taken back. */
+    confirm?: (products: LocalProduct[]) => Promise<boolean>;
   }): Promise<void> {
     // "All matching" may be 100,000 products; say something while they are read.
     this.say(`Preparing to ${action.verb} the selected products…`);
@@ -187,6 +233,7 @@ export class CatalogSelection {
       );
       return;
     }
+    if (action.confirm && !(await action.confirm(selection.products))) return;
     const shown = this.rows.markBusy(ids, action.status);
     const result = await action.call(ids);
     if (result.ok) {

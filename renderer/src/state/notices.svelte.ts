@@ -18,15 +18,16 @@ export class Notices {
   list = $state<Notice[]>([]);
   private nextId = 1;
 
+  /** `ttlMs` null: the notice stays until the user closes it or acts on it. */
   show(
     tone: Notice['tone'],
     text: string,
-    ttlMs = tone === 'error' ? 10_000 : 4_000,
+    ttlMs: number | null = tone === 'error' ? 10_000 : 4_000,
     action?: NoticeAction,
   ): void {
     const id = this.nextId++;
     this.list = [...this.list, { id, tone, text, ...(action ? { action } : {}) }];
-    setTimeout(() => this.dismiss(id), ttlMs);
+    if (ttlMs !== null) setTimeout(() => this.dismiss(id), ttlMs);
   }
 
   /** Runs a notice's action once and closes the notice. */

@@ -100,6 +100,11 @@ export class QueueState {
     this.selectedId = null;
   }
 
+  /** Opens a row's post in its editor on the Calendar (to fix what made it fail). */
+  openPost(row: QueueRow): void {
+    if (row.postId !== null) this.shell.openPost(row.postId);
+  }
+
   /** How many items each state has, from the core's status (it counts beyond the list's limit). */
   count(state: OutboxState): number | null {
     return this.shell.status?.outbox[state] ?? null;
@@ -137,8 +142,14 @@ export class QueueState {
     };
   }
 
+  /**
+   * A cancelled post went back to the drafts: it is scheduled again from its editor, not retried
+   * from here (a retry would publish it at once, whatever its time).
+   */
   canRetry(row: QueueRow): boolean {
-    return !!row.item && RETRYABLE.includes(row.item.state) && !this.busy.has(row.item.id);
+    if (!row.item || this.busy.has(row.item.id)) return false;
+    if (row.item.state === 'cancelled' && row.postStatus === 'draft') return false;
+    return RETRYABLE.includes(row.item.state);
   }
 
   canCancel(row: QueueRow): boolean {
@@ -174,13 +185,17 @@ export class QueueState {
     return this.act(row, 'queued', (id) => this.shell.api.retryItem({ id }), 'Could not retry');
   }
 
-  cancel(row: QueueRow): Promise<void> {
-    return this.act(
-      row,
-      'cancelled',
-      (id) => this.shell.api.cancelItem({ id }),
-      'Could not cancel',
-    );
+  /** Cancels a row's item; a post goes back to the drafts, and the notice says so. */
+  async cancel(row: QueueRow): Promise<void> {
+    await this.act(row, 'cancelled', (id) => this.shell.api.cancelItem({ id }), 'Could not cancel');
+    const { postId } = row;
+    const cancelled = this.rows.find((candidate) => candidate.id === row.id);
+    if (postId === null || cancelled?.item?.state !== 'cancelled') return;
+    this.replace({ ...cancelled, postStatus: 'draft' });
+    this.shell.notices.show('info', 'Not published: the post is a draft again.', 10_000, {
+      label: 'Open the draft',
+      run: () => this.shell.openPost(postId),
+    });
   }
 
   /** Shows the new state at once, then the core's item, or the old row again if it refused. */

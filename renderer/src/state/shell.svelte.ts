@@ -21,12 +21,16 @@ export const SCREENS = [
 ] as const;
 export type ScreenId = (typeof SCREENS)[number]['id'];
 
-/** What an address asks for: `#/<screen>`, or `#/calendar/new` for a new post (the desktop
- * menu's New Post opens the app at such an address). */
-function routeFromHash(): { screen: ScreenId; newPost: boolean } {
-  const [id, action] = location.hash.replace(/^#\/?/, '').split('/');
+/** What an address asks for: `#/<screen>`, `#/calendar/new` for a new post (the desktop menu's
+ * New Post opens the app at such an address), `#/calendar/post/<id>` for a post (a notification's
+ * click). */
+function routeFromHash(): { screen: ScreenId; newPost: boolean; postId: number | null } {
+  const [id, action, postId] = location.hash.replace(/^#\/?/, '').split('/');
   const screen = SCREENS.find((candidate) => candidate.id === id)?.id ?? 'calendar';
-  return { screen, newPost: screen === 'calendar' && action === 'new' };
+  const onCalendar = screen === 'calendar';
+  const post =
+    onCalendar && action === 'post' && /^\d{1,15}$/.test(postId ?? '') ? Number(postId) : null;
+  return { screen, newPost: onCalendar && action === 'new', postId: post };
 }
 
 export class Shell {
@@ -37,6 +41,8 @@ export class Shell {
   screen = $state<ScreenId>('calendar');
   /** Set when an address asked for a new post; the Calendar screen opens its editor and clears it. */
   newPostRequested = $state(false);
+  /** A post an address or a notice asked to open; the Calendar screen opens its editor and clears it. */
+  postRequested = $state<number | null>(null);
   /** A day ("2026-11-23") another screen asked the Calendar to show; it goes there and clears it. */
   calendarDate = $state<string | null>(null);
   status = $state.raw<Status | null>(null);
@@ -64,8 +70,9 @@ export class Shell {
 
   /** Follows the address: the desktop menu changes it while the app is open. */
   private route(): void {
-    const { screen, newPost } = routeFromHash();
+    const { screen, newPost, postId } = routeFromHash();
     this.screen = screen;
+    if (postId !== null) this.openPost(postId);
     if (!newPost) return;
     this.newPostRequested = true;
     // Back to the plain screen address, so the next New Post changes the address again.
@@ -108,6 +115,12 @@ export class Shell {
   onEvent(listener: (event: CoreEvent) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Opens a post's editor on the Calendar, from any screen (a failure's notice, a notification). */
+  openPost(id: number): void {
+    this.go('calendar');
+    this.postRequested = id;
   }
 
   /** Opens the Calendar at a wall day (e.g. an import's first post). */

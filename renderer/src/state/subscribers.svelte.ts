@@ -6,6 +6,7 @@ import type {
   OutboxState,
   SubscriberDetail,
   SubscriberSummary,
+  TagAudience,
 } from '../../../shared/domain';
 import { coalesce } from '../lib/coalesce';
 import { OutboxWatch } from './outbox-watch';
@@ -71,6 +72,8 @@ export class SubscribersState {
   messages = $state.raw<SentMessage[]>([]);
   broadcastRun = $state.raw<BroadcastRun | null>(null);
   broadcastError = $state<string | null>(null);
+  /** Known tags and their active subscribers: a broadcast's suggestions and count. */
+  audiences = $state.raw<TagAudience[]>([]);
   syncing = $state(false);
   /** The bots, to name each subscriber's (one person on three bots is three subscribers). */
   bots = $state.raw<BotSummary[]>([]);
@@ -116,7 +119,12 @@ export class SubscribersState {
   }
 
   async load(): Promise<void> {
-    await Promise.all([this.list.load(), this.reloadDetail(), this.loadBots()]);
+    await Promise.all([
+      this.list.load(),
+      this.reloadDetail(),
+      this.loadBots(),
+      this.loadAudiences(),
+    ]);
   }
 
   private async loadBots(): Promise<void> {
@@ -129,6 +137,17 @@ export class SubscribersState {
   botName(botId: string | null): string {
     if (botId === null) return '—';
     return this.bots.find((bot) => bot.id === botId)?.name ?? botId;
+  }
+
+  private async loadAudiences(): Promise<void> {
+    const result = await this.shell.api.listTagAudiences({});
+    if (result.ok) this.audiences = result.value;
+  }
+
+  /** How many active subscribers a broadcast to `tag` reaches, as last synced (tags match without case). */
+  audienceOf(tag: string): number {
+    const wanted = tag.trim();
+    return this.audiences.find((audience) => sameTag(audience.tag, wanted))?.recipients ?? 0;
   }
 
   /** Pulls from the platform, then shows the page and the open subscriber again. */
@@ -197,11 +216,17 @@ export class SubscribersState {
     );
   }
 
-  /** Queues `text` for every active subscriber with `tag` and follows it; answers a refusal. */
-  async broadcast(tag: string, text: string): Promise<string | null> {
+  /**
+   * Queues `text` for every active subscriber with `tag` and follows it; answers a refusal. The
+   * core sends nothing when the platform's count is not the `recipients` the user agreed to.
+   */
+  async broadcast(tag: string, text: string, agreed: number): Promise<string | null> {
     this.broadcastError = null;
-    const result = await this.shell.api.broadcast({ tag, text });
-    if (!result.ok) return result.error.message;
+    const result = await this.shell.api.broadcast({ tag, text, recipients: agreed });
+    if (!result.ok) {
+      void this.loadAudiences();
+      return result.error.message;
+    }
     const { group, recipients } = result.value;
     this.broadcastRun = { group, tag: tag.trim(), recipients, counts: null };
     this.stopPolling();

@@ -1,0 +1,85 @@
+// Deleting a bot does to its posts what its confirm says: counted first, then moved to another
+// bot, made drafts without a bot, or deleted, so none is left scheduled to fail for want of it.
+import { describe, expect, it } from 'vitest';
+import { invoke } from '../../main/core/service';
+import type { OperationName } from '../../shared/contract';
+import type { OperationResults } from '../../shared/answers';
+import { openDemoSession } from '../support/session';
+
+async function workspace() {
+  const { session } = await openDemoSession();
+  async function call<K extends OperationName>(operation: K, input: unknown = {}) {
+    return invoke(session, operation, input);
+  }
+  async function value<K extends OperationName>(
+    operation: K,
+    input: unknown = {},
+  ): Promise<OperationResults[K]> {
+    const result = await call(operation, input);
+    if (!result.ok) throw new Error(`${operation}: ${result.error.message}`);
+    return result.value as OperationResults[K];
+  }
+  await value('sync');
+  const [bot, other] = await value('listBots');
+  const at = new Date(Date.now() + 5 * 86_400_000).toISOString();
+  const scheduled = await value('addPost', { text: 'Pop-up stand at noon', botId: bot!.id, at });
+  const draft = await value('addPost', {
+    text: 'Idea for the stand',
+    botId: bot!.id,
+    mode: 'draft',
+  });
+  // Ours not gone out: the platform's own posts and published ones are not the bot's to leave.
+  const mine = (await value('listPosts')).filter(
+    (post) =>
+      post.botId === bot!.id &&
+      post.origin === 'local' &&
+      ['scheduled', 'draft', 'failed', 'missed'].includes(post.status),
+  );
+  return { call, value, bot: bot!, other: other!, scheduled, draft, mine };
+}
+
+describe('deleting a bot', () => {
+  it('counts its scheduled posts and drafts, and refuses to leave them behind unasked', async () => {
+    const { call, value, bot, mine } = await workspace();
+    const counts = await value('botPosts', { botId: bot.id });
+    expect(counts.scheduled + counts.drafts).toBe(mine.length);
+    expect(counts.scheduled).toBeGreaterThanOrEqual(1);
+    expect(counts.drafts).toBeGreaterThanOrEqual(1);
+    expect(await call('deleteBot', { botId: bot.id })).toMatchObject({
+      ok: false,
+      error: { message: expect.stringMatching(/move them to another bot/) },
+    });
+    expect(await call('deleteBot', { botId: bot.id, posts: 'move' })).toMatchObject({
+      ok: false,
+    });
+  });
+
+  it('moves them to another bot, still scheduled', async () => {
+    const { value, bot, other, scheduled, draft } = await workspace();
+    await value('deleteBot', { botId: bot.id, posts: 'move', moveTo: other.id });
+    const posts = await value('listPosts');
+    expect(posts.find((post) => post.id === scheduled.id)).toMatchObject({
+      botId: other.id,
+      status: 'scheduled',
+    });
+    expect(posts.find((post) => post.id === draft.id)).toMatchObject({ botId: other.id });
+    expect(await value('botPosts', { botId: bot.id })).toEqual({ scheduled: 0, drafts: 0 });
+  });
+
+  it('makes them drafts without a bot, or deletes them', async () => {
+    const first = await workspace();
+    await first.value('deleteBot', { botId: first.bot.id, posts: 'draft' });
+    const drafted = (await first.value('listPosts')).find((post) => post.id === first.scheduled.id);
+    expect(drafted).toMatchObject({ status: 'draft', botId: null });
+    const rows = await first.value('listQueue', {});
+    expect(rows.some((row) => row.postId === first.scheduled.id && row.group === 'next')).toBe(
+      false,
+    );
+
+    const second = await workspace();
+    await second.value('deleteBot', { botId: second.bot.id, posts: 'delete' });
+    const left = (await second.value('listPosts')).map((post) => post.id);
+    expect(left).not.toContain(second.scheduled.id);
+    expect(left).not.toContain(second.draft.id);
+  });
+});

@@ -1,0 +1,165 @@
+// What goes wrong, and what cannot be taken back, in Chromium on a fresh demo workspace: a failed
+// publish shows a notice in plain words, a count on the Queue and Needs attention first; publishing
+// products and a broadcast ask first, with their counts. axe scans each question light and dark at
+// 1024×700, and the three are kept as pictures in docs/screenshots/.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { OperationResults } from '../../shared/answers';
+import { seriousViolations } from './axe';
+import { callCore, openApp } from './harness';
+import { useServedApp } from './served-app';
+
+const SMALL = { width: 1024, height: 700 };
+const SHOTS = 'docs/screenshots';
+
+async function picture(page: Page, name: string): Promise<void> {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+}
+
+async function go(page: Page, screen: string): Promise<void> {
+  await page
+    .getByRole('navigation', { name: 'Screens' })
+    .getByRole('link', { name: new RegExp(`^${screen}`) })
+    .click();
+  await page.getByRole('heading', { level: 1, name: screen }).waitFor();
+}
+
+/** axe over the page as it is, then again in dark mode. */
+async function bothThemesClean(page: Page): Promise<void> {
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+describe('failures and confirmations in Chromium', () => {
+  const app = useServedApp();
+
+  it('tells a failed post at once, in plain words, counted on the Queue and listed first', async () => {
+    const { page, problems } = await openApp(app.browser, app.served.url, { viewport: SMALL });
+    await callCore(app.served, 'addPost', {
+      text: 'Pop-up stand opens at noon',
+      mode: 'publish_now',
+      botId: 'bot_gone',
+    });
+    const notice = page.locator('.notice', { hasText: 'A post could not be published' });
+    await notice.waitFor({ timeout: 15_000 });
+    await expect(notice.textContent()).resolves.toContain(
+      'The bot this post was for no longer exists on the platform. Pick another bot and publish again.',
+    );
+    const queueLink = page
+      .getByRole('navigation', { name: 'Screens' })
+      .getByRole('link', { name: /^Queue\W+\d+ needs? attention$/ });
+    await queueLink.waitFor();
+    await bothThemesClean(page);
+    await picture(page, 'failure-notice');
+
+    await queueLink.click();
+    // The notice stays until closed; the Queue says the same, with the platform's words.
+    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    const sections = page.locator('main section h3');
+    await expect.poll(() => sections.first().textContent()).toMatch(/^Needs attention \(\d+\)$/);
+    const attention = page.getByRole('table', { name: 'Needs attention' });
+    await expect(attention.textContent()).resolves.toContain('Pick another bot and publish again.');
+    await expect(attention.textContent()).resolves.not.toContain('bot_gone');
+    await attention.getByRole('button', { name: /^Details: Pop-up stand/ }).click();
+    await expect(page.getByRole('complementary').textContent()).resolves.toContain(
+      'validation_failed',
+    );
+    await page.getByRole('complementary').getByRole('button', { name: 'Open the post' }).click();
+    await expect
+      .poll(() => page.getByRole('dialog').getByRole('textbox', { name: /text/i }).inputValue())
+      .toBe('Pop-up stand opens at noon');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('asks before publishing products, in the catalog’s currency', async () => {
+    const { page, problems } = await openApp(app.browser, app.served.url, { viewport: SMALL });
+    const settings = await callCore<OperationResults['getSettings']>(app.served, 'getSettings');
+    expect(settings.defaultCurrency).toBe('EUR');
+    await go(page, 'Catalog');
+    const form = page.getByRole('form', { name: 'Add a product' });
+    await expect(form.textContent()).resolves.toContain('in EUR');
+    await form.getByLabel('SKU').fill('POPUP-1');
+    await form.getByLabel('Name').fill('Pop-up rye');
+    await form.getByLabel('Price').fill('3,80');
+    await form.getByRole('button', { name: 'Add product' }).click();
+    const grid = page.getByRole('grid', { name: 'Products' });
+    await grid
+      .getByRole('row', { name: /POPUP-1/ })
+      .getByRole('gridcell', { name: /^Price: €3\.80/ })
+      .waitFor();
+    await grid.getByRole('checkbox', { name: 'Select POPUP-1' }).check();
+    await page.getByRole('button', { name: 'Queue 1 for publishing…' }).click();
+    const question = page.getByRole('alertdialog', { name: 'Publish 1 product?' });
+    await question.waitFor();
+    await expect(question.textContent()).resolves.toMatch(/euro \(EUR\)/i);
+    await expect(question.textContent()).resolves.toContain(
+      'They cannot be changed once published',
+    );
+    await bothThemesClean(page);
+    await picture(page, 'products-publish-confirm');
+    await question.getByRole('button', { name: 'Cancel' }).click();
+    const products = await callCore<OperationResults['listProducts']>(app.served, 'listProducts', {
+      search: 'POPUP-1',
+    });
+    expect(products.rows[0]).toMatchObject({ status: 'draft', currency: 'EUR' });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('counts a broadcast’s recipients, suggests tags, says when no one has one, and asks', async () => {
+    const audiences = await callCore<OperationResults['listTagAudiences']>(
+      app.served,
+      'listTagAudiences',
+    );
+    const biggest = audiences[0]!;
+    expect(biggest.recipients).toBeGreaterThan(0);
+    const before = await callCore<OperationResults['status']>(app.served, 'status');
+    const { page, problems } = await openApp(app.browser, app.served.url, { viewport: SMALL });
+    await go(page, 'Subscribers');
+    const panel = page.getByRole('region', { name: 'Broadcast to a tag' });
+    await panel.getByRole('textbox', { name: 'Message' }).fill('Doors open at 7 tonight');
+    const tag = panel.getByRole('combobox', { name: 'Tag' });
+    await tag.fill(`${biggest.tag}x`);
+    await expect(panel.textContent()).resolves.toContain(
+      `No active subscriber has the tag “${biggest.tag}x”`,
+    );
+    await tag.fill(biggest.tag);
+    const reach = `${biggest.recipients} active subscriber${biggest.recipients === 1 ? '' : 's'}`;
+    await expect(panel.textContent()).resolves.toContain(`Reaches ${reach}`);
+    await panel.getByRole('button', { name: 'Send to the tag…' }).click();
+    const question = page.getByRole('alertdialog', { name: `Send to ${reach}?` });
+    await question.waitFor();
+    await bothThemesClean(page);
+    await picture(page, 'broadcast-confirm');
+    await question.getByRole('button', { name: 'Don’t send' }).click();
+    const status = await callCore<OperationResults['status']>(app.served, 'status');
+    expect(status.outbox.queued).toBe(before.outbox.queued);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('asks before deleting a bot, counting its posts here', async () => {
+    const { page, problems } = await openApp(app.browser, app.served.url, { viewport: SMALL });
+    await go(page, 'Bots');
+    await page
+      .getByRole('button', { name: /^Delete .+…$/ })
+      .first()
+      .click();
+    const question = page.getByRole('alertdialog', { name: /^Delete .+\?$/ });
+    await question.waitFor();
+    await expect(question.textContent()).resolves.toMatch(
+      /scheduled posts? and \d+ drafts? here|no scheduled posts or drafts/,
+    );
+    await bothThemesClean(page);
+    await question.getByRole('button', { name: 'Cancel' }).click();
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
