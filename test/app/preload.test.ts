@@ -42,9 +42,9 @@ beforeAll(async () => {
 });
 
 describe('preload', () => {
-  it('exposes only window.pressroom, with call and events', () => {
+  it('exposes only window.pressroom, with call, events, dropped files and uploads', () => {
     expect([...exposed.keys()]).toEqual(['pressroom']);
-    expect(Object.keys(transport).sort()).toEqual(['call', 'dropFile', 'events']);
+    expect(Object.keys(transport).sort()).toEqual(['call', 'dropFile', 'events', 'upload']);
   });
 
   it('hands main the path of a file dropped on the page, and none for a file made by script', async () => {

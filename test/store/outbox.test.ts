@@ -214,7 +214,7 @@ describe('outbox transitions', () => {
 });
 
 describe('the queue’s order', () => {
-  it('lists open items by their next attempt, then the failed, then the finished newest first', () => {
+  it('lists the failed first (they need the user), then open items by their next attempt, then the finished newest first', () => {
     const { store, advance } = workspace();
     const post = (text: string) =>
       store.posts.create({ botId: null, text, mediaUrls: [], scheduledAt: null, zone: null }).id;
@@ -234,9 +234,9 @@ describe('the queue’s order', () => {
     const cancelled = item('cancelled', 6_000_000);
     store.outbox.cancel(cancelled);
 
-    const order = [sooner, backingOff, later, failed, cancelled, done];
+    const order = [failed, sooner, backingOff, later, cancelled, done];
     expect(store.outbox.rows(undefined, 10).map((row) => row.id)).toEqual(order);
-    // A short list keeps what is still to come.
+    // A short list keeps what needs the user and what is still to come.
     expect(store.outbox.rows(undefined, 3).map((row) => row.id)).toEqual(order.slice(0, 3));
     expect(store.outbox.rows(['failed', 'done'], 10).map((row) => row.id)).toEqual([failed, done]);
   });
