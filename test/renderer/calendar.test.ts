@@ -600,7 +600,8 @@ describe('the calendar screen', () => {
     await tick();
     expect(screen.queryByRole('dialog')).toBeNull();
     await fireEvent.click(chip);
-    const dialog = await screen.findByRole('dialog', { name: 'Edit post' });
+    // The editor's code loads on its first use (renderer split by screen and dialog).
+    const dialog = await screen.findByRole('dialog', { name: 'Edit post' }, { timeout: 10_000 });
     expect(
       (within(dialog).getByRole('textbox', { name: 'Text' }) as HTMLTextAreaElement).value,
     ).toBe('Fresh rye today');

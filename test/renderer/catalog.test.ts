@@ -34,6 +34,17 @@ function setup(count = 250, patch?: Parameters<typeof fakeCatalog>[1]) {
   return { ...fake, catalog: new CatalogState(fake.shell) };
 }
 
+/** Queues the selection and, asked whether to publish, says yes as the user would. */
+function queueSayingYes(catalog: CatalogState): Promise<void> {
+  const queueing = catalog.selection.queueSelected();
+  void vi.waitFor(() => {
+    const question = catalog.selection.publishQuestion;
+    if (!question) throw new Error('not asked yet');
+    question.answer(true, false);
+  });
+  return queueing;
+}
+
 describe('parseClipboardTable', () => {
   it('splits rows on line breaks and cells on tabs, ignoring the trailing line break', () => {
     expect(parseClipboardTable('A-1\tApple\t1.50\r\nB-2\tBread\t2\r\n')).toEqual([
@@ -525,7 +536,7 @@ describe('catalog state: selection and actions', () => {
     await catalog.selection.toggle(2, false);
     expect(catalog.selection.selectedCount).toBe(4);
     expect(catalog.selection.isSelected(catalog.rows.row(2)!)).toBe(false);
-    await catalog.selection.queueSelected();
+    await queueSayingYes(catalog);
     expect(transport.callsOf('queueProducts')).toEqual([{ ids: [2, 5, 6] }]);
     expect(shell.notices.list.at(-1)?.text).toBe(
       'Queued 3 products for publishing; 1 already published or queued were left as they are.',
@@ -540,7 +551,7 @@ describe('catalog state: selection and actions', () => {
     await catalog.selection.toggle(0, false);
     let settle: (result: CallResult) => void = () => undefined;
     transport.answer('queueProducts', () => new Promise((resolve) => (settle = resolve)));
-    const queueing = catalog.selection.queueSelected();
+    const queueing = queueSayingYes(catalog);
     await vi.waitFor(() => expect(catalog.rows.row(0)?.status).toBe('queued'));
     settle({ ok: false, error: { kind: 'not_allowed', message: 'the queue is paused' } });
     await queueing;
@@ -560,7 +571,7 @@ describe('catalog state: selection and actions', () => {
     expect(catalog.selection.selectedCount).toBe(2500);
     await catalog.selection.toggle(0, false);
     expect(catalog.selection.selectedCount).toBe(2499);
-    await catalog.selection.queueSelected();
+    await queueSayingYes(catalog);
     const [queued] = transport.callsOf('queueProducts') as { ids: number[] }[];
     expect(queued!.ids).toHaveLength(2497);
     expect(queued!.ids).not.toContain(1);

@@ -332,7 +332,7 @@ describe('the subscribers screen', () => {
     let question = await screen.findByRole('alertdialog', {
       name: 'Send to 4 active subscribers?',
     });
-    expect(question.textContent).toMatch(/Sent\s+messages cannot be called back/);
+    expect(question.textContent).toMatch(/Sent\s+messages\s+cannot\s+be\s+called\s+back/);
     await fireEvent.click(within(question).getByRole('button', { name: 'Don’t send' }));
     expect(transport.callsOf('broadcast')).toEqual([]);
 
