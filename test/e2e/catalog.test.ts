@@ -42,9 +42,11 @@ describe('the catalog grid in Chromium', () => {
     await page.getByText(`Added ${SKU} as a draft.`).waitFor();
     // The form clears once the catalog has refreshed, which may come just after the notice.
     await expect.poll(() => form.getByLabel('SKU').inputValue()).toBe('');
+    // In the demo catalog's own currency, not a default of USD.
     expect(await stored()).toMatchObject({
       name: 'Rye loaf',
       priceMinor: 450,
+      currency: 'EUR',
       stock: 12,
       status: 'draft',
       origin: 'local',
@@ -59,18 +61,18 @@ describe('the catalog grid in Chromium', () => {
     await expect(grid.getByRole('gridcell', { name: /^SKU: / }).count()).resolves.toBe(1);
 
     // Typing on a cell replaces its text; Enter saves.
-    await cell('Price: $4.50').click();
+    await cell('Price: €4.50').click();
     await page.keyboard.type('5.25');
     await expect(row.getByRole('textbox', { name: `Price of ${SKU}` }).inputValue()).resolves.toBe(
       '5.25',
     );
     await page.keyboard.press('Enter');
-    await cell('Price: $5.25').waitFor();
+    await cell('Price: €5.25').waitFor();
     await expect.poll(async () => (await stored())?.priceMinor).toBe(525);
 
     // F2 edits the text as it is; the arrow keys move between cells.
     await expect(
-      cell('Price: $5.25').evaluate((node) => node === document.activeElement),
+      cell('Price: €5.25').evaluate((node) => node === document.activeElement),
     ).resolves.toBe(true);
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('F2');
@@ -104,7 +106,7 @@ describe('the catalog grid in Chromium', () => {
       origin: 'local',
     });
     expect(published?.remoteId).toMatch(/\S/);
-    await expect(cell('Price: $5.25').getAttribute('aria-readonly')).resolves.toBe('true');
+    await expect(cell('Price: €5.25').getAttribute('aria-readonly')).resolves.toBe('true');
     await page.getByText('No products selected').waitFor();
     // A click on the row's box ticks it as it selects the row, and a second click unticks both.
     const box = row.getByRole('checkbox', { name: `Select ${SKU}` });
@@ -116,7 +118,7 @@ describe('the catalog grid in Chromium', () => {
     await expect(box.isChecked()).resolves.toBe(false);
 
     // A published row cannot be edited: the keys say why instead.
-    await cell('Price: $5.25').click();
+    await cell('Price: €5.25').click();
     await page.keyboard.type('9');
     await page
       .getByRole('status')
