@@ -17,7 +17,7 @@ import { Pressroom } from '../../main/core/pressroom';
 import { createPlatformClient } from '../../main/platform/client';
 import type { Plan } from '../../main/platform/wire';
 import { PLANS } from '../../main/platform/wire';
-import { startPlatformCli } from '../support/cli';
+import { adminOf, startPlatformCli } from '../support/cli';
 
 interface Run {
   label: string;
@@ -44,16 +44,7 @@ async function bench(run: Run) {
     '--window-ms',
     String(run.windowMs),
   ]);
-  const origin = new URL(server.base_url).origin;
-  const admin = (method: string, path: string, body?: unknown) =>
-    fetch(`${origin}/admin/v1${path}`, {
-      method,
-      headers: {
-        Authorization: `Bearer ${server.admin_token ?? ''}`,
-        'Content-Type': 'application/json',
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    }).then((response) => response.json() as Promise<Record<string, unknown>>);
+  const admin = adminOf(server);
   await admin('PUT', '/faults', { latency_ms: run.latencyMs });
 
   const sentAt: number[] = [];
@@ -178,14 +169,7 @@ async function benchUnknownLimit(label: string, clockOffsetMs: number) {
     '--clock-offset-ms',
     String(clockOffsetMs),
   ]);
-  await fetch(`${new URL(server.base_url).origin}/admin/v1/faults`, {
-    method: 'PUT',
-    headers: {
-      Authorization: `Bearer ${server.admin_token ?? ''}`,
-      'Content-Type': 'application/json',
-    },
-    body: JSON.stringify({ latency_ms: 30 }),
-  });
+  await adminOf(server)('PUT', '/faults', { latency_ms: 30 });
   const sentAt: number[] = [];
   let lastAnswerAt = 0;
   const pressroom = new Pressroom({

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pressroom } from '../../main/core/pressroom';
 import { createPlatformClient } from '../../main/platform/client';
-import { startPlatformCli } from '../support/cli';
+import { adminOf, startPlatformCli } from '../support/cli';
 
 const POSTS = 2_000;
 const WINDOW_MS = 2_000;
@@ -27,16 +27,7 @@ async function soak(label: string, dropRate: number, clockOffsetMs: number) {
     '--clock-offset-ms',
     String(clockOffsetMs),
   ]);
-  const origin = new URL(server.base_url).origin;
-  const admin = (method: string, path: string, body?: unknown) =>
-    fetch(`${origin}/admin/v1${path}`, {
-      method,
-      headers: {
-        Authorization: `Bearer ${server.admin_token ?? ''}`,
-        'Content-Type': 'application/json',
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    }).then((response) => response.json() as Promise<Record<string, unknown>>);
+  const admin = adminOf(server);
   await admin('PUT', '/faults', { drop_after_commit_rate: dropRate, latency_ms: 20 });
   const pressroom = new Pressroom({
     dbFile: join(mkdtempSync(join(tmpdir(), 'pressroom-soak-')), 'workspace.sqlite'),

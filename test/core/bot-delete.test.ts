@@ -1,24 +1,11 @@
 // Deleting a bot does to its posts what its confirm says: counted first, then moved to another
 // bot, made drafts without a bot, or deleted, so none is left scheduled to fail for want of it.
 import { describe, expect, it } from 'vitest';
-import { invoke } from '../../main/core/service';
-import type { OperationName } from '../../shared/contract';
-import type { OperationResults } from '../../shared/answers';
-import { openDemoSession } from '../support/session';
+import { openDemoSession, operationsOf } from '../support/session';
 
 async function workspace() {
   const { session } = await openDemoSession();
-  async function call<K extends OperationName>(operation: K, input: unknown = {}) {
-    return invoke(session, operation, input);
-  }
-  async function value<K extends OperationName>(
-    operation: K,
-    input: unknown = {},
-  ): Promise<OperationResults[K]> {
-    const result = await call(operation, input);
-    if (!result.ok) throw new Error(`${operation}: ${result.error.message}`);
-    return result.value as OperationResults[K];
-  }
+  const { call, value } = operationsOf(session);
   await value('sync');
   const [bot, other] = await value('listBots');
   const at = new Date(Date.now() + 5 * 86_400_000).toISOString();

@@ -1,29 +1,14 @@
 // The operations behind the renderer's screens, through `invoke` as the renderer calls them.
 import { describe, expect, it } from 'vitest';
-import type { OperationName } from '../../shared/contract';
-import type { CallResult, CoreEvent, OperationResults } from '../../shared/answers';
-import { invoke } from '../../main/core/service';
-import { openDemoSession } from '../support/session';
+import type { CoreEvent } from '../../shared/answers';
+import { openDemoSession, operationsOf } from '../support/session';
 import { uploaded } from '../support/uploads';
 
 async function workspace() {
   const { session, platform } = await openDemoSession();
   const events: CoreEvent[] = [];
   session.subscribe((event) => events.push(event));
-  async function call<K extends OperationName>(
-    operation: K,
-    input: unknown = {},
-  ): Promise<CallResult<OperationResults[K]>> {
-    return (await invoke(session, operation, input)) as CallResult<OperationResults[K]>;
-  }
-  async function value<K extends OperationName>(
-    operation: K,
-    input: unknown = {},
-  ): Promise<OperationResults[K]> {
-    const result = await call(operation, input);
-    if (!result.ok) throw new Error(`${operation}: ${result.error.message}`);
-    return result.value;
-  }
+  const { call, value } = operationsOf(session);
   return { platform, session, events, call, value };
 }
 

@@ -67,6 +67,20 @@ export async function startPlatformCli(args: string[]): Promise<PlatformCli> {
   return { child, ...(JSON.parse(firstLine) as Omit<PlatformCli, 'child'>) };
 }
 
+/** Calls the admin API of a reference server started with `startPlatformCli(['--admin', …])`. */
+export function adminOf(server: Pick<PlatformCli, 'base_url' | 'admin_token'>) {
+  const origin = new URL(server.base_url).origin;
+  return (method: string, path: string, body?: unknown) =>
+    fetch(`${origin}/admin/v1${path}`, {
+      method,
+      headers: {
+        Authorization: `Bearer ${server.admin_token ?? ''}`,
+        'Content-Type': 'application/json',
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    }).then((response) => response.json() as Promise<Record<string, unknown>>);
+}
+
 /**
  * A new offline workspace for CLI runs: its folder, and the environment that points the CLI at
  * it with no account, in Berlin's zone (a workspace's zone defaults to the computer's).

@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { FileSecretStore } from '../../main/core/account';
+import { invoke } from '../../main/core/service';
 import { Session } from '../../main/core/session';
+import type { OperationName } from '../../shared/contract';
+import type { CallResult, OperationResults } from '../../shared/answers';
 import { startTestPlatform } from './platform';
 import type { TestPlatform } from './platform';
 
@@ -49,4 +52,26 @@ export async function openDemoSession(
   });
   open.push(session);
   return { session, folder, platform };
+}
+
+/**
+ * The operations as the renderer calls them, through `invoke`: `call` answers the CallResult,
+ * `value` the value or a throw naming the operation and its error.
+ */
+export function operationsOf(session: Session) {
+  async function call<K extends OperationName>(
+    operation: K,
+    input: unknown = {},
+  ): Promise<CallResult<OperationResults[K]>> {
+    return (await invoke(session, operation, input)) as CallResult<OperationResults[K]>;
+  }
+  async function value<K extends OperationName>(
+    operation: K,
+    input: unknown = {},
+  ): Promise<OperationResults[K]> {
+    const result = await call(operation, input);
+    if (!result.ok) throw new Error(`${operation}: ${result.error.message}`);
+    return result.value;
+  }
+  return { call, value };
 }
