@@ -37,6 +37,18 @@ const FIELD_WORDS: Record<string, string> = {
   image_url: 'the picture',
 };
 
+/**
+ * How the publisher begins the reason of an item whose answer was lost and whose look-up could not
+ * tell whether it went out: it waits for the user, and is never resent on its own.
+ */
+export const UNSURE_REASON = 'Not sure whether it was published';
+
+/** The user's two answers to such an item, as the Queue's buttons name them. */
+export const UNSURE_ANSWERS = {
+  notThere: 'I checked: it is not there, send it',
+  there: 'It is there: mark published',
+} as const;
+
 /** The HTTP status in a recorded error ("POST /posts: 422 validation_failed: …"), if any. */
 function statusOf(reason: string): number | null {
   const match = /^[A-Z]+ \S+: (\d{3})\b/.exec(reason);
@@ -52,6 +64,12 @@ export function publishes(kind: OutboxKind): boolean {
 export function explainFailure({ kind, reason, fieldErrors }: FailureInput): PlainFailure {
   const subject = SUBJECTS[kind] ?? 'change';
   const text = reason ?? '';
+  if (text.startsWith(UNSURE_REASON)) {
+    return {
+      what: `Pressroom cannot tell whether this ${subject} reached the platform: its answer was lost, and the check afterwards could not be sure. Nothing was sent again.`,
+      todo: `Look on the platform, then choose “${UNSURE_ANSWERS.notThere}” or “${UNSURE_ANSWERS.there}”.`,
+    };
+  }
   if (text.startsWith('Missed:')) {
     return {
       what: `This ${subject} was not sent at its time: the computer was asleep or Pressroom was closed.`,

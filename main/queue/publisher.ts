@@ -6,6 +6,7 @@ import { setMaxListeners } from 'node:events';
 import type { QueueEvent as PublisherEvent } from '../../shared/answers';
 import type { OutboxItem } from '../../shared/domain';
 import { PRIORITY } from '../../shared/domain';
+import { UNSURE_ANSWERS, UNSURE_REASON } from '../../shared/failures';
 import { minorToDecimal } from '../../shared/money';
 import type { Page, PlatformClient } from '../platform/client';
 import type { PageRequest } from '../platform/normalize';
@@ -290,7 +291,7 @@ export class Publisher {
    * keeps its unknown outcome, and its sentence names the two ways on.
    */
   private waitForUser(item: OutboxItem, why: string, report: DrainReport): void {
-    const reason = `Not sure whether it was published: ${why}. Nothing was sent again. Look on the platform, then choose “It is not there: send it” or “It is there: mark published”.`;
+    const reason = `${UNSURE_REASON}: ${why}. Nothing was sent again. Look on the platform, then choose “${UNSURE_ANSWERS.notThere}” or “${UNSURE_ANSWERS.there}”.`;
     this.options.store.outbox.markFailed(item.id, reason, [], true);
     report.failed++;
     this.options.onEvent?.({ type: 'failed', item, reason, fieldErrors: [] });

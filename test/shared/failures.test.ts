@@ -3,6 +3,20 @@ import { describe, expect, it } from 'vitest';
 import { describeFailure, explainFailure } from '../../shared/failures';
 
 describe('explainFailure', () => {
+  it('tells a post whose look-up could not be sure as unknown, never as refused, with the two answers', () => {
+    expect(
+      explainFailure({
+        kind: 'create_post',
+        reason:
+          'Not sure whether it was published: the list was not read to its end. Nothing was sent again.',
+        fieldErrors: [],
+      }),
+    ).toEqual({
+      what: 'Pressroom cannot tell whether this post reached the platform: its answer was lost, and the check afterwards could not be sure. Nothing was sent again.',
+      todo: 'Look on the platform, then choose “I checked: it is not there, send it” or “It is there: mark published”.',
+    });
+  });
+
   it('names a bot that is gone, and says to pick another', () => {
     expect(
       explainFailure({
