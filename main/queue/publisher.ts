@@ -235,9 +235,10 @@ export class Publisher {
   }
 
   private async attempt(waiting: OutboxItem, report: DrainReport): Promise<void> {
+    // Taken before the slot, so a lost lease never holds one; the claim checks it still holds.
+    const fence = this.fence();
     let release: Release | null = await this.slot(waiting.priority);
     if (!release) return; // paused while waiting: nothing was sent, the item stays where it is
-    const fence = this.fence();
     let item: OutboxItem | undefined;
     let sent: { remoteId: string | null } | undefined;
     try {
