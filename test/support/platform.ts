@@ -52,6 +52,25 @@ export async function startTestPlatform(
   };
 }
 
+/** The demo's 80 orders and 170 more: 250 in all. */
+export async function platformWith250Orders(
+  conventions: PlatformServerOptions['conventions'] = {},
+): Promise<TestPlatform> {
+  const platform = await startTestPlatform({ seed: 'demo', plan: 'enterprise', conventions });
+  const { store, accountId } = platform.server;
+  for (let n = 0; n < 170; n++) {
+    store.orders.createOrder(accountId, {
+      botId: null,
+      subscriberId: null,
+      status: 'paid',
+      currency: 'EUR',
+      createdAt: Date.UTC(2026, 10, 1) + n * 60_000,
+      items: [{ productId: null, sku: `X-${n}`, name: 'Loaf', quantity: 1, unitPriceMinor: 350 }],
+    });
+  }
+  return platform;
+}
+
 /** Resolves with the rejection of `promise`, failing the test if it resolves. */
 export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
   try {

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { Pressroom } from '../../main/core/pressroom';
 import type { Conventions } from '../../main/emulator/conventions';
 import type { TestPlatform } from '../support/platform';
-import { rejectionOf, startTestPlatform } from '../support/platform';
+import { platformWith250Orders, rejectionOf, startTestPlatform } from '../support/platform';
 
 const CACHED = { bots: 3, orders: 80, subscribers: 300 };
 const SEEDED = { ...CACHED, posts: 60, products: 40 };
@@ -174,22 +174,7 @@ describe('errors in JSON:API', () => {
 
 describe('pruning', () => {
   it('reads 250 orders capped at 100 a page as a bare array, and prunes only what went', async () => {
-    const platform = await startTestPlatform({
-      seed: 'demo',
-      plan: 'enterprise',
-      conventions: { envelope: 'bare', pageCap: 100 },
-    });
-    const { store, accountId } = platform.server;
-    for (let n = 0; n < 170; n++) {
-      store.orders.createOrder(accountId, {
-        botId: null,
-        subscriberId: null,
-        status: 'paid',
-        currency: 'EUR',
-        createdAt: Date.UTC(2026, 10, 1) + n * 60_000,
-        items: [{ productId: null, sku: `X-${n}`, name: 'Loaf', quantity: 1, unitPriceMinor: 350 }],
-      });
-    }
+    const platform = await platformWith250Orders({ envelope: 'bare', pageCap: 100 });
     const pressroom = connect(platform);
     expect((await pressroom.queue.sync()).orders).toBe(250);
     expect(pressroom.store.cache.counts().orders).toBe(250);

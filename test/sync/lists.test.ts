@@ -6,28 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { Pressroom } from '../../main/core/pressroom';
 import type { Conventions } from '../../main/emulator/conventions';
 import type { TestPlatform } from '../support/platform';
-import { startTestPlatform } from '../support/platform';
+import { platformWith250Orders, startTestPlatform } from '../support/platform';
 
 /** Retry steps short enough for a test; Retry-After still holds a page back as long as it says. */
 const QUICK_RETRIES = { baseMs: 20, capMs: 100, maxAttempts: 8 };
 const SEEDED = { bots: 3, posts: 60, products: 40, orders: 250, subscribers: 300 };
-
-/** The demo's 80 orders and 170 more: 250 in all. */
-async function platformWith250Orders(conventions: Partial<Conventions> = {}) {
-  const platform = await startTestPlatform({ seed: 'demo', plan: 'enterprise', conventions });
-  const { store, accountId } = platform.server;
-  for (let n = 0; n < 170; n++) {
-    store.orders.createOrder(accountId, {
-      botId: null,
-      subscriberId: null,
-      status: 'paid',
-      currency: 'EUR',
-      createdAt: Date.UTC(2026, 10, 1) + n * 60_000,
-      items: [{ productId: null, sku: `X-${n}`, name: 'Loaf', quantity: 1, unitPriceMinor: 350 }],
-    });
-  }
-  return platform;
-}
 
 function connect(platform: TestPlatform, fetch?: typeof globalThis.fetch) {
   return new Pressroom({
