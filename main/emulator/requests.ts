@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { API_PREFIX, PLANS } from '../platform/wire';
 import { adminRoutes } from './admin';
-import type { AdminContext } from './admin';
+import type { AdminContext, AdminTarget } from './admin';
 import { inboundQuery, inboundText, isDefault, outboundReply } from './conventions';
 import type { Conventions } from './conventions';
 import { quirkyBody, quirkyQuery, quirkyReply } from './quirks';
@@ -24,9 +24,15 @@ import type { RateHeaderStyle } from './rate-limiter';
 import { apiRoutes } from './routes';
 import type { ApiContext } from './routes';
 import type { OddAnswer } from './server-state';
-import type { PlatformServer } from './server';
 
 const WRITE_METHODS = new Set(['POST', 'PATCH', 'DELETE']);
+
+/** The server's parts the pipeline works on (PlatformServer, without importing the server). */
+export interface PipelineTarget extends AdminTarget {
+  adminToken: string | null;
+  /** Read when the OpenAPI document is first asked for, once the server listens. */
+  baseUrl: string;
+}
 
 /** What the pipeline needs beside the server's parts: the start options it honours. */
 export interface PipelineSettings {
@@ -40,7 +46,7 @@ export class RequestPipeline {
   private openapi: unknown;
 
   constructor(
-    private readonly server: PlatformServer,
+    private readonly server: PipelineTarget,
     private readonly settings: PipelineSettings,
   ) {}
 

@@ -1,32 +1,22 @@
 // The typed client of Platform API v1 (Node, main process): one function per endpoint, a bearer
 // token and a timeout on every request, typed errors, and rate-limit headers parsed from every
-// answer. It decides nothing about when to send: the engine's governor does.
+// answer (transport.ts). It decides nothing about when to send: the engine's governor does.
 import type { z } from 'zod';
-import { describeIssues, summarizeIssues } from '../../shared/validation';
-import { BodyTooLarge, idleTimeout, parseJsonExact, readBodyText } from './body';
-import {
-  PlatformError,
-  describeHtmlPage,
-  idOfLocation,
-  kindOfStatus,
-  writeWasSent,
-} from './errors';
 import { botSchema, webhookSchema } from './normalize/account';
 import type { Bot, WebhookSubscriptionInfo } from './normalize/account';
 import { aiChatSchema, aiUsageSchema } from './normalize/ai';
 import type { AiChat, AiUsageReport } from './normalize/ai';
-import { readErrorBody } from './normalize/errors';
-import { nextFromLinkHeader, readList, unwrapOne } from './normalize/lists';
+import { unwrapOne } from './normalize/lists';
 import type { PageRequest } from './normalize/lists';
-import type { Page, RejectedItem } from './lists';
+import type { Page } from './lists';
 import { messageSchema, orderSchema, subscriberSchema } from './normalize/people';
 import type { Message, Order, Subscriber } from './normalize/people';
 import { postSchema } from './normalize/posts';
 import type { Post } from './normalize/posts';
 import { productSchema } from './normalize/products';
 import type { Product } from './normalize/products';
-import { parseRateLimit, parseRetryAfter } from './rate-limit';
-import type { RateLimitState } from './rate-limit';
+import { Transport, read } from './transport';
+import type { Call, PlatformClientOptions, Query, RequestOptions } from './transport';
 import type {
   BotChannel,
   BotStatus,
@@ -39,36 +29,7 @@ import type {
 // Reading a whole list lives in lists.ts; these names stay importable from here for its callers.
 export { readWholeList } from './lists';
 export type { Page, RejectedItem, WholeList } from './lists';
-
-export interface ResponseInfo {
-  method: string;
-  path: string;
-  /** null when no answer came (network error, timeout, abort). */
-  status: number | null;
-  durationMs: number;
-  rateLimit: RateLimitState | null;
-}
-
-export interface PlatformClientOptions {
-  /** Ends in /api/v1; a trailing slash is fine. */
-  baseUrl: string;
-  token: string;
-  /** How long a request waits for its answer to start, or for its next bytes; 15 s unless given. */
-  timeoutMs?: number;
-  /** The largest answer body read; 64 MiB unless given. */
-  maxBodyBytes?: number;
-  fetch?: typeof fetch;
-  now?: () => number;
-  userAgent?: string;
-  /** Called for every answer and every request that got none. */
-  onResponse?: (info: ResponseInfo) => void;
-}
-
-export interface RequestOptions {
-  idempotencyKey?: string;
-  signal?: AbortSignal;
-  timeoutMs?: number;
-}
+export type { PlatformClientOptions, RequestOptions, ResponseInfo } from './transport';
 
 /** `next_url` (from an answer's next link) replaces the whole query; the rest join it. */
 export interface ListQuery extends PageRequest {
@@ -128,8 +89,6 @@ export interface WebhookCreate {
   secret?: string;
 }
 
-type Query = Record<string, string | number | undefined>;
-
 export interface PlatformClient {
   listBots(
     query?: ListQuery & { status?: BotStatus },
@@ -176,164 +135,17 @@ export interface PlatformClient {
   createWebhook(input: WebhookCreate, options?: RequestOptions): Promise<WebhookSubscriptionInfo>;
 }
 
-interface Call {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
-  path: string;
-  /** The whole address, when the server gave it (a next-page link); else base + path + query. */
-  url?: URL;
-  query?: Query | undefined;
-  body?: unknown;
-  options?: RequestOptions | undefined;
-}
-
-interface Answer {
-  status: number;
-  body: unknown;
-  call: Call;
-  rateLimit: RateLimitState | null;
-  /** Its headers: paging (Link) for a list, and Location for a write whose body does not say. */
-  headers: Headers | null;
-}
-
-const DEFAULT_TIMEOUT_MS = 15_000;
-const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
-
 export function createPlatformClient(options: PlatformClientOptions): PlatformClient {
-  const base = options.baseUrl.replace(/\/+$/, '');
-  const send = options.fetch ?? fetch;
-  const now = options.now ?? Date.now;
-
-  async function request(call: Call): Promise<Answer> {
-    const url = call.url ?? new URL(base + call.path);
-    for (const [key, value] of Object.entries(call.query ?? {})) {
-      if (value !== undefined) url.searchParams.set(key, String(value));
-    }
-    const idle = idleTimeout(call.options?.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-    const signal = call.options?.signal
-      ? AbortSignal.any([call.options.signal, idle.signal])
-      : idle.signal;
-    const headers: Record<string, string> = {
-      Authorization: `Bearer ${options.token}`,
-      Accept: 'application/json',
-      'User-Agent': options.userAgent ?? 'Pressroom',
-    };
-    if (call.body !== undefined) headers['Content-Type'] = 'application/json';
-    if (call.options?.idempotencyKey) headers['Idempotency-Key'] = call.options.idempotencyKey;
-    const started = now();
-    const report = (status: number | null, rateLimit: RateLimitState | null) =>
-      options.onResponse?.({
-        method: call.method,
-        path: call.path,
-        status,
-        durationMs: now() - started,
-        rateLimit,
-      });
-
-    let response: Response;
-    let text: string;
-    try {
-      response = await send(url, {
-        method: call.method,
-        headers,
-        signal,
-        // A write sent on to another address would arrive there as a GET: say where instead.
-        redirect: call.method === 'GET' ? 'follow' : 'manual',
-        ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
-      });
-      idle.restart();
-      text = await readBodyText(
-        response,
-        options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-        signal,
-        idle,
-      );
-    } catch (error) {
-      if (error instanceof BodyTooLarge) {
-        report(error.status, null);
-        throw badResponse(
-          { call, status: error.status, rateLimit: null, headers: null },
-          error.message,
-        );
-      }
-      report(null, null);
-      const kind = call.options?.signal?.aborted ? 'aborted' : idle.fired() ? 'timeout' : 'network';
-      throw new PlatformError({
-        kind,
-        method: call.method,
-        path: call.path,
-        cause: causeOf(error, kind),
-      });
-    } finally {
-      idle.stop();
-    }
-    const rateLimit = parseRateLimit(response.headers, now());
-    report(response.status, rateLimit);
-    if (response.status >= 300 && response.status < 400) throw redirected(call, response, url);
-    let body: unknown;
-    try {
-      body = text.trim() === '' ? null : parseJsonExact(text);
-    } catch {
-      body = undefined; // not JSON: an error keeps the text, a success is a bad response
-    }
-    if (!response.ok) {
-      const htmlPage = describeHtmlPage(text, response.headers.get('content-type'));
-      const facts = readErrorBody(body, htmlPage ? '' : text);
-      throw new PlatformError({
-        kind: kindOfStatus(response.status),
-        method: call.method,
-        path: call.path,
-        status: response.status,
-        code: facts.code,
-        serverMessage: htmlPage ?? facts.message ?? response.statusText,
-        fieldErrors: facts.fieldErrors,
-        existingId: facts.existingId,
-        requestId: facts.requestId,
-        retryAfterMs:
-          rateLimit?.retryAfterMs ?? parseRetryAfter(response.headers.get('retry-after'), now()),
-        rateLimit,
-      });
-    }
-    const answer = { status: response.status, body, call, rateLimit, headers: response.headers };
-    if (body === undefined) throw badResponse(answer, 'the answer is not JSON');
-    return answer;
-  }
-
-  function read<S extends z.ZodType>(schema: S, answer: Answer, value: unknown): z.output<S> {
-    const result = schema.safeParse(value);
-    if (result.success) return result.data;
-    throw badResponse(answer, summarizeIssues(describeIssues(result.error.issues)));
-  }
-
+  const transport = new Transport(options);
+  const request = (call: Call) => transport.request(call);
   const one =
     <S extends z.ZodType>(schema: S) =>
-    async (call: Call): Promise<z.output<S>> => {
-      const answer = await request(call);
-      return read(schema, answer, unwrapOne(answer.body));
-    };
-
+    (call: Call) =>
+      transport.one(schema, call);
   const list =
     <S extends z.ZodType>(schema: S) =>
-    async (call: Call): Promise<Page<z.output<S>>> => {
-      const answer = await request(listCall(call, base));
-      const shape = readList(answer.body, pageAsked(call.query));
-      if (!shape) throw badResponse(answer, 'the answer is not a list');
-      const items: z.output<S>[] = [];
-      const rejected: RejectedItem[] = [];
-      shape.items.forEach((item, index) => {
-        const result = schema.safeParse(item);
-        if (result.success) items.push(result.data as z.output<S>);
-        else rejected.push(rejectedItem(item, index, result.error));
-      });
-      return {
-        items,
-        rejected,
-        page: shape.page,
-        perPage: shape.perPage,
-        total: shape.total,
-        next: nextFromLinkHeader(answer.headers?.get('link') ?? null) ?? shape.next,
-      };
-    };
-
+    (call: Call) =>
+      transport.list(schema, call);
   const path = (template: string, id: string) => template.replace('{id}', encodeURIComponent(id));
 
   return {
@@ -400,82 +212,4 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     createWebhook: (input, o) =>
       one(webhookSchema)({ method: 'POST', path: '/webhooks', body: input, options: o }),
   };
-}
-
-/** The page number a list query asks for: 1 unless it says, none when it follows a link or cursor. */
-function pageAsked(query: Query | undefined): number | null {
-  if (query?.next_url !== undefined || query?.cursor !== undefined) return null;
-  if (query?.starting_after !== undefined || query?.offset !== undefined) return null;
-  return Number(query?.page ?? 1);
-}
-
-/**
- * A list call as sent: a next-page link from the server replaces the query, and must stay on the
- * base URL's origin, the only one the token is sent to.
- */
-function listCall(call: Call, base: string): Call {
-  const link = call.query?.next_url;
-  if (link === undefined) return call;
-  const url = new URL(String(link), base + call.path);
-  if (url.origin !== new URL(base).origin) {
-    throw new PlatformError({
-      kind: 'bad_response',
-      method: call.method,
-      path: call.path,
-      serverMessage: `the next page is on another site (${url.origin}); Pressroom sends its token only to ${new URL(base).origin}`,
-    });
-  }
-  return { ...call, url, path: url.pathname, query: undefined };
-}
-
-function rejectedItem(item: unknown, index: number, error: z.ZodError): RejectedItem {
-  const raw =
-    typeof item === 'object' && item !== null ? (item as Record<string, unknown>).id : null;
-  const id = typeof raw === 'string' || typeof raw === 'number' ? String(raw) : null;
-  const issues = summarizeIssues(describeIssues(error.issues));
-  return { id, why: `item ${index}${id === null ? '' : ` (id ${id})`}: ${issues}` };
-}
-
-/** A write answered with a redirect, which `redirect: 'manual'` did not follow. */
-function redirected(call: Call, response: Response, url: URL): PlatformError {
-  const location = response.headers.get('location');
-  const target = location ? new URL(location, url) : null;
-  const said = target
-    ? `the base URL redirects to ${target.origin}${target.pathname}; use that address`
-    : 'the base URL redirects elsewhere without saying where';
-  return new PlatformError({
-    kind: 'bad_response',
-    method: call.method,
-    path: call.path,
-    status: response.status,
-    serverMessage: said,
-  });
-}
-
-/**
- * An answer that cannot be read. To a write it is still a 2xx: the write happened (`sent`), and
- * its Location header, if any, says what it made.
- */
-function badResponse(answer: Omit<Answer, 'body'>, why: string): PlatformError {
-  const { call, status } = answer;
-  const sent = writeWasSent(call.method, status);
-  return new PlatformError({
-    kind: 'bad_response',
-    method: call.method,
-    path: call.path,
-    status,
-    serverMessage: `unreadable answer: ${why}`,
-    rateLimit: answer.rateLimit,
-    sent,
-    createdId: sent ? idOfLocation(answer.headers?.get('location') ?? null) : null,
-  });
-}
-
-/** The reason a request got no answer, without the URL (and so without anything secret). */
-function causeOf(error: unknown, kind: 'aborted' | 'timeout' | 'network'): string {
-  if (kind === 'timeout') return 'no answer before the timeout';
-  if (kind === 'aborted') return 'cancelled';
-  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-  const code = (cause as NodeJS.ErrnoException | null)?.code;
-  return code ? `connection failed (${code})` : 'connection failed';
 }
