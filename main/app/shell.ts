@@ -6,9 +6,9 @@ import type { CoreEvent } from '../../shared/answers';
 import type { OutboxItem } from '../../shared/domain';
 import { userDataDir } from '../core/paths';
 import { invoke } from '../core/service';
-import { Session } from '../core/session';
+import type { Session } from '../core/session';
 import type { SessionOptions } from '../core/session';
-import { startDemoPlatform } from '../host/demo';
+import { openUserSession } from '../host/user-session';
 import { backupBeforeMigration, backupDaily, recoverIfDamaged } from '../store/backup';
 import { APP_URL, EVENT_CHANNEL } from './channels';
 import { applicationMenu, notificationFor, trayMenu } from './desktop';
@@ -81,18 +81,8 @@ export async function startShell(options: ShellOptions): Promise<Shell | null> {
   const { electron } = options;
   const { app, dialog } = electron;
   const platform = options.platform ?? process.platform;
-  electron.protocol.registerSchemesAsPrivileged([APP_SCHEME]);
-  if (!app.requestSingleInstanceLock()) {
-    app.quit();
-    return null;
-  }
-  // The CLI and the web host use the same folder (PRESSROOM_HOME overrides it), and a run from
-  // source (`electron out/main/index.js`) would otherwise be named "Electron".
-  const folder = options.folder ?? userDataDir();
-  app.setName('Pressroom');
-  app.setPath('userData', folder);
-  await app.whenReady();
-  if (platform === 'win32') app.setAppUserModelId('app.pressroom.desktop'); // notifications
+  const folder = await claimInstance(options, platform);
+  if (folder === null) return null;
 
   const secrets = new SafeStorageSecretStore(electron.safeStorage, folder);
   let demoToken: string | null = null;
@@ -103,133 +93,40 @@ export async function startShell(options: ShellOptions): Promise<Shell | null> {
   });
   log.info(`Pressroom ${app.getVersion()} starting in ${folder}`);
   const damaged = guardDatabases(folder, log);
-  const demo = options.session?.demo ?? (() => startDemoPlatform(folder));
-  const session = await Session.open({
-    watch: options.session?.watch,
-    ...(options.session?.pressroom ? { pressroom: options.session.pressroom } : {}),
+  const { session } = await openUserSession({
+    ...options.session,
     allowLocalPlatform: options.session?.allowLocalPlatform ?? false,
-    confirmAccountSwitch: async (from, to) =>
-      (
-        await dialog.showMessageBox({
-          type: 'question',
-          message: 'Switch Pressroom to another account?',
-          detail: `Connected now: ${from}\nAsked for: ${to}\nThe connected account's token is forgotten on this computer.`,
-          buttons: ['Switch account', 'Keep the connected one'],
-          defaultId: 1,
-          cancelId: 1,
-        })
-      ).response === 0,
     folder,
-    secrets,
-    pickFolder: async (title) =>
-      (await dialog.showOpenDialog({ title, properties: ['openDirectory', 'createDirectory'] }))
-        .filePaths[0] ?? null,
-    demo: async () => {
-      const started = await demo();
-      demoToken = started.token;
-      return started;
-    },
+    secrets: () => secrets,
+    onDemoToken: (token) => (demoToken = token),
+    ...nativeDialogs(dialog),
   });
-
   electron.protocol.handle(APP_SCHEME.scheme, rendererProtocol(options.rendererDir));
-  // The page needs no camera, location, devices or the like: every permission request, check
-  // and device is refused.
-  const { defaultSession } = electron.session;
-  defaultSession.setPermissionRequestHandler((_contents, permission, grant) => {
-    log.warn(`Refused the page's request for the "${permission}" permission`);
-    grant(false);
-  });
-  defaultSession.setPermissionCheckHandler(() => false);
-  defaultSession.setDevicePermissionHandler(({ deviceType, origin }) => {
-    log.warn(`Refused ${origin} access to a ${deviceType} device`);
-    return false;
-  });
+  refusePermissions(electron, log);
 
-  let window: ShellWindow | null = null;
   let phase: 'running' | 'quitting' | 'closed' = 'running';
   const accepting = () => phase === 'running';
   const calls = new InFlight();
   const documents = app.getPath('documents');
   const files = csvFiles({ dialog, session, calls, log, documents, accepting });
-
-  const openWindow = (): ShellWindow => {
-    if (window && !window.isDestroyed()) return window;
-    const created = createMainWindow(
-      electron,
-      {
-        preload: options.preload,
-        folder,
-        ...(options.windowIcon ? { icon: options.windowIcon } : {}),
-      },
-      log,
-    );
-    created.on('closed', () => {
-      if (window === created) window = null;
-    });
-    window = created;
-    return created;
-  };
-  const showWindow = () => {
-    const shown = openWindow();
-    if (shown.isMinimized()) shown.restore();
-    shown.show();
-    shown.focus();
-  };
-  const showScreen = (screen: MenuScreen) => {
-    void openWindow().loadURL(`${APP_URL}#/${screen}`);
-    showWindow();
-  };
-
+  const windows = new WindowKeeper(electron, options, folder, log);
   registerIpc(electron.ipcMain, {
     session,
-    window: () => window,
+    window: () => windows.current,
     calls,
     log,
     accepting,
     onFileDropped: (path) => void files.importCsv(path),
   });
-
-  // Tray: the queue's state at a glance, and Pause/Resume without opening the window.
-  const tray: Tray = new electron.Tray(options.trayIcon);
-  const refreshTray = () => {
-    const state = { status: session.current.queue.status(), connected: session.current.connected };
-    const menu = trayMenu(state, {
-      showWindow,
-      pause: () => void invoke(session, 'pauseQueue', {}),
-      resume: () => void invoke(session, 'resumeQueue', {}),
-      quit: () => app.quit(),
-    });
-    tray.setToolTip(String(menu[0]?.label));
-    tray.setContextMenu(electron.Menu.buildFromTemplate(menu));
-  };
-  tray.on('click', showWindow);
-  refreshTray();
-  const trayTimer = setInterval(refreshTray, TRAY_REFRESH_MS);
+  const tray = startTray(electron, options.trayIcon, session, windows);
   const backupTimer = setInterval(() => guardDailyBackups(folder, log), HOUR_MS);
-
-  const notify = electron.Notification.isSupported();
-  const wordsOf = (item: OutboxItem): string | null => {
-    const { store } = session.current;
-    if (item.postId !== null) return store.posts.get(item.postId)?.text ?? null;
-    return item.productId !== null ? (store.products.get(item.productId)?.name ?? null) : null;
-  };
-  const unsubscribe = session.subscribe((event: CoreEvent) => {
-    if (window && !window.isDestroyed()) window.webContents.send(EVENT_CHANNEL, event);
-    const note = notify ? notificationFor(event, wordsOf) : null;
-    if (note) {
-      const shown = new electron.Notification(note.options);
-      shown.on('click', () => showScreen(note.opens));
-      shown.show();
-    }
-    if (event.type !== 'import' && event.type !== 'received') refreshTray();
-  });
-
+  const unsubscribe = forwardEvents(electron, session, windows, tray.refresh);
   electron.Menu.setApplicationMenu(
     electron.Menu.buildFromTemplate(
       applicationMenu(
         {
-          showScreen,
-          newPost: () => showScreen('calendar/new'),
+          showScreen: (screen) => windows.showScreen(screen),
+          newPost: () => windows.showScreen('calendar/new'),
           importCsv: () => void files.importCsv(),
           exportCsv: (kind) => void files.exportCsv(kind),
         },
@@ -238,7 +135,7 @@ export async function startShell(options: ShellOptions): Promise<Shell | null> {
       ),
     ),
   );
-
+  const showWindow = () => windows.show();
   app.on('second-instance', showWindow);
   app.on('activate', showWindow);
   // macOS apps live on with no window: the queue keeps publishing from the dock and tray.
@@ -254,16 +151,15 @@ export async function startShell(options: ShellOptions): Promise<Shell | null> {
     if (phase === 'quitting') return;
     phase = 'quitting';
     unsubscribe();
-    clearInterval(trayTimer);
+    tray.stop();
     clearInterval(backupTimer);
-    void drainAndClose({ session, calls, log, timeoutMs: options.quitTimeoutMs ?? 10_000 }).finally(
-      () => {
-        tray.destroy();
-        phase = 'closed';
-        closedNow();
-        app.quit();
-      },
-    );
+    const timeoutMs = options.quitTimeoutMs ?? 10_000;
+    void drainAndClose({ session, calls, log, timeoutMs }).finally(() => {
+      tray.destroy();
+      phase = 'closed';
+      closedNow();
+      app.quit();
+    });
   });
 
   for (const detail of damaged)
@@ -273,8 +169,153 @@ export async function startShell(options: ShellOptions): Promise<Shell | null> {
       detail,
       buttons: ['OK'],
     });
-  openWindow();
-  return { session, log, window: () => window, closed };
+  windows.open();
+  return { session, log, window: () => windows.current, closed };
+}
+
+/**
+ * Makes this the one running instance, on the shared user-data folder; null when another runs.
+ * The CLI and the web host use the same folder (PRESSROOM_HOME overrides it), and a run from
+ * source (`electron out/main/index.js`) would otherwise be named "Electron".
+ */
+async function claimInstance(
+  options: ShellOptions,
+  platform: NodeJS.Platform,
+): Promise<string | null> {
+  const { app, protocol } = options.electron;
+  protocol.registerSchemesAsPrivileged([APP_SCHEME]);
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return null;
+  }
+  const folder = options.folder ?? userDataDir();
+  app.setName('Pressroom');
+  app.setPath('userData', folder);
+  await app.whenReady();
+  if (platform === 'win32') app.setAppUserModelId('app.pressroom.desktop'); // notifications
+  return folder;
+}
+
+/** The session's questions, asked with the native dialogs, outside the page. */
+function nativeDialogs(
+  dialog: ElectronApi['dialog'],
+): Pick<SessionOptions, 'confirmAccountSwitch' | 'pickFolder'> {
+  return {
+    confirmAccountSwitch: async (from, to) => {
+      const { response } = await dialog.showMessageBox({
+        type: 'question',
+        message: 'Switch Pressroom to another account?',
+        detail: `Connected now: ${from}\nAsked for: ${to}\nThe connected account's token is forgotten on this computer.`,
+        buttons: ['Switch account', 'Keep the connected one'],
+        defaultId: 1,
+        cancelId: 1,
+      });
+      return response === 0;
+    },
+    pickFolder: async (title) => {
+      const properties: ('openDirectory' | 'createDirectory')[] = [
+        'openDirectory',
+        'createDirectory',
+      ];
+      return (await dialog.showOpenDialog({ title, properties })).filePaths[0] ?? null;
+    },
+  };
+}
+
+/** The page needs no camera, location, devices or the like: every request and check is refused. */
+function refusePermissions(electron: ElectronApi, log: Log): void {
+  const { defaultSession } = electron.session;
+  defaultSession.setPermissionRequestHandler((_contents, permission, grant) => {
+    log.warn(`Refused the page's request for the "${permission}" permission`);
+    grant(false);
+  });
+  defaultSession.setPermissionCheckHandler(() => false);
+  defaultSession.setDevicePermissionHandler(({ deviceType, origin }) => {
+    log.warn(`Refused ${origin} access to a ${deviceType} device`);
+    return false;
+  });
+}
+
+/** The one main window: made when first needed, and again after it was closed. */
+class WindowKeeper {
+  current: ShellWindow | null = null;
+
+  constructor(
+    private readonly electron: ElectronApi,
+    private readonly options: ShellOptions,
+    private readonly folder: string,
+    private readonly log: Log,
+  ) {}
+
+  open(): ShellWindow {
+    if (this.current && !this.current.isDestroyed()) return this.current;
+    const { preload, windowIcon } = this.options;
+    const settings = { preload, folder: this.folder, ...(windowIcon ? { icon: windowIcon } : {}) };
+    const created = createMainWindow(this.electron, settings, this.log);
+    created.on('closed', () => {
+      if (this.current === created) this.current = null;
+    });
+    this.current = created;
+    return created;
+  }
+
+  show(): void {
+    const shown = this.open();
+    if (shown.isMinimized()) shown.restore();
+    shown.show();
+    shown.focus();
+  }
+
+  showScreen(screen: MenuScreen): void {
+    void this.open().loadURL(`${APP_URL}#/${screen}`);
+    this.show();
+  }
+}
+
+/** Tray: the queue's state at a glance, and Pause/Resume without opening the window. */
+function startTray(electron: ElectronApi, icon: string, session: Session, windows: WindowKeeper) {
+  const tray: Tray = new electron.Tray(icon);
+  const refresh = () => {
+    const state = { status: session.current.queue.status(), connected: session.current.connected };
+    const menu = trayMenu(state, {
+      showWindow: () => windows.show(),
+      pause: () => void invoke(session, 'pauseQueue', {}),
+      resume: () => void invoke(session, 'resumeQueue', {}),
+      quit: () => electron.app.quit(),
+    });
+    tray.setToolTip(String(menu[0]?.label));
+    tray.setContextMenu(electron.Menu.buildFromTemplate(menu));
+  };
+  tray.on('click', () => windows.show());
+  refresh();
+  const timer = setInterval(refresh, TRAY_REFRESH_MS);
+  return { refresh, stop: () => clearInterval(timer), destroy: () => tray.destroy() };
+}
+
+/** Every core event to the window, a native notification for those worth one. */
+function forwardEvents(
+  electron: ElectronApi,
+  session: Session,
+  windows: WindowKeeper,
+  refreshTray: () => void,
+): () => void {
+  const notify = electron.Notification.isSupported();
+  const wordsOf = (item: OutboxItem): string | null => {
+    const { store } = session.current;
+    if (item.postId !== null) return store.posts.get(item.postId)?.text ?? null;
+    return item.productId !== null ? (store.products.get(item.productId)?.name ?? null) : null;
+  };
+  return session.subscribe((event: CoreEvent) => {
+    const window = windows.current;
+    if (window && !window.isDestroyed()) window.webContents.send(EVENT_CHANNEL, event);
+    const note = notify ? notificationFor(event, wordsOf) : null;
+    if (note) {
+      const shown = new electron.Notification(note.options);
+      shown.on('click', () => windows.showScreen(note.opens));
+      shown.show();
+    }
+    if (event.type !== 'import' && event.type !== 'received') refreshTray();
+  });
 }
 
 function guardDailyBackups(folder: string, log: Log): void {

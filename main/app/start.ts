@@ -7,15 +7,10 @@ import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { FileSecretStore } from '../core/account';
-import { systemKeychain } from '../core/keychain';
 import { waitForStopSignal } from '../core/lifecycle';
-import { userDataDir } from '../core/paths';
-import { Session } from '../core/session';
-import { startDemoPlatform } from '../host/demo';
 import { openInBrowser } from '../host/open-browser';
+import { openUserSession } from '../host/user-session';
 import { startWebHost } from '../host/web';
-import { ensurePrivateFolder } from '../sqlite/private-files';
 
 const EXECUTABLES: Partial<Record<NodeJS.Platform, string>> = {
   darwin: 'Electron.app/Contents/MacOS/Electron',
@@ -56,13 +51,7 @@ async function runInBrowser(): Promise<void> {
   console.log(
     'Electron is not installed here (its binary cannot be downloaded), so Pressroom opens in the browser instead.',
   );
-  const folder = userDataDir();
-  ensurePrivateFolder(folder);
-  const session = await Session.open({
-    folder,
-    secrets: new FileSecretStore(folder, systemKeychain(folder)),
-    demo: () => startDemoPlatform(folder),
-  });
+  const { session, folder } = await openUserSession();
   const host = await startWebHost({ session, staticDir: 'dist/renderer' });
   const account = session.accountSettings();
   console.log(

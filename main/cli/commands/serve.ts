@@ -2,19 +2,14 @@
 // queue running, until stopped.
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
-import { FileSecretStore } from '../../core/account';
-import { systemKeychain } from '../../core/keychain';
 import { waitForStopSignal } from '../../core/lifecycle';
-import { userDataDir } from '../../core/paths';
-import { Session } from '../../core/session';
 import type { SessionOptions } from '../../core/session';
-import { startDemoPlatform } from '../../host/demo';
 import { openInBrowser } from '../../host/open-browser';
+import { openUserSession } from '../../host/user-session';
 import { startWebHost } from '../../host/web';
 import { ensureInterface } from '../../app/builds.mjs';
 import { createOutput } from '../output';
 import { globalOptions, intOption } from '../options';
-import { ensurePrivateFolder } from '../../sqlite/private-files';
 
 export function registerServe(program: Command): void {
   program
@@ -51,12 +46,7 @@ export function registerServe(program: Command): void {
         onBuild: () =>
           output.progress("Building Pressroom's interface (after an install or an edit)…"),
       });
-      const folder = userDataDir();
-      ensurePrivateFolder(folder);
-      const session = await Session.open({
-        folder,
-        secrets: new FileSecretStore(folder, systemKeychain(folder)),
-        demo: () => startDemoPlatform(folder),
+      const { session } = await openUserSession({
         allowLocalPlatform: options.localPlatform,
         ...confirmOnTerminal(options.allowAccountSwitch),
         ...(global.db ? { dbFile: global.db } : {}),
