@@ -225,107 +225,119 @@ export function seedDemo(
   now: number,
   size = DEMO_SIZE,
 ): void {
+  const seed: Seeding = { store, accountId, random, now };
   store.transaction(() => {
-    const bots = [
-      store.bots.createBot(accountId, {
-        name: 'Corner Bakery',
-        description: 'News and specials',
-        channel: 'telegram',
-        status: 'active',
-      }),
-      store.bots.createBot(accountId, {
-        name: 'Bakery Orders',
-        description: 'Pre-orders and questions',
-        channel: 'whatsapp',
-        status: 'active',
-      }),
-      store.bots.createBot(accountId, {
-        name: 'Bakery Stories',
-        description: 'Behind the counter',
-        channel: 'instagram',
-        status: 'active',
-      }),
-    ].map((bot) => Number(bot.id.slice('bot_'.length)));
-
-    for (let index = 0; index < size.subscribers; index++) {
-      const first = pick(random, FIRST_NAMES);
-      const last = pick(random, LAST_NAMES);
-      const id = store.subscribers.createSubscriber(accountId, {
-        botId: pick(random, bots),
-        name: `${first} ${last}`,
-        handle:
-          random() < 0.8
-            ? `@${first
-                .toLowerCase()
-                .normalize('NFD')
-                .replace(/[^a-z]/g, '')}${index}`
-            : null,
-        language: pick(random, LANGUAGES),
-        status: random() < 0.05 ? 'unsubscribed' : 'active',
-        createdAt: now - between(random, 1, 365) * DAY_MS,
-      });
-      for (let tag = between(random, 0, 3); tag > 0; tag--)
-        store.subscribers.addTag(id, pick(random, TAGS));
-    }
-
-    for (let index = 0; index < size.posts; index++) {
-      // Spread over a month centred on today, at round local-looking times.
-      const day = Math.floor((index / size.posts) * 30) - 15;
-      const at =
-        Math.floor((now + day * DAY_MS) / 3_600_000) * 3_600_000 +
-        between(random, 0, 3) * 1_800_000;
-      store.posts.createPost(
-        accountId,
-        {
-          botId: pick(random, bots),
-          text: demoPostText(random),
-          mediaUrls: [],
-          scheduledAt: at,
-          clientReference: null,
-        },
-        Math.min(at, now) - DAY_MS,
-      );
-    }
-
-    PRODUCTS.forEach(([name, priceMinor], index) => {
-      const sku = `BK-${String(index + 1).padStart(3, '0')}`;
-      store.products.createProduct(accountId, {
-        sku,
-        name,
-        description: `${name}, made in our bakery.`,
-        priceMinor,
-        currency: 'EUR',
-        stock: random() < 0.15 ? null : between(random, 0, 120),
-        imageUrl: `https://picsum.photos/seed/${sku}/400/300`,
-        clientReference: null,
-      });
-    });
-
+    const bots = seedBots(seed);
+    seedSubscribers(seed, bots, size.subscribers);
+    seedPosts(seed, bots, size.posts);
+    seedProducts(seed);
     const materials = orderMaterials(store, accountId);
     for (let index = 0; index < size.orders; index++) {
       const createdAt = now - Math.floor(random() * 30 * DAY_MS);
       createDemoOrder(store, accountId, random, createdAt, materials);
     }
-
     for (const post of store.posts.publishedPostRowIds(accountId).slice(0, 20)) {
       const comment = demoComment(random);
       store.posts.createComment(accountId, { postId: post.id, botId: post.bot_id, ...comment });
     }
-
-    const providers = ['lark', 'lark', 'heron', 'owl'];
-    for (let day = 13; day >= 1; day--) {
-      for (let call = between(random, 0, 6); call > 0; call--) {
-        const prompt = between(random, 20, 200);
-        const completion = between(random, 30, 300);
-        store.aiUsage.recordUsage({
-          accountId,
-          date: new Date(now - day * DAY_MS).toISOString().slice(0, 10),
-          provider: pick(random, providers),
-          promptTokens: prompt,
-          completionTokens: completion,
-          costMicroUsd: prompt + completion,
-        });
-      }
-    }
+    seedAiUsage(seed);
   });
+}
+
+/** What every part of the demo seed works with. */
+interface Seeding {
+  store: EmulatorStore;
+  accountId: number;
+  random: () => number;
+  now: number;
+}
+
+const DEMO_BOTS = [
+  { name: 'Corner Bakery', description: 'News and specials', channel: 'telegram' },
+  { name: 'Bakery Orders', description: 'Pre-orders and questions', channel: 'whatsapp' },
+  { name: 'Bakery Stories', description: 'Behind the counter', channel: 'instagram' },
+] as const;
+
+/** The demo's three bots: their row ids. */
+function seedBots({ store, accountId }: Seeding): number[] {
+  return DEMO_BOTS.map((bot) => store.bots.createBot(accountId, { ...bot, status: 'active' })).map(
+    (bot) => Number(bot.id.slice('bot_'.length)),
+  );
+}
+
+function seedSubscribers(
+  { store, accountId, random, now }: Seeding,
+  bots: number[],
+  count: number,
+) {
+  for (let index = 0; index < count; index++) {
+    const first = pick(random, FIRST_NAMES);
+    const last = pick(random, LAST_NAMES);
+    const handleName = first
+      .toLowerCase()
+      .normalize('NFD')
+      .replace(/[^a-z]/g, '');
+    const id = store.subscribers.createSubscriber(accountId, {
+      botId: pick(random, bots),
+      name: `${first} ${last}`,
+      handle: random() < 0.8 ? `@${handleName}${index}` : null,
+      language: pick(random, LANGUAGES),
+      status: random() < 0.05 ? 'unsubscribed' : 'active',
+      createdAt: now - between(random, 1, 365) * DAY_MS,
+    });
+    for (let tag = between(random, 0, 3); tag > 0; tag--)
+      store.subscribers.addTag(id, pick(random, TAGS));
+  }
+}
+
+/** Posts spread over a month centred on today, at round local-looking times. */
+function seedPosts({ store, accountId, random, now }: Seeding, bots: number[], count: number) {
+  for (let index = 0; index < count; index++) {
+    const day = Math.floor((index / count) * 30) - 15;
+    const hour = Math.floor((now + day * DAY_MS) / 3_600_000) * 3_600_000;
+    const at = hour + between(random, 0, 3) * 1_800_000;
+    const post = {
+      botId: pick(random, bots),
+      text: demoPostText(random),
+      mediaUrls: [],
+      scheduledAt: at,
+      clientReference: null,
+    };
+    store.posts.createPost(accountId, post, Math.min(at, now) - DAY_MS);
+  }
+}
+
+function seedProducts({ store, accountId, random }: Seeding) {
+  PRODUCTS.forEach(([name, priceMinor], index) => {
+    const sku = `BK-${String(index + 1).padStart(3, '0')}`;
+    store.products.createProduct(accountId, {
+      sku,
+      name,
+      description: `${name}, made in our bakery.`,
+      priceMinor,
+      currency: 'EUR',
+      stock: random() < 0.15 ? null : between(random, 0, 120),
+      imageUrl: `https://picsum.photos/seed/${sku}/400/300`,
+      clientReference: null,
+    });
+  });
+}
+
+/** Two weeks of AI calls, so the usage screen has something to show. */
+function seedAiUsage({ store, accountId, random, now }: Seeding) {
+  const providers = ['lark', 'lark', 'heron', 'owl'];
+  for (let day = 13; day >= 1; day--) {
+    for (let call = between(random, 0, 6); call > 0; call--) {
+      const prompt = between(random, 20, 200);
+      const completion = between(random, 30, 300);
+      store.aiUsage.recordUsage({
+        accountId,
+        date: new Date(now - day * DAY_MS).toISOString().slice(0, 10),
+        provider: pick(random, providers),
+        promptTokens: prompt,
+        completionTokens: completion,
+        costMicroUsd: prompt + completion,
+      });
+    }
+  }
 }

@@ -28,8 +28,6 @@ interface Seen {
 
 /** At most four read requests: two lists (bots, posts), a missing item, and bots again. */
 export async function probeConnection(options: ProbeOptions): Promise<ConnectionReport> {
-  const base = options.baseUrl.replace(/\/+$/, '');
-  const send = options.fetch ?? fetch;
   const clock = new ServerClock();
   const report: ConnectionReport = {
     token: { accepted: false, status: null, message: '' },
@@ -40,37 +38,7 @@ export async function probeConnection(options: ProbeOptions): Promise<Connection
     errors: { status: null, shape: null },
     requests: 0,
   };
-
-  async function get(path: string): Promise<Seen> {
-    if (report.requests > 0 && options.spacingMs) await sleep(options.spacingMs);
-    report.requests++;
-    const sentAtMs = Date.now();
-    const response = await send(base + path, {
-      headers: { Authorization: `Bearer ${options.token}`, Accept: 'application/json' },
-      signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
-    });
-    const text = await response.text();
-    const receivedAtMs = Date.now();
-    const rateLimit = parseRateLimit(response.headers, receivedAtMs);
-    const date = response.headers.get('date');
-    if (date && !Number.isNaN(Date.parse(date)))
-      clock.observe({ serverDateMs: Date.parse(date), sentAtMs, receivedAtMs });
-    if (rateLimit) {
-      const known = report.rate_limit;
-      known.headers ??= rateLimitFamily(response.headers);
-      known.reset ??= rateLimit.reset?.format ?? null;
-      known.limit = rateLimit.limit ?? known.limit;
-      known.remaining = rateLimit.remaining ?? known.remaining;
-    }
-    let body: unknown;
-    try {
-      body = text.trim() === '' ? null : JSON.parse(text);
-    } catch {
-      body = undefined;
-    }
-    return { status: response.status, headers: response.headers, body, text };
-  }
-
+  const get = (path: string) => probeGet(options, clock, report, path);
   const first = await get('/bots?per_page=1');
   if (first.status === 401 || first.status === 403) {
     const said = readErrorBody(first.body, first.text).message;
@@ -89,31 +57,76 @@ export async function probeConnection(options: ProbeOptions): Promise<Connection
           ? 'The platform accepted the token.'
           : `The platform answered ${first.status} to a list of bots; is this its API v1 base URL?`,
     };
-    // Every list read tells its id type: a platform may number bots and name posts.
-    const bots = listShape(first);
-    const posts = listShape(await get('/posts?per_page=1'));
-    const list = bots ?? posts;
-    if (list) {
-      const pagination = bots?.pagination ?? posts?.pagination ?? null;
-      report.lists = { envelope: list.envelope, pagination };
-    }
-    for (const [name, shape] of [
-      ['bots', bots],
-      ['posts', posts],
-    ] as const) {
-      if (shape?.firstId !== undefined)
-        report.id_types[name] = typeof shape.firstId === 'number' ? 'number' : 'string';
-    }
-    const types = new Set(Object.values(report.id_types));
-    report.ids = types.size > 1 ? 'mixed' : ([...types][0] ?? null);
-    const missing = await get(MISSING_BOT);
-    if (missing.status >= 400)
-      report.errors = { status: missing.status, shape: errorShape(missing) };
+    await probeShapes(report, first, get);
   }
   // One more answer at another fraction of a second narrows the server's clock further.
   if (report.token.accepted && report.requests < 4) await get('/bots?per_page=1');
   report.rate_limit.skew_ms = clock.known ? clock.skewMs : null;
   return report;
+}
+
+/** One GET of the probe: the clock and the rate-limit headers learn from every answer. */
+async function probeGet(
+  options: ProbeOptions,
+  clock: ServerClock,
+  report: ConnectionReport,
+  path: string,
+): Promise<Seen> {
+  if (report.requests > 0 && options.spacingMs) await sleep(options.spacingMs);
+  report.requests++;
+  const sentAtMs = Date.now();
+  const send = options.fetch ?? fetch;
+  const response = await send(options.baseUrl.replace(/\/+$/, '') + path, {
+    headers: { Authorization: `Bearer ${options.token}`, Accept: 'application/json' },
+    signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+  });
+  const text = await response.text();
+  const receivedAtMs = Date.now();
+  const rateLimit = parseRateLimit(response.headers, receivedAtMs);
+  const date = response.headers.get('date');
+  if (date && !Number.isNaN(Date.parse(date)))
+    clock.observe({ serverDateMs: Date.parse(date), sentAtMs, receivedAtMs });
+  if (rateLimit) {
+    const known = report.rate_limit;
+    known.headers ??= rateLimitFamily(response.headers);
+    known.reset ??= rateLimit.reset?.format ?? null;
+    known.limit = rateLimit.limit ?? known.limit;
+    known.remaining = rateLimit.remaining ?? known.remaining;
+  }
+  let body: unknown;
+  try {
+    body = text.trim() === '' ? null : JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: response.status, headers: response.headers, body, text };
+}
+
+/** The lists' envelope and paging, each list's id type, and the error shape of a missing bot. */
+async function probeShapes(
+  report: ConnectionReport,
+  first: Seen,
+  get: (path: string) => Promise<Seen>,
+): Promise<void> {
+  // Every list read tells its id type: a platform may number bots and name posts.
+  const bots = listShape(first);
+  const posts = listShape(await get('/posts?per_page=1'));
+  const list = bots ?? posts;
+  if (list) {
+    const pagination = bots?.pagination ?? posts?.pagination ?? null;
+    report.lists = { envelope: list.envelope, pagination };
+  }
+  for (const [name, shape] of [
+    ['bots', bots],
+    ['posts', posts],
+  ] as const) {
+    if (shape?.firstId !== undefined)
+      report.id_types[name] = typeof shape.firstId === 'number' ? 'number' : 'string';
+  }
+  const types = new Set(Object.values(report.id_types));
+  report.ids = types.size > 1 ? 'mixed' : ([...types][0] ?? null);
+  const missing = await get(MISSING_BOT);
+  if (missing.status >= 400) report.errors = { status: missing.status, shape: errorShape(missing) };
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
