@@ -1,21 +1,11 @@
 // The shortcuts in cell reading give the answers of the full rules they skip, on random input.
 import { describe, expect, it } from 'vitest';
+import { seededRandom as random } from '../../main/emulator/random';
 import { isHttpUrlCell } from '../../main/csv/values';
 import { parsePrice } from '../../shared/price-text';
 import { decimalToMinor, minorDigits } from '../../shared/money';
 import type { MinorResult } from '../../shared/money';
 import { isHttpUrl } from '../../shared/url';
-
-/** A small deterministic generator (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomText(next: () => number, pieces: readonly string[], count: number): string {
   let text = '';

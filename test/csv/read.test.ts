@@ -2,22 +2,12 @@
 // from random files full of quotes, delimiters and line endings, whole or cut into chunks.
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
+import { seededRandom as random } from '../../main/emulator/random';
 import { openCsv, parseRecords } from '../../main/csv/read';
 import type { CsvRow, Newline } from '../../main/csv/read';
 import { csvFiles } from '../support/csv-files';
 
 const { fixture } = csvFiles('read');
-
-/** A small deterministic generator (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Text made of the pieces that matter to a CSV parser, quotes and spaces near delimiters most. */
 function randomCsv(next: () => number, delimiter: string, newline: Newline, length: number) {
