@@ -7,7 +7,7 @@ import type { PlatformClient } from '../platform/client';
 import { PAGE_RETRY_RULES, retryingPages, walkList } from '../platform/lists';
 import type { ListReading, Page, PageRetryRules } from '../platform/lists';
 import type { RetryRules } from '../queue/retry';
-import type { PageRequest } from '../platform/normalize';
+import type { Bot, Order, PageRequest, Post, Product, Subscriber } from '../platform/normalize';
 import type { RateGovernor } from '../queue/governor';
 import type { WorkspaceStore } from '../store';
 import type { PrunedList } from '../store/cache';
@@ -108,97 +108,86 @@ export class PullSync {
   ): Promise<SyncOutcome> {
     const { client, store } = this;
     const cache = store.cache;
+    const page = { per_page: PER_PAGE };
     switch (resource) {
       case 'bots':
         return this.pruned(
           'bots',
-          (request) => client.listBots({ per_page: PER_PAGE, ...request }),
-          (bots, generation) =>
-            cache.putBots(
-              bots.map((bot) => ({ id: bot.id, name: bot.name, raw: bot })),
-              generation,
-            ),
+          (request) => client.listBots({ ...page, ...request }),
+          (bots, generation) => cache.putBots(bots.map(botRow), generation),
           onPage,
         );
       case 'subscribers':
         return this.pruned(
           'subscribers',
-          (request) => client.listSubscribers({ per_page: PER_PAGE, ...request }),
+          (request) => client.listSubscribers({ ...page, ...request }),
           (subscribers, generation) =>
-            cache.putSubscribers(
-              subscribers.map((s) => ({
-                id: s.id,
-                botId: s.bot_id,
-                name: s.name,
-                tags: s.tags,
-                status: s.status,
-                raw: s,
-              })),
-              generation,
-            ),
+            cache.putSubscribers(subscribers.map(subscriberRow), generation),
           onPage,
         );
       case 'orders':
         return this.pruned(
           'orders',
-          (request) => client.listOrders({ per_page: PER_PAGE, ...request }),
-          (orders, generation) =>
-            cache.putOrders(
-              orders.map((o) => ({
-                id: o.id,
-                status: o.status,
-                currency: o.currency,
-                totalMinor: o.total_minor,
-                createdAt: millis(o.created_at),
-                raw: o,
-              })),
-              generation,
-            ),
+          (request) => client.listOrders({ ...page, ...request }),
+          (orders, generation) => cache.putOrders(orders.map(orderRow), generation),
           onPage,
         );
       case 'posts': {
-        const reading = await this.walk(
-          (request) => client.listPosts({ per_page: PER_PAGE, ...request }),
-          (posts) =>
-            cache.mergePosts(
-              posts.map((p) => ({
-                id: p.id,
-                botId: p.bot_id,
-                text: p.text,
-                mediaUrls: p.media_urls,
-                status: p.status,
-                scheduledAt: millis(p.scheduled_at),
-                publishedAt: millis(p.published_at),
-                clientReference: p.client_reference,
-              })),
-            ),
-          onPage,
-        );
-        return outcomeOf(reading);
+        const list = (request: PageRequest) => client.listPosts({ ...page, ...request });
+        const put = (posts: Post[]) => cache.mergePosts(posts.map(postRow));
+        return outcomeOf(await this.walk(list, put, onPage));
       }
       case 'products': {
-        const reading = await this.walk(
-          (request) => client.listProducts({ per_page: PER_PAGE, ...request }),
-          (products) =>
-            cache.mergeProducts(
-              products.map((p) => ({
-                id: p.id,
-                sku: p.sku,
-                name: p.name,
-                description: p.description,
-                priceMinor: p.price_minor,
-                currency: p.currency,
-                stock: p.stock,
-                imageUrl: p.image_url,
-              })),
-            ),
-          onPage,
-        );
-        return outcomeOf(reading);
+        const list = (request: PageRequest) => client.listProducts({ ...page, ...request });
+        const put = (products: Product[]) => cache.mergeProducts(products.map(productRow));
+        return outcomeOf(await this.walk(list, put, onPage));
       }
     }
   }
 }
+
+// What the cache keeps of each record the platform lists.
+const botRow = (bot: Bot) => ({ id: bot.id, name: bot.name, raw: bot });
+
+const subscriberRow = (s: Subscriber) => ({
+  id: s.id,
+  botId: s.bot_id,
+  name: s.name,
+  tags: s.tags,
+  status: s.status,
+  raw: s,
+});
+
+const orderRow = (o: Order) => ({
+  id: o.id,
+  status: o.status,
+  currency: o.currency,
+  totalMinor: o.total_minor,
+  createdAt: millis(o.created_at),
+  raw: o,
+});
+
+const postRow = (p: Post) => ({
+  id: p.id,
+  botId: p.bot_id,
+  text: p.text,
+  mediaUrls: p.media_urls,
+  status: p.status,
+  scheduledAt: millis(p.scheduled_at),
+  publishedAt: millis(p.published_at),
+  clientReference: p.client_reference,
+});
+
+const productRow = (p: Product) => ({
+  id: p.id,
+  sku: p.sku,
+  name: p.name,
+  description: p.description,
+  priceMinor: p.price_minor,
+  currency: p.currency,
+  stock: p.stock,
+  imageUrl: p.image_url,
+});
 
 /** A list read to its provable end with every item readable: what it lacks went from the server. */
 function isWhole(list: ListReading): boolean {
