@@ -12,14 +12,14 @@ import type { WorkspaceStore } from '../store';
 import { IMPORT_BEAT_MS } from '../store/imports';
 import type { NewOutboxItem } from '../store/outbox';
 import { mapColumns } from './columns';
-import type { ImportKind } from './columns';
+import type { ColumnMapping, ImportKind } from './columns';
 import { BadRowsFile } from './export';
 import { keepFirst } from './import-options';
 import type { ImportOptions } from './import-options';
 import { ImportRows } from './import-rows';
 import { writeRows } from './import-writes';
 import { openCsv, UnusableFile } from './read';
-import type { CsvFile } from './read';
+import type { CsvFile, CsvRow } from './read';
 import type { Valid } from './row-checks';
 import {
   detectSource,
@@ -55,6 +55,46 @@ function addSlot(result: ImportResult, slot: ImportResult['slots'][number]): voi
     : { first: slot.at, last: slot.at };
 }
 
+/** The file opened and its columns matched to fields: what a preview shows and an import reads. */
+export interface MappedFile {
+  file: CsvFile;
+  source: ReturnType<typeof detectSource>;
+  mapping: ColumnMapping<ImportKind>;
+}
+
+/**
+ * Opens a CSV file for `kind` and maps its columns, once, for a preview and an import alike:
+ * headerless post files by position, the user's choices over the matching by name. A required
+ * field without a column makes the file unusable, saying which.
+ */
+export async function openMapped(
+  kind: ImportKind,
+  path: string,
+  options: Pick<ImportOptions, 'encoding' | 'firstRowIsData' | 'mapping'>,
+): Promise<MappedFile> {
+  const file = await openCsv(path, {
+    ...(options.encoding ? { encoding: options.encoding } : {}),
+    firstRowIsData: options.firstRowIsData ?? ((cells) => looksLikeData(kind, cells)),
+  });
+  const source = detectSource(kind, file.header, file.firstRowIsData);
+  const positional = file.firstRowIsData && kind === 'posts';
+  const mapping = mapColumns(
+    kind,
+    file.header,
+    positional ? positionalMapping(file.header, options.mapping) : options.mapping,
+  );
+  if (mapping.missing.length > 0) {
+    const fields = mapping.missing.map((field) => `"${field}"`).join(' or ');
+    const headers = file.header.join(', ');
+    throw new UnusableFile(
+      file.firstRowIsData
+        ? `${path} has no header row, and no column is chosen for ${fields}: choose its column (${headers})`
+        : `${path} has no ${fields} column (the header row has: ${headers})`,
+    );
+  }
+  return { file, source, mapping };
+}
+
 export async function importCsv(
   store: WorkspaceStore,
   kind: ImportKind,
@@ -62,30 +102,13 @@ export async function importCsv(
   given: ImportOptions,
 ): Promise<ImportResult> {
   const options = { ...given, queue: given.queue === true || given.fillSlots !== undefined };
-  const onError = options.onError ?? 'abort';
-  const first = await openCsv(path, {
-    ...(options.encoding ? { encoding: options.encoding } : {}),
-    firstRowIsData: options.firstRowIsData ?? ((cells) => looksLikeData(kind, cells)),
-  });
-  const source = detectSource(kind, first.header, first.firstRowIsData);
-  const mapping = mapColumns(
-    kind,
-    first.header,
-    first.firstRowIsData && kind === 'posts'
-      ? positionalMapping(first.header, options.mapping)
-      : options.mapping,
-  );
-  if (mapping.missing.length > 0 && first.firstRowIsData) {
-    throw new UnusableFile(
-      `${path} has no header row, and no column is chosen for ${mapping.missing.map((field) => `"${field}"`).join(' or ')}: choose its column (${first.header.join(', ')})`,
-    );
-  }
-  if (mapping.missing.length > 0) {
-    throw new UnusableFile(
-      `${path} has no ${mapping.missing.map((field) => `"${field}"`).join(' or ')} column (the header row has: ${first.header.join(', ')})`,
-    );
-  }
-  const result: ImportResult = {
+  const mapped = await openMapped(kind, path, options);
+  return new ImportRun(store, kind, path, mapped, options).run();
+}
+
+/** A result with nothing counted yet, describing the file as it was opened. */
+function emptyResult(kind: ImportKind, { file, source, mapping }: MappedFile): ImportResult {
+  return {
     kind,
     rows: 0,
     inserted: 0,
@@ -103,78 +126,87 @@ export async function importCsv(
     badRowsFile: null,
     unknownColumns: mapping.unknown,
     source: source ? SOURCE_LABELS[source] : null,
-    firstRowIsData: first.firstRowIsData,
+    firstRowIsData: file.firstRowIsData,
     leftOut: [],
-    encoding: first.encoding,
-    encodingGuess: first.encodingGuess,
-    delimiter: first.delimiter,
+    encoding: file.encoding,
+    encodingGuess: file.encodingGuess,
+    delimiter: file.delimiter,
     batch: null,
     written: false,
   };
-  const progress: ImportProgress = {
-    rowsRead: 0,
-    rowsValid: 0,
-    rowsWritten: 0,
-    bytesRead: 0,
-    bytes: first.size,
-  };
+}
+
+/** One import of one opened file: read, check, write in short transactions, then finish. */
+class ImportRun {
+  private readonly result: ImportResult;
+  private readonly progress: ImportProgress;
+  private readonly onError: 'abort' | 'skip';
+  private readonly writing: boolean;
+  private readonly badRows: BadRowsFile | null;
   /** Bad rows are filled out to this many cells, so the error column is never read as data. */
-  const badRowWidth =
-    first.firstRowIsData && kind === 'posts'
-      ? Math.max(first.header.length, POSITIONAL_COLUMNS)
-      : first.header.length;
-  // A file without a header row gets bad rows without one too, to import again the same way.
-  const badRows = options.badRowsPath
-    ? new BadRowsFile(options.badRowsPath, first.firstRowIsData ? [] : first.header)
-    : null;
-  const importRows = new ImportRows(store, kind, first.header, mapping, source, options);
-  const { leftOut, held, shop } = importRows;
-  if (shop) {
-    const read = new Set(shop.reads.map((index) => first.header[index ?? -1]));
-    result.unknownColumns = mapping.unknown.filter((header) => !read.has(header));
-  }
-
-  const writing = !options.dryRun;
-  const pending: Valid[] = [];
+  private readonly badRowWidth: number;
+  private readonly importRows: ImportRows;
+  private readonly pending: Valid[] = [];
   /** Queue items wait for the end: until then, nothing of the import has to be taken back. */
-  const toQueue: NewOutboxItem[] = [];
+  private readonly toQueue: NewOutboxItem[] = [];
   // Real time, not options.now: it spaces the beats out while the import runs.
-  let lastBeat = Date.now();
-  let writeBatch = MIN_WRITE_BATCH;
-  const write = (items: Valid[]) => {
-    const started = performance.now();
-    store.transaction(() => {
-      writeRows(store, items, result, options, toQueue);
-      if (result.batch) store.imports.beat(result.batch);
-    });
-    const perRow = (performance.now() - started) / items.length;
-    writeBatch = Math.max(
-      MIN_WRITE_BATCH,
-      Math.min(WRITE_BATCH, Math.floor(WRITE_BUDGET_MS / Math.max(perRow, 1e-6))),
-    );
-    lastBeat = Date.now();
-    progress.rowsWritten = result.inserted + result.updated + result.unchanged;
-  };
-  const flush = () => {
-    if (pending.length > 0) write(pending.splice(0));
-  };
-  const report = (file: CsvFile) => {
-    progress.bytesRead = file.bytesRead();
-    options.onProgress?.({ ...progress });
-    // Checking on after a bad row (on-error abort), nothing is written: the batch still beats.
-    if (result.batch && Date.now() - lastBeat > IMPORT_BEAT_MS) {
-      store.imports.beat(result.batch);
-      lastBeat = Date.now();
-    }
-  };
+  private lastBeat = Date.now();
+  private writeBatch = MIN_WRITE_BATCH;
 
-  if (writing) {
-    store.imports.abandonStale();
-    result.batch = store.imports.createBatch(kind, path);
+  constructor(
+    private readonly store: WorkspaceStore,
+    private readonly kind: ImportKind,
+    private readonly path: string,
+    private readonly mapped: MappedFile,
+    private readonly options: ImportOptions & { queue: boolean },
+  ) {
+    const { file, source, mapping } = mapped;
+    this.result = emptyResult(kind, mapped);
+    this.progress = { rowsRead: 0, rowsValid: 0, rowsWritten: 0, bytesRead: 0, bytes: file.size };
+    this.onError = options.onError ?? 'abort';
+    this.writing = !options.dryRun;
+    this.badRowWidth =
+      file.firstRowIsData && kind === 'posts'
+        ? Math.max(file.header.length, POSITIONAL_COLUMNS)
+        : file.header.length;
+    // A file without a header row gets bad rows without one too, to import again the same way.
+    this.badRows = options.badRowsPath
+      ? new BadRowsFile(options.badRowsPath, file.firstRowIsData ? [] : file.header)
+      : null;
+    this.importRows = new ImportRows(store, kind, file.header, mapping, source, options);
+    const { shop } = this.importRows;
+    if (shop) {
+      const read = new Set(shop.reads.map((index) => file.header[index ?? -1]));
+      this.result.unknownColumns = mapping.unknown.filter((header) => !read.has(header));
+    }
   }
-  try {
+
+  async run(): Promise<ImportResult> {
+    const { store, result } = this;
+    if (this.writing) {
+      store.imports.abandonStale();
+      result.batch = store.imports.createBatch(this.kind, this.path);
+    }
+    try {
+      await this.readAll();
+      if (result.batch && this.onError === 'abort' && result.invalid > 0)
+        this.abandon(result.batch);
+      else if (result.batch) await this.finish(result.batch);
+    } catch (error) {
+      // Whatever failed (the file, the disk), the import is all or nothing.
+      if (result.batch) store.imports.abandonBatch(result.batch);
+      throw error;
+    } finally {
+      this.badRows?.close();
+    }
+    this.report();
+    result.leftOut = [...this.importRows.leftOut].map(([reason, rows]) => ({ reason, rows }));
+    return result;
+  }
+
+  private async readAll(): Promise<void> {
     let lastYield = Date.now();
-    for await (const rows of first.batches) {
+    for await (const rows of this.mapped.file.batches) {
       // The stream may hand over chunks it has already read without a turn of the event loop:
       // give the app's other calls theirs, so they wait a few milliseconds, not the whole import.
       if (Date.now() - lastYield >= YIELD_EVERY_MS) {
@@ -182,90 +214,126 @@ export async function importCsv(
         lastYield = Date.now();
       }
       for (const row of rows) {
-        const checked = importRows.validate(row);
-        if (checked === null) continue;
-        result.rows++;
-        progress.rowsRead++;
-        if (Array.isArray(checked)) {
-          result.invalid++;
-          result.errorCount += checked.length;
-          keepFirst(result.errors, checked);
-          badRows?.add(
-            // Short rows are filled out, so the error column stays the last one.
-            row.cells.length < badRowWidth
-              ? [...row.cells, ...Array<string>(badRowWidth - row.cells.length).fill('')]
-              : row.cells,
-            checked.map((e) => `${e.column}: ${e.message}`).join('; '),
-          );
-          // With on-error abort the import is lost now: stop writing, keep checking for the report.
-          if (onError === 'abort') pending.length = 0;
-        } else if ('warning' in checked) {
-          result.duplicates++;
-          result.warningCount++;
-          keepFirst(result.warnings, [checked.warning]);
-        } else {
-          progress.rowsValid++;
-          if (checked.kind === 'posts' && checked.filled && checked.botId && checked.scheduledAt)
-            addSlot(result, { row: checked.row, botId: checked.botId, at: checked.scheduledAt });
-          if (writing && (onError === 'skip' || result.invalid === 0)) {
-            pending.push(checked);
-            if (pending.length >= writeBatch) flush();
-          }
-        }
-        if (progress.rowsRead % PROGRESS_EVERY === 0) report(first);
+        this.take(row);
+        if (this.progress.rowsRead % PROGRESS_EVERY === 0) this.report();
       }
     }
-    if (result.batch && onError === 'abort' && result.invalid > 0) {
-      // Only what a user sent out while the import ran can stay; its batch then stays with it.
-      const stayed = store.imports.abandonBatch(result.batch);
-      Object.assign(result, {
-        batch: stayed > 0 ? result.batch : null,
-        inserted: stayed,
-        updated: 0,
-        unchanged: 0,
-      });
-      progress.rowsWritten = stayed;
-    } else if (result.batch) {
-      flush();
-      const batch = result.batch;
-      const keptBack = new Set(
-        [...store.imports.productsBySku([...held]).values()].map((product) => product.id),
-      );
-      if (options.queue && kind === 'products')
-        for (const productId of store.imports.insertedProducts(batch))
-          if (!keptBack.has(productId))
-            toQueue.push({
-              kind: 'create_product',
-              productId,
-              priority: PRIORITY.due,
-              dueAt: options.now,
-            });
-      // In short transactions, as the rows were written: the app's other work runs between them.
-      for (let from = 0; from < toQueue.length; from += WRITE_BATCH) {
-        store.transaction(() => {
-          for (const item of toQueue.slice(from, from + WRITE_BATCH)) store.outbox.enqueue(item);
-          store.imports.beat(batch);
-        });
-        await setImmediate();
-      }
-      store.imports.finishBatch(batch, {
-        rows: result.rows,
-        inserted: result.inserted,
-        updated: result.updated,
-        unchanged: result.unchanged,
-        invalid: result.invalid,
-        leftOut: result.duplicates + [...leftOut.values()].reduce((sum, rows) => sum + rows, 0),
-      });
-      result.written = true;
-    }
-  } catch (error) {
-    // Whatever failed (the file, the disk), the import is all or nothing.
-    if (result.batch) store.imports.abandonBatch(result.batch);
-    throw error;
-  } finally {
-    badRows?.close();
   }
-  report(first);
-  result.leftOut = [...leftOut].map(([reason, rows]) => ({ reason, rows }));
-  return result;
+
+  /** One row checked and counted: bad, left out as a duplicate, or good (and written). */
+  private take(row: CsvRow): void {
+    const { result, progress } = this;
+    const checked = this.importRows.validate(row);
+    if (checked === null) return;
+    result.rows++;
+    progress.rowsRead++;
+    if (Array.isArray(checked)) {
+      this.refuse(row, checked);
+    } else if ('warning' in checked) {
+      result.duplicates++;
+      result.warningCount++;
+      keepFirst(result.warnings, [checked.warning]);
+    } else {
+      progress.rowsValid++;
+      if (checked.kind === 'posts' && checked.filled && checked.botId && checked.scheduledAt)
+        addSlot(result, { row: checked.row, botId: checked.botId, at: checked.scheduledAt });
+      if (this.writing && (this.onError === 'skip' || result.invalid === 0)) {
+        this.pending.push(checked);
+        if (this.pending.length >= this.writeBatch) this.flush();
+      }
+    }
+  }
+
+  private refuse(row: CsvRow, errors: ImportResult['errors']): void {
+    const { result } = this;
+    result.invalid++;
+    result.errorCount += errors.length;
+    keepFirst(result.errors, errors);
+    const width = this.badRowWidth;
+    this.badRows?.add(
+      // Short rows are filled out, so the error column stays the last one.
+      row.cells.length < width
+        ? [...row.cells, ...Array<string>(width - row.cells.length).fill('')]
+        : row.cells,
+      errors.map((e) => `${e.column}: ${e.message}`).join('; '),
+    );
+    // With on-error abort the import is lost now: stop writing, keep checking for the report.
+    if (this.onError === 'abort') this.pending.length = 0;
+  }
+
+  private write(items: Valid[]): void {
+    const { store, result } = this;
+    const started = performance.now();
+    store.transaction(() => {
+      writeRows(store, items, result, this.options, this.toQueue);
+      if (result.batch) store.imports.beat(result.batch);
+    });
+    const perRow = (performance.now() - started) / items.length;
+    const fits = Math.floor(WRITE_BUDGET_MS / Math.max(perRow, 1e-6));
+    this.writeBatch = Math.max(MIN_WRITE_BATCH, Math.min(WRITE_BATCH, fits));
+    this.lastBeat = Date.now();
+    this.progress.rowsWritten = result.inserted + result.updated + result.unchanged;
+  }
+
+  private flush(): void {
+    if (this.pending.length > 0) this.write(this.pending.splice(0));
+  }
+
+  private report(): void {
+    const { result, progress } = this;
+    progress.bytesRead = this.mapped.file.bytesRead();
+    this.options.onProgress?.({ ...progress });
+    // Checking on after a bad row (on-error abort), nothing is written: the batch still beats.
+    if (result.batch && Date.now() - this.lastBeat > IMPORT_BEAT_MS) {
+      this.store.imports.beat(result.batch);
+      this.lastBeat = Date.now();
+    }
+  }
+
+  /** On-error abort with a bad row: only what a user sent out meanwhile stays, with its batch. */
+  private abandon(batch: string): void {
+    const stayed = this.store.imports.abandonBatch(batch);
+    Object.assign(this.result, {
+      batch: stayed > 0 ? batch : null,
+      inserted: stayed,
+      updated: 0,
+      unchanged: 0,
+    });
+    this.progress.rowsWritten = stayed;
+  }
+
+  /** The last rows, the queue items (products queued unless held back), and the batch's summary. */
+  private async finish(batch: string): Promise<void> {
+    const { store, result, options, toQueue } = this;
+    this.flush();
+    const held = store.imports.productsBySku([...this.importRows.held]).values();
+    const keptBack = new Set([...held].map((product) => product.id));
+    if (options.queue && this.kind === 'products')
+      for (const productId of store.imports.insertedProducts(batch))
+        if (!keptBack.has(productId))
+          toQueue.push({
+            kind: 'create_product',
+            productId,
+            priority: PRIORITY.due,
+            dueAt: options.now,
+          });
+    // In short transactions, as the rows were written: the app's other work runs between them.
+    for (let from = 0; from < toQueue.length; from += WRITE_BATCH) {
+      store.transaction(() => {
+        for (const item of toQueue.slice(from, from + WRITE_BATCH)) store.outbox.enqueue(item);
+        store.imports.beat(batch);
+      });
+      await setImmediate();
+    }
+    const leftOut = [...this.importRows.leftOut.values()].reduce((sum, rows) => sum + rows, 0);
+    store.imports.finishBatch(batch, {
+      rows: result.rows,
+      inserted: result.inserted,
+      updated: result.updated,
+      unchanged: result.unchanged,
+      invalid: result.invalid,
+      leftOut: result.duplicates + leftOut,
+    });
+    result.written = true;
+  }
 }
