@@ -9,6 +9,11 @@ export interface FormErrors<F extends string> {
   form: string | null;
 }
 
+/** A field's problem told with its subject ("API token was refused"), or undefined for none. */
+export function named(subject: string, problem: string | undefined): string | undefined {
+  return problem && `${subject} ${problem}`;
+}
+
 export function noErrors<F extends string>(): FormErrors<F> {
   return { fields: {}, form: null };
 }
