@@ -77,6 +77,7 @@ export interface OperationResults {
   deletePost: { removed: number };
   addMedia: MediaPicture;
   describeMedia: MediaPicture[];
+  readMedia: { fileName: string | null; contentBase64: string };
   getMediaHost: MediaHost | null;
   /** The host set, or null when the user closed the dialog without a folder. */
   chooseMediaFolder: MediaHost | null;

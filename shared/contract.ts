@@ -252,6 +252,11 @@ export const operations = {
   }),
   /** The file names and thumbnails of a post's pictures, for its editor. */
   describeMedia: z.strictObject({ urls: mediaUrls }),
+  /**
+   * An uploaded picture's bytes, so the page can draw the thumbnail of one added without (by the
+   * command line, which has no way to draw one) and keep it with addMedia.
+   */
+  readMedia: z.strictObject({ url: mediaUrl }),
   /** Where uploaded pictures are published from, for the settings screen; null when nowhere yet. */
   getMediaHost: z.strictObject({}),
   /**
@@ -487,6 +492,7 @@ export const OPERATION_SIDES = {
   deletePost: 'renderer',
   addMedia: 'renderer',
   describeMedia: 'renderer',
+  readMedia: 'renderer',
   getMediaHost: 'renderer',
   chooseMediaFolder: 'renderer',
   setMediaHost: 'main',

@@ -44,6 +44,7 @@ const rendererHandlers: HandlersFor<'renderer'> = {
   moveToDrafts: (s, input) => s.current.posts.moveToDrafts(input),
   addMedia: (s, input) => s.current.media.addMedia(input),
   describeMedia: (s, input) => s.current.media.describeMedia(input),
+  readMedia: (s, input) => s.current.media.readMedia(input),
   getMediaHost: (s) => s.current.media.host(),
   chooseMediaFolder: (s, input) => s.chooseMediaFolder(input.publicBaseUrl),
   listProducts: (s, input) => s.current.catalog.listProducts(input),

@@ -416,9 +416,10 @@ export class CacheStore {
     );
   }
 
+  /** A page of orders, each customer named by the cached subscriber (and found by that name). */
   orders(query: PageQuery & { status?: string | undefined }): Page<OrderSummary> {
-    const where = new Conditions().search(['id', 'raw'], query.search);
-    if (query.status) where.add('status = ?', query.status);
+    const where = new Conditions().search(['o.id', 'o.raw', 's.name'], query.search);
+    if (query.status) where.add('o.status = ?', query.status);
     const page = windowed<{
       id: string;
       status: string;
@@ -426,13 +427,15 @@ export class CacheStore {
       total_minor: number;
       created_at: number | null;
       raw: string;
+      subscriber_name: string | null;
     }>(
       this.db,
       {
-        columns: 'id, status, currency, total_minor, created_at, raw',
-        table: 'orders',
+        columns:
+          'o.id, o.status, o.currency, o.total_minor, o.created_at, o.raw, s.name AS subscriber_name',
+        table: `orders o LEFT JOIN subscribers s ON s.id = json_extract(o.raw, '$.subscriber_id')`,
         where,
-        order: 'created_at DESC, id DESC',
+        order: 'o.created_at DESC, o.id DESC',
       },
       query,
     );
@@ -448,7 +451,10 @@ export class CacheStore {
           totalMinor: row.total_minor,
           createdAt: row.created_at,
           customer:
-            field(raw, 'customer_name', 'string') ?? field(raw, 'subscriber_id', 'string') ?? null,
+            field(raw, 'customer_name', 'string') ??
+            row.subscriber_name ??
+            field(raw, 'subscriber_id', 'string') ??
+            null,
           items: items.map((item) => ({
             name: field(item, 'name', 'string') ?? field(item, 'sku', 'string') ?? '?',
             quantity: field(item, 'quantity', 'number') ?? 1,

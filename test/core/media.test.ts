@@ -74,6 +74,24 @@ describe('uploaded pictures', () => {
     store.close();
   });
 
+  it('hand the page a picture’s bytes to draw its thumbnail, and only an uploaded one', () => {
+    const { store, service } = media();
+    const big = Buffer.concat([JPEG, Buffer.alloc(200 * 1024)]);
+    const added = service.add('stall.jpg', big);
+    expect(service.readMedia({ url: added.url })).toEqual({
+      fileName: 'stall.jpg',
+      contentBase64: big.toString('base64'),
+    });
+    const unknown = `pressroom-media:${'0'.repeat(64)}.png`;
+    expect(() => service.readMedia({ url: unknown })).toThrow(
+      /is not among this workspace's uploaded pictures/,
+    );
+    expect(() => service.readMedia({ url: 'https://cdn.example/b.jpg' })).toThrow(
+      /is not among this workspace's uploaded pictures/,
+    );
+    store.close();
+  });
+
   it('refuse what is not a picture, what is too big, and a thumbnail that is not small', () => {
     const { store, service } = media();
     expect(() => service.add('notes.png', Buffer.from('just text'))).toThrow(

@@ -35,6 +35,24 @@ describe('the people screens’ operations', () => {
     pressroom.close();
   });
 
+  it('names each order’s customer, and finds orders by the customer’s name', async () => {
+    const { pressroom } = await workspace();
+    await pressroom.queue.sync();
+    const orders = pressroom.people.listOrders({ limit: 1000 }).rows;
+    const named = orders.filter((order) => order.customer !== null);
+    expect(named.length).toBeGreaterThan(0);
+    expect(named.filter((order) => /^sub_/.test(order.customer ?? ''))).toEqual([]);
+    const customer = named[0]!.customer!;
+    const found = pressroom.people.listOrders({ limit: 1000, search: customer.toUpperCase() }).rows;
+    expect(found.map((order) => order.id).sort()).toEqual(
+      named
+        .filter((order) => order.customer === customer)
+        .map((order) => order.id)
+        .sort(),
+    );
+    pressroom.close();
+  });
+
   it('settles a tag under the item the call returned, and the cache has it after a sync', async () => {
     const { pressroom, events } = await workspace();
     await pressroom.queue.sync();

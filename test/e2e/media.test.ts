@@ -12,7 +12,8 @@ import { describe, expect, it } from 'vitest';
 import type { OperationResults } from '../../shared/answers';
 import type { LocalPost } from '../../shared/domain';
 import { wallTime } from '../../renderer/src/lib/format';
-import { solidPng } from '../support/pictures';
+import { THUMBNAIL_MAX_BYTES } from '../../shared/media';
+import { noisyPng, solidPng } from '../support/pictures';
 import { seriousViolations } from './axe';
 import { callCore, chooseFromMore, openApp, screenshot } from './harness';
 import { useServedApp } from './served-app';
@@ -233,6 +234,44 @@ describe('pictures in Chromium', () => {
       }),
     );
     expect(served).toEqual([RYE, CROISSANT, COFFEE]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('draws the thumbnail of a picture added without one, as the command line adds them', async () => {
+    // 200×200 of noise is over the 64 KiB a picture may be to stand for its own thumbnail.
+    const big = noisyPng(200, 200, 7);
+    expect(big.byteLength).toBeGreaterThan(THUMBNAIL_MAX_BYTES);
+    // `media add` keeps the bytes alone (the command line cannot draw): addMedia without one.
+    const picture = await callCore<OperationResults['addMedia']>(app.served, 'addMedia', {
+      fileName: 'market stall.png',
+      contentBase64: big.toString('base64'),
+    });
+    expect(picture.thumbnailUrl).toBeNull();
+    await callCore(app.served, 'addPost', {
+      text: 'Market stall, pictured from the command line',
+      mediaUrls: [picture.url],
+      mode: 'draft',
+    });
+    const { page, problems } = await openApp(app.browser, app.served.url);
+    await page
+      .getByRole('region', { name: 'Unscheduled drafts' })
+      .getByRole('button', { name: /Market stall, pictured/ })
+      .click();
+    const editor = page.getByRole('dialog', { name: 'Edit post' });
+    const item = editor
+      .getByRole('list', { name: 'Pictures' })
+      .getByRole('listitem')
+      .filter({ hasText: 'market stall.png' });
+    expect(await shownPicture(item)).toMatch(DATA_PICTURE);
+    // Kept with the picture: the calendar, the Queue and the next editor show it too.
+    const [described] = await callCore<OperationResults['describeMedia']>(
+      app.served,
+      'describeMedia',
+      { urls: [picture.url] },
+    );
+    expect(described?.thumbnailUrl).toMatch(DATA_PICTURE);
+    expect(described?.fileName).toBe('market stall.png');
     expect(problems).toEqual([]);
     await page.close();
   });

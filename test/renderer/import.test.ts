@@ -5,13 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MAX_UPLOAD_BYTES } from '../../shared/contract';
 import type { OperationInput } from '../../shared/contract';
 import type { CallResult } from '../../shared/answers';
-import type {
-  ImportBatch,
-  ImportPreview,
-  ImportProgress,
-  ImportResult,
-  LocalPost,
-} from '../../shared/domain';
+import type { ImportBatch, ImportPreview, ImportProgress, ImportResult } from '../../shared/domain';
 import { formatDateTime } from '../../renderer/src/lib/format';
 import ImportScreen from '../../renderer/src/screens/ImportScreen.svelte';
 import { shellContext } from '../../renderer/src/lib/context';
@@ -21,7 +15,7 @@ import {
   fieldColumns,
   progressPercent,
   tooBig,
-} from '../../renderer/src/state/import.svelte';
+} from '../../renderer/src/state/import-view';
 import { Shell } from '../../renderer/src/state/shell.svelte';
 import { outboxItem } from '../support/outbox';
 import { FakeTransport, ok } from './fake-transport';
@@ -590,23 +584,9 @@ describe('the import screen', () => {
     transport.answer('importUpload', () =>
       ok(result({ inserted: 1, batch: 'batch-3', written: true })),
     );
-    const published: LocalPost = {
-      id: 5,
-      remoteId: 'p_5',
-      botId: null,
-      text: 'Hello',
-      mediaUrls: [],
-      scheduledAt: null,
-      zone: 'UTC',
-      status: 'published',
-      origin: 'local',
-      publishedAt: 1,
-      error: null,
-      batchId: 'batch-3',
-      createdAt: 0,
-      updatedAt: 0,
-    };
-    transport.answer('listPosts', () => ok([published]));
+    // The core's list of imports says which can no longer be undone: no post of it is read here.
+    let cannotUndo: string | null = null;
+    transport.answer('listImports', () => ok([{ ...BATCH_7, id: 'batch-3', cannotUndo }]));
     await pick(CSV);
     await fireEvent.click(await screen.findByRole('button', { name: 'Import' }));
     const undo = await screen.findByRole('button', { name: 'Undo import' });
@@ -619,8 +599,10 @@ describe('the import screen', () => {
       idempotencyKey: 'k',
       remoteId: 'p_5',
     });
+    cannotUndo = '1 of its posts has gone to the platform';
     transport.emit({ type: 'done', item, remoteId: 'p_5' });
     await vi.waitFor(() => expect(undo).toHaveProperty('disabled', true));
+    expect(transport.callsOf('listPosts')).toEqual([]);
     expect(screen.getByText(/on the platform already, so it can no longer be undone/)).toBeTruthy();
   });
 

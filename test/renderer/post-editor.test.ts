@@ -499,6 +499,38 @@ describe('the post editor dialog', () => {
     expect(within(dialog).getByRole('button', { name: 'Close' })).toBeTruthy();
   });
 
+  it('names a post’s deleted bot and its failure in plain words, never by the bot’s id', async () => {
+    const { shell } = await shellWith();
+    const failed = post({
+      id: 3,
+      status: 'failed',
+      botId: 'bot_gone',
+      error: 'POST /posts: 422 validation_failed: bot_id no bot with id "bot_gone"',
+    });
+    const bakery = { id: 'bot_1', name: 'Bakery', channel: null, status: null, description: null };
+    render(PostEditorDialog, {
+      props: {
+        editor: new PostEditor(shell, { post: failed }),
+        bots: [{ ...bakery, pending: 0 }],
+        onsaved: vi.fn(),
+        onclose: vi.fn(),
+      },
+    });
+    const dialog = screen.getByRole('dialog', { name: 'Edit post' });
+    const select = within(dialog).getByRole('combobox', { name: 'Bot' }) as HTMLSelectElement;
+    expect(select.selectedOptions[0]?.textContent).toBe('A bot no longer on the platform');
+    expect(select.getAttribute('aria-invalid')).toBe('true');
+    const attempt = within(dialog).getByText(/^Last attempt:/);
+    expect(attempt.textContent).toBe(
+      'Last attempt: The bot this post was for no longer exists on the platform. Pick another bot and publish again.',
+    );
+    // The platform's own words stay one click away.
+    const words = within(dialog).getByText('The platform’s words').closest('details');
+    expect(words?.textContent).toContain('validation_failed');
+    await fireEvent.change(select, { target: { value: 'bot_1' } });
+    expect(select.selectedOptions[0]?.textContent).toBe('Bakery');
+  });
+
   it('deletes a scheduled post at once, and Undo writes it again as it was', async () => {
     const at = Date.now() + 86_400_000;
     const scheduled = post({ id: 6, status: 'scheduled', scheduledAt: at, botId: 'bot_1' });

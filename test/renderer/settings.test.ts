@@ -5,7 +5,7 @@ import type { AccountSettings } from '../../shared/domain';
 import SettingsScreen from '../../renderer/src/screens/SettingsScreen.svelte';
 import { shellContext } from '../../renderer/src/lib/context';
 import { Shell } from '../../renderer/src/state/shell.svelte';
-import { formErrors } from '../../renderer/src/state/settings.svelte';
+import { formErrors } from '../../renderer/src/state/forms';
 import { FakeTransport, ok } from './fake-transport';
 import { bot, description } from './fixtures';
 

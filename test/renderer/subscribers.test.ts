@@ -283,6 +283,17 @@ describe('the subscribers screen', () => {
     );
   });
 
+  it('names the open subscriber’s bot, not its id', async () => {
+    const { shell, stop } = setup([{ ...ada, botId: 'bot_2' }]);
+    stop();
+    render(SubscribersScreen, { context: shellContext(shell) });
+    await fireEvent.click(await screen.findByRole('button', { name: 'Open Ada Lovelace' }));
+    const panel = await screen.findByRole('complementary', { name: 'Ada Lovelace' });
+    const bot = within(panel).getByText('Bot').nextElementSibling;
+    await vi.waitFor(() => expect(bot?.textContent).toBe('Cafe'));
+    expect(panel.textContent).not.toContain('bot_2');
+  });
+
   it('shows the core’s refusal of a message in the form and keeps the text', async () => {
     const { transport, shell, stop } = setup();
     stop();

@@ -52,6 +52,7 @@ describe('operation sides', () => {
       moveToDrafts: 'renderer',
       addMedia: 'renderer',
       describeMedia: 'renderer',
+      readMedia: 'renderer',
       getMediaHost: 'renderer',
       chooseMediaFolder: 'renderer',
       setMediaHost: 'main',

@@ -15,3 +15,17 @@ export function solidPng(width: number, height: number, [r, g, b]: readonly numb
     ),
   );
 }
+
+/** A `width`×`height` PNG of seeded noise: it does not compress, so it is about 4 bytes a pixel. */
+export function noisyPng(width: number, height: number, seed = 1): Buffer {
+  let state = seed >>> 0 || 1;
+  const pixels = Buffer.alloc(width * height * 4);
+  for (let i = 0; i < pixels.length; i++) {
+    // xorshift32: the same picture every run.
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    pixels[i] = (i & 3) === 3 ? 255 : state & 255;
+  }
+  return encodePng(width, height, pixels);
+}

@@ -5,7 +5,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MediaHost, OperationInput } from '../../../shared/contract';
-import type { MediaPicture } from '../../../shared/answers';
+import type { MediaPicture, OperationResults } from '../../../shared/answers';
 import type { MediaType } from '../../../shared/media';
 import {
   MEDIA_MAX_BYTES,
@@ -44,6 +44,18 @@ export class MediaService {
 
   describeMedia(input: OperationInput<'describeMedia'>): MediaPicture[] {
     return this.describe(validate('describeMedia', input).urls);
+  }
+
+  /** An uploaded picture's bytes (input checked by the operation table), for the page to draw. */
+  readMedia({ url }: OperationInput<'readMedia'>): OperationResults['readMedia'] {
+    const name = localMediaName(url);
+    const stored = name ? this.store.media.get(name) : undefined;
+    const bytes = name && stored && this.store.media.bytes(name);
+    if (!bytes)
+      throw new InvalidInput([
+        { field: 'url', message: `${url} is not among this workspace's uploaded pictures` },
+      ]);
+    return { fileName: stored.originalName, contentBase64: bytes.toString('base64') };
   }
 
   setMediaHost(input: OperationInput<'setMediaHost'>): void {

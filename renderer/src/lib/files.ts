@@ -12,6 +12,11 @@ export function readAsBase64(file: Blob): Promise<string> {
   });
 }
 
+/** Bytes the core sent as base64, as a Blob of `type`. */
+export function blobFromBase64(base64: string, type: string): Blob {
+  return new Blob([Uint8Array.from(atob(base64), (char) => char.charCodeAt(0))], { type });
+}
+
 /** The longest side of a thumbnail: a chip shows it at a few dozen pixels, sharp on 2× screens. */
 const THUMBNAIL_SIDE = 160;
 

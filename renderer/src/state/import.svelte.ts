@@ -1,25 +1,24 @@
 // The import wizard's state (browser): the picked file, the core's preview of it (detection,
-// column mapping, sample rows and a dry run), the user's choices, the import with its live
-// progress, its result and undo, the history of past imports (each undoable while it can be),
-// and the export of posts or products as CSV.
-import { describeUndone } from '../../../shared/domain';
-import { MAX_UPLOAD_BYTES } from '../../../shared/contract';
+// column mapping, sample rows and a dry run) and the user's choices. It creates its parts: the
+// import itself with its progress, result and undo (import-run), the past imports
+// (import-history) and the CSV export (csv-export); import-view.ts is what the preview shows.
 import type { OperationInput } from '../../../shared/contract';
-import type { CoreEvent } from '../../../shared/answers';
 import type { TextEncoding } from '../../../shared/encodings';
-import type {
-  BotSummary,
-  ImportBatch,
-  ImportPreview,
-  ImportProgress,
-  ImportResult,
-  LocalPost,
-  LocalProduct,
-  RowError,
-} from '../../../shared/domain';
+import type { BotSummary, ImportPreview, ImportResult } from '../../../shared/domain';
+import { CsvExport } from './csv-export.svelte';
+import { ImportHistory } from './import-history.svelte';
+import { ImportRun } from './import-run.svelte';
+import {
+  errorsByCell,
+  fieldColumns,
+  progressPercent,
+  slotsByRow,
+  tooBig,
+  type FieldColumns,
+  type ImportKind,
+} from './import-view';
 import type { Shell } from './shell.svelte';
 
-export type ImportKind = ImportResult['kind'];
 type DateFormat = 'DD/MM/YYYY' | 'MM/DD/YYYY';
 
 /** The user's choices that shape both the preview's dry run and the import. */
@@ -50,64 +49,6 @@ interface PickedFile {
   upload: string;
 }
 
-/** Field → the header it is read from, or null when it is not imported. */
-export type FieldColumns = Record<string, string | null>;
-
-/** The statuses with which the core refuses to undo an import: the item has gone out. */
-const ON_PLATFORM: readonly string[] = ['sending', 'published', 'handed_off'];
-
-/** The key of one cell in the error index: its spreadsheet row and its header. */
-export const cellKey = (row: number, column: string): string => `${row}\u0000${column}`;
-
-/** Every error's (or warning's) sentence by cell, so the preview table marks the cells. */
-export function errorsByCell(errors: readonly RowError[]): Record<string, string> {
-  const index: Record<string, string> = {};
-  for (const error of errors) {
-    const key = cellKey(error.row, error.column);
-    index[key] = index[key] ? `${index[key]}; ${error.message}` : error.message;
-  }
-  return index;
-}
-
-/** The preview's header → field answer, turned to the wizard's field → header view. */
-export function fieldColumns(preview: ImportPreview): FieldColumns {
-  const columns: FieldColumns = Object.fromEntries(
-    preview.fields.map((field) => [field.name, null]),
-  );
-  for (const [header, field] of Object.entries(preview.mapping)) {
-    if (field !== null) columns[field] = header;
-  }
-  return columns;
-}
-
-/** The slot fillSlots gives a row, by the row's number. */
-export type RowSlots = Record<number, ImportResult['slots'][number]>;
-
-export function slotsByRow(slots: ImportResult['slots']): RowSlots {
-  return Object.fromEntries(slots.map((slot) => [slot.row, slot]));
-}
-
-/**
- * How far the import is, in percent: it reads every row, then writes the valid ones (in the same
- * pass when skipping bad rows), so the whole is the preview's rows plus its valid rows.
- */
-export function progressPercent(progress: ImportProgress, expected: ImportResult | null): number {
-  const total = expected ? expected.rows + (expected.rows - expected.invalid) : 0;
-  const done = progress.rowsRead + progress.rowsWritten;
-  if (total > 0) return Math.min(100, Math.round((done / total) * 100));
-  return progress.bytes > 0
-    ? Math.min(100, Math.round((progress.bytesRead / progress.bytes) * 100))
-    : 0;
-}
-
-/** A file too big for the core's upload limit, told before reading it; else null. */
-export function tooBig(file: { name: string; size: number }): string | null {
-  if (file.size <= MAX_UPLOAD_BYTES) return null;
-  const limit = MAX_UPLOAD_BYTES / 1024 / 1024;
-  const size = (file.size / 1024 / 1024).toFixed(1);
-  return `“${file.name}” is ${size} MiB; files up to ${limit} MiB can be imported here. Split it, or import it with the command line (npm run -s cli -- import).`;
-}
-
 export class ImportState {
   kind = $state<ImportKind>('posts');
   file = $state.raw<PickedFile | null>(null);
@@ -133,20 +74,10 @@ export class ImportState {
   });
   /** The bots a post file's rows without one can be given. */
   bots = $state.raw<BotSummary[]>([]);
-  importing = $state(false);
-  progress = $state.raw<ImportProgress | null>(null);
-  result = $state.raw<ImportResult | null>(null);
-  importError = $state<string | null>(null);
-  /** What Undo did, once it ran. */
-  undone = $state<string | null>(null);
-  /** Why Undo can no longer run (items went to the platform), from the core or the events. */
-  undoBlocked = $state<string | null>(null);
-  exporting = $state(false);
-  /** Past imports, newest first, from the core: they outlast this screen. */
-  history = $state.raw<ImportBatch[]>([]);
-  historyError = $state<string | null>(null);
-  /** The batch whose undo is running, from the result or the history. */
-  undoingBatch = $state<string | null>(null);
+  readonly history: ImportHistory;
+  /** The import of the picked file: its progress, result and undo. */
+  readonly importRun: ImportRun;
+  readonly csvExport: CsvExport;
 
   /** Field → header as the preview matched it, with the user's latest choices over it. */
   readonly columns = $derived(
@@ -163,20 +94,26 @@ export class ImportState {
   readonly fillsSlots = $derived(this.kind === 'posts' && this.choices.fillSlots);
   /** Posts go into the queue (the duplicate guard checks only those): chosen, or by filling slots. */
   readonly schedules = $derived(this.choices.queue || this.fillsSlots);
-  readonly percent = $derived(
-    this.progress ? progressPercent(this.progress, this.preview?.result ?? null) : 0,
-  );
-  readonly canImport = $derived(
-    this.file !== null &&
+  readonly percent = $derived.by(() => {
+    const { progress } = this.importRun;
+    return progress ? progressPercent(progress, this.preview?.result ?? null) : 0;
+  });
+  readonly canImport = $derived.by(
+    () =>
+      this.file !== null &&
       this.preview !== null &&
       this.preview.problem === null &&
       !this.previewing &&
-      !this.importing,
+      !this.importRun.importing,
   );
   /** Each preview call's number: an answer older than the latest is dropped. */
   private previewCall = 0;
 
-  constructor(private readonly shell: Shell) {}
+  constructor(private readonly shell: Shell) {
+    this.history = new ImportHistory(shell);
+    this.importRun = new ImportRun(shell, this.history);
+    this.csvExport = new CsvExport(shell);
+  }
 
   /** The zone for times without one: the user's choice, else their settings' zone. */
   get timezone(): string {
@@ -203,7 +140,7 @@ export class ImportState {
       return;
     }
     this.file = { name: file.name, upload: sent.value.upload };
-    this.clearOutcome();
+    this.importRun.clear();
     // A fixed file has the same header, so the user's columns stay; a file without them starts
     // afresh from the matching by name.
     if ((await this.runPreview()) !== null) {
@@ -217,7 +154,7 @@ export class ImportState {
     // Products queued by default would go on sale at once; dated posts only go at their time.
     this.choices.queue = kind === 'posts';
     this.overrides = {};
-    this.clearOutcome();
+    this.importRun.clear();
     await this.previewAgain(`Could not read the file as ${kind}`);
   }
 
@@ -262,21 +199,6 @@ export class ImportState {
     const bot =
       this.shell.settings?.defaultBotId ?? (bots.length === 1 ? (bots[0]?.id ?? null) : null);
     if (bot !== null) await this.setChoice('bot', bot);
-  }
-
-  /** Reads the import history from the core. */
-  async loadHistory(): Promise<void> {
-    const answer = await this.shell.api.listImports({});
-    if (answer.ok) {
-      this.history = answer.value;
-      this.historyError = null;
-    } else this.historyError = answer.error.message;
-  }
-
-  /** The calendar's day of the result's first post, for "See on calendar"; null when none. */
-  get resultFirstAt(): number | null {
-    const batch = this.result?.batch;
-    return this.history.find((entry) => entry.id === batch)?.firstAt ?? null;
   }
 
   /** The bad rows of `result` as CSV text, for a download; null (with a notice) when gone. */
@@ -330,113 +252,17 @@ export class ImportState {
     return null;
   }
 
+  /** Imports the picked file with the choices previewed. */
   async run(): Promise<void> {
     if (!this.file || !this.canImport) return;
-    this.clearOutcome();
-    this.importing = true;
-    this.progress = { rowsRead: 0, rowsValid: 0, rowsWritten: 0, bytesRead: 0, bytes: 0 };
-    const answer = await this.shell.api.importUpload({
-      ...this.base(),
-      upload: this.file.upload,
-    });
-    this.importing = false;
-    if (!answer.ok) {
-      this.importError = answer.error.message;
-      return;
-    }
-    this.result = answer.value;
-    await this.loadHistory();
-    if (answer.value.written) {
-      const { inserted, updated } = answer.value;
-      this.shell.notices.show(
-        'success',
-        `Imported ${inserted} new and ${updated} updated ${this.kind}`,
-      );
-    }
+    await this.importRun.start({ ...this.base(), upload: this.file.upload });
   }
 
-  /** Undoes the batch just imported (the result's), or one from the history. */
-  async undo(batch = this.result?.batch): Promise<void> {
-    if (!batch || this.undoingBatch !== null) return;
-    this.undoingBatch = batch;
-    const answer = await this.shell.api.undoImport({ batch });
-    this.undoingBatch = null;
-    const current = batch === this.result?.batch;
-    if (answer.ok) {
-      const undone = `Import undone: ${describeUndone(answer.value)}`;
-      if (current) this.undone = undone;
-      this.shell.notices.show('success', undone);
-    } else if (answer.error.kind === 'not_allowed' && current) {
-      this.undoBlocked = answer.error.message;
-    } else {
-      this.shell.notices.error(answer.error.message, 'Could not undo the import');
-    }
-    await this.loadHistory();
-  }
-
-  /** Follows the import's progress, and whether the imported items went out; returns the stop. */
+  /** Follows the import's progress and the history's changes; returns the way to stop. */
   watch(): () => void {
-    return this.shell.onEvent((event) => {
-      if (event.type === 'import' && this.importing) this.progress = event.progress;
-      else if (this.publishes(event)) void this.checkPublished();
-      // An item sent (or a batch undone elsewhere) changes what the history can still undo.
-      if (
-        event.type === 'done' ||
-        (event.type === 'changed' && (event.what === 'posts' || event.what === 'products'))
-      )
-        void this.loadHistory();
-    });
-  }
-
-  /** A queue item of this import's kind went out: perhaps one of ours. */
-  private publishes(event: CoreEvent): boolean {
-    if (event.type !== 'done' || !this.result?.batch || this.undone !== null || this.undoBlocked)
-      return false;
-    return event.item.kind === (this.kind === 'posts' ? 'create_post' : 'create_product');
-  }
-
-  private async checkPublished(): Promise<void> {
-    const batch = this.result?.batch;
-    if (!batch) return;
-    const gone = (item: LocalPost | LocalProduct) =>
-      item.batchId === batch && ON_PLATFORM.includes(item.status);
-    let published = false;
-    if (this.kind === 'posts') {
-      const posts = await this.shell.api.listPosts({});
-      published = posts.ok && posts.value.some(gone);
-    } else {
-      // The latest published products come first; a batch's own are among them.
-      const products = await this.shell.api.listProducts({
-        status: 'published',
-        sort: 'updated',
-        descending: true,
-        limit: 1000,
-      });
-      published = products.ok && products.value.rows.some(gone);
-    }
-    if (published)
-      this.undoBlocked = `Some ${this.kind} of this import are on the platform already, so it can no longer be undone.`;
-  }
-
-  async exportCsv(
-    kind: ImportKind,
-    bom: boolean,
-  ): Promise<{ fileName: string; csv: string } | undefined> {
-    this.exporting = true;
-    const exported = await this.shell.attempt(
-      this.shell.api.exportText({ kind, bom }),
-      `Could not export the ${kind}`,
-    );
-    this.exporting = false;
-    if (exported) this.shell.notices.show('success', `Exported ${exported.rows} ${kind}`);
-    return exported;
-  }
-
-  private clearOutcome(): void {
-    this.result = null;
-    this.importError = null;
-    this.progress = null;
-    this.undone = null;
-    this.undoBlocked = null;
+    const stops = [this.importRun.watch(), this.history.watch()];
+    return () => {
+      for (const stop of stops) stop();
+    };
   }
 }

@@ -1,32 +1,33 @@
 // The post editor's fields (browser): one post's text, bot, date, time and zone, their checks
 // (with wall times that a DST change skips or repeats handled explicitly), the core's refusals
-// placed by field, and whether the bot's posting schedule lets the queue buttons work.
+// placed by field, and whether the bot's posting schedule lets the queue buttons work. Their
+// sentences are in post-words.ts, the schedule's reading in post-bot-schedule.svelte.ts.
 import { postLockReason } from '../../../shared/domain';
 import { Temporal } from 'temporal-polyfill';
 import type { POST_MODES } from '../../../shared/contract';
 import type { CallResult, Issue } from '../../../shared/answers';
-import type { BotSchedule, LocalPost } from '../../../shared/domain';
+import type { LocalPost } from '../../../shared/domain';
 import { LIMITS } from '../../../shared/limits';
-import { hasSlots } from '../../../shared/schedule';
-import { formatDateTime, wallTime } from '../lib/format';
+import { wallTime } from '../lib/format';
+import { BotScheduleReader } from './post-bot-schedule.svelte';
 import type { PostMedia } from './post-media.svelte';
 import { canDelete, canMoveToDrafts } from './post-actions';
 import { readWhen } from './post-when';
 import type { Reading } from './post-when';
+import {
+  capitalised,
+  fieldOf,
+  queueBlockedBy,
+  queueNoteOf,
+  withSubject,
+  type FieldName,
+} from './post-words';
 import type { Shell } from './shell.svelte';
 
 /** A post's text limit, as docs/platform-api.md reads Platform API v1 (Post). */
 export const TEXT_LIMIT = LIMITS.postText;
 
 export type PostMode = (typeof POST_MODES)[number];
-
-/** Where a post goes by its bot's posting schedule: its next free slot, or the queue's front. */
-export type QueueAction = 'add' | 'next';
-
-export const QUEUE_LABELS: Record<QueueAction, string> = {
-  add: 'Add to queue',
-  next: 'Put first in the queue',
-};
 
 /**
  * Where the editor starts: a post to edit, or the date and time of the calendar slot clicked (and
@@ -38,34 +39,6 @@ export interface EditorStart {
   time?: string;
   botId?: string;
 }
-
-type FieldName = 'text' | 'mediaUrls' | 'botId' | 'at' | 'zone';
-
-/** What each field is called in a message, so no error is left without its subject. */
-const SUBJECTS: Record<FieldName, string> = {
-  text: 'The text',
-  mediaUrls: 'The media',
-  botId: 'The bot',
-  at: 'The date and time',
-  zone: 'The time zone',
-};
-
-/** The field an issue is about ("mediaUrls[2]" is about mediaUrls), or null for none of ours. */
-function fieldOf(issue: Issue): FieldName | null {
-  const field = issue.field.replace(/\[\d+\]$/, '');
-  return field in SUBJECTS ? (field as FieldName) : null;
-}
-
-/** An issue as a sentence with its subject: "Media line 2: …", "The bot: …". */
-function withSubject(issue: Issue): Issue {
-  const line = /^mediaUrls\[(\d+)\]$/.exec(issue.field)?.[1];
-  const field = fieldOf(issue);
-  const subject =
-    line !== undefined ? `Media line ${Number(line) + 1}` : field ? SUBJECTS[field] : null;
-  return subject ? { ...issue, message: `${subject}: ${issue.message}` } : issue;
-}
-
-const capitalised = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** A core refusal at a field, kept with what the field said then: it clears once that changes. */
 interface Refusal {
@@ -92,8 +65,8 @@ export class PostFields {
   failure = $state<string | null>(null);
   /** What the fields said when the editor opened ('' for a copy, which is unsaved work). */
   private startedAs = $state('');
-  /** The last answer about a bot's posting schedule, for the queue buttons. */
-  private schedule = $state.raw<{ botId: string; result: CallResult<BotSchedule> } | null>(null);
+  /** The posting schedule of the bot the queue buttons use, as last read. */
+  private readonly schedule: BotScheduleReader;
 
   /** What the platform counts: the trimmed text's UTF-16 length, as its schema checks it. */
   readonly length = $derived(this.text.trim().length);
@@ -138,36 +111,18 @@ export class PostFields {
         : null,
   );
   /** Why the queue buttons cannot be used now, or null when they can. */
-  readonly queueBlocked = $derived.by((): string | null => {
-    if (!this.queueBot) return 'Choose a bot first: a post joins its bot’s posting schedule';
-    const schedule = this.schedule;
-    if (schedule?.botId !== this.queueBot) return 'Reading the bot’s posting schedule…';
-    if (!schedule.result.ok)
-      return `Could not read the bot’s posting schedule: ${schedule.result.error.message}`;
-    if (!hasSlots(schedule.result.value.days))
-      return 'This bot has no posting schedule yet; set one on the Bots screen';
-    if (schedule.result.value.nextFree.length === 0)
-      return 'This bot’s posting schedule has no free slot within a year';
-    return null;
-  });
+  readonly queueBlocked = $derived.by(() => queueBlockedBy(this.queueBot, this.schedule.answer));
   /** What the queue buttons would do now, or why they cannot; they point at it for its reason. */
-  readonly queueNote = $derived.by(() => {
-    const { add, next } = QUEUE_LABELS;
-    const schedule = this.schedule?.result;
-    if (this.queueBlocked || !schedule?.ok) return `${add} and ${next}: ${this.queueBlocked}.`;
-    const zone = this.shell.timezone;
-    const slot = formatDateTime(schedule.value.nextFree[0] ?? null, zone);
-    return (
-      `${add} takes the bot’s next free slot, ${slot} (${zone}); ` +
-      `${next} gives the post that slot and moves the queued posts after it one slot later.`
-    );
-  });
+  readonly queueNote = $derived.by(() =>
+    queueNoteOf(this.queueBlocked, this.schedule.answer?.result ?? null, this.shell.timezone),
+  );
 
   constructor(
     private readonly shell: Shell,
     private readonly media: PostMedia,
     start: EditorStart = {},
   ) {
+    this.schedule = new BotScheduleReader(shell.api);
     const post = start.post ?? null;
     this.post = post;
     this.zone = post?.zone ?? shell.timezone;
@@ -216,13 +171,11 @@ export class PostFields {
     void this.loadSchedule();
   }
 
-  /** Reads the schedule of the bot the queue buttons would use; a stale answer is dropped. */
-  private async loadSchedule(): Promise<void> {
-    const botId = this.queueBot;
+  /** Reads the schedule of the bot the queue buttons would use. */
+  private loadSchedule(): Promise<void> {
     // A post that can no longer change offers no queue buttons.
-    if (!botId || this.locked || this.schedule?.botId === botId) return;
-    const result = await this.shell.api.getSchedule({ botId });
-    if (botId === this.queueBot) this.schedule = { botId, result };
+    if (this.locked) return Promise.resolve();
+    return this.schedule.read(this.queueBot, () => this.queueBot);
   }
 
   /** The problem with one field, as the checks here or the core found it, in sentences. */

@@ -6,7 +6,7 @@ import { LIMITS } from '../../../shared/limits';
 import { MEDIA_MAX_BYTES, MEDIA_TYPES, isLocalMedia, sniffMediaType } from '../../../shared/media';
 import { isHttpUrl } from '../../../shared/url';
 import type { Api } from '../lib/api';
-import { drawThumbnail, readAsBase64 } from '../lib/files';
+import { blobFromBase64, drawThumbnail, readAsBase64 } from '../lib/files';
 
 /** A post's media limit, as docs/platform-api.md reads Platform API v1 (Post). */
 export const MEDIA_LIMIT = LIMITS.postMediaUrls;
@@ -76,7 +76,7 @@ export class PostMedia {
   private turn: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly api: Pick<Api, 'addMedia' | 'describeMedia'>,
+    private readonly api: Pick<Api, 'addMedia' | 'describeMedia' | 'readMedia'>,
     urls: readonly string[] = [],
   ) {
     this.text = urls.filter((url) => !isLocalMedia(url)).join('\n');
@@ -177,7 +177,28 @@ export class PostMedia {
   private async describe(urls: string[]): Promise<void> {
     const result = await this.api.describeMedia({ urls });
     if (!result.ok) return; // the pictures stay, shown without a name or thumbnail
-    const described = result.value;
+    this.replace(result.value);
+    // A picture kept without a thumbnail (the command line cannot draw one) gets it drawn here.
+    for (const picture of result.value)
+      if (picture.type !== null && picture.thumbnailUrl === null) await this.drawMissing(picture);
+  }
+
+  /** Draws an uploaded picture's thumbnail and keeps it with the picture; on failure shows none. */
+  private async drawMissing(picture: MediaPicture): Promise<void> {
+    const read = await this.api.readMedia({ url: picture.url });
+    if (!read.ok || picture.type === null) return;
+    const thumbnail = await drawThumbnail(blobFromBase64(read.value.contentBase64, picture.type));
+    if (!thumbnail) return;
+    const kept = await this.api.addMedia({
+      fileName: read.value.fileName ?? picture.fileName ?? 'picture',
+      contentBase64: read.value.contentBase64,
+      thumbnailBase64: await readAsBase64(thumbnail),
+    });
+    if (kept.ok) this.replace([kept.value]);
+  }
+
+  /** The pictures as `described` says, by address; the others as they were. */
+  private replace(described: readonly MediaPicture[]): void {
     this.pictures = this.pictures.map(
       (picture) => described.find((found) => found.url === picture.url) ?? picture,
     );

@@ -9,7 +9,7 @@ import {
   parseSchedule,
   type WeeklySchedule,
 } from '../../../shared/schedule';
-import { formErrors } from './settings.svelte';
+import { formErrors } from './forms';
 import type { Shell } from './shell.svelte';
 
 /** The grid's row names, Monday first as the schedule is. */

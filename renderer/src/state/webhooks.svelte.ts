@@ -5,8 +5,7 @@ import type { CoreEvent } from '../../../shared/answers';
 import type { ReceivedEvent, WebhookInfo } from '../../../shared/domain';
 import { WEBHOOK_EVENTS } from '../../../shared/domain';
 import { coalesce } from '../lib/coalesce';
-import type { FormErrors } from './settings.svelte';
-import { checkInput, formErrors, noErrors } from './settings.svelte';
+import { checkInput, formErrors, noErrors, type FormErrors } from './forms';
 import type { Shell } from './shell.svelte';
 
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
