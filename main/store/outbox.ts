@@ -11,7 +11,7 @@ import type {
   Priority,
   ProductStatus,
 } from '../../shared/domain';
-import { countBy } from './count-by';
+import { countBy, keptCounts } from './count-by';
 import type { WorkspaceDb } from './db';
 import { LeaseLost } from './lease';
 import type { LeaseStore, LeaseToken } from './lease';
@@ -493,8 +493,11 @@ export class OutboxStore {
 
   /** Items by state, of the whole outbox or of one group (a broadcast). */
   counts(groupId?: string): Record<OutboxState, number> {
-    const filter = groupId === undefined ? undefined : { sql: 'group_id = ?', params: [groupId] };
-    return countBy(this.db, 'outbox', 'state', OUTBOX_STATES, filter);
+    if (groupId === undefined) return keptCounts(this.db, 'outbox', OUTBOX_STATES);
+    return countBy(this.db, 'outbox', 'state', OUTBOX_STATES, {
+      sql: 'group_id = ?',
+      params: [groupId],
+    });
   }
 
   /** Settles the claimed item `id`: LeaseLost unless it is still `sending` under the lease held now. */

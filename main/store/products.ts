@@ -1,7 +1,7 @@
 // Products in the workspace database (Node, main process).
 import { PRODUCT_STATUSES } from '../../shared/domain';
 import type { LocalProduct, Origin, ProductStatus } from '../../shared/domain';
-import { countBy } from './count-by';
+import { keptCounts } from './count-by';
 import type { WorkspaceDb } from './db';
 import { statement } from './statements';
 
@@ -176,6 +176,6 @@ export class ProductsStore {
   }
 
   counts(): Record<ProductStatus, number> {
-    return countBy(this.db, 'products', 'status', PRODUCT_STATUSES);
+    return keptCounts(this.db, 'products', PRODUCT_STATUSES);
   }
 }
