@@ -305,9 +305,13 @@ export const MIGRATIONS: readonly Migration[] = [
     // half (an index on status cost twice that and still had counting read all of it). Triggers,
     // not the store's modules, so no write can forget it: a cascade from a deleted product or
     // post fires them too. (No statement replaces rows of these tables: REPLACE would not fire the
-    // delete trigger.) A broadcast's progress, polled while it sends, counts its group's items.
+    // delete trigger.) A broadcast's progress, polled while it sends, counts its group's items;
+    // the Queue reads the open items soonest first and the finished newest first, a page of each,
+    // from an index holding only those (the publisher's outbox_ready orders by state first).
     sql: `
       CREATE INDEX outbox_group ON outbox (group_id) WHERE group_id IS NOT NULL;
+      CREATE INDEX outbox_open ON outbox (ready_at) WHERE state IN ('queued', 'sending', 'retrying');
+      CREATE INDEX outbox_finished ON outbox (updated_at) WHERE state IN ('done', 'cancelled');
       CREATE TABLE status_counts (
         family TEXT NOT NULL CHECK (family IN ('posts', 'products', 'outbox')),
         status TEXT NOT NULL,
