@@ -112,23 +112,17 @@ describe('cli serve, the page replacing the connected account', () => {
 
   it('keeps the account without a terminal to ask on, and lets --allow-account-switch switch', async () => {
     const [first, second] = await Promise.all([startTestPlatform(), startTestPlatform()]);
-    const piped = await startCli(SERVE, connectedTo(first!));
-    started.push({ child: piped.child, group: false });
-    const kept = await connectFromPage(
-      (JSON.parse(piped.firstLine) as { url: string }).url,
-      second!,
-    );
-    expect(kept).toEqual({
+    /** serve with its standard input a pipe, connected to `first`; the page's try at `second`. */
+    const switchOnPipe = async (flags: string[]) => {
+      const { child, firstLine } = await startCli([...SERVE, ...flags], connectedTo(first!));
+      started.push({ child, group: false });
+      return connectFromPage((JSON.parse(firstLine) as { url: string }).url, second!);
+    };
+    expect(await switchOnPipe([])).toEqual({
       ok: false,
       error: expect.objectContaining({ message: expect.stringMatching(/--allow-account-switch/) }),
     });
-
-    const allowed = await startCli([...SERVE, '--allow-account-switch'], connectedTo(first!));
-    started.push({ child: allowed.child, group: false });
-    const switched = await connectFromPage(
-      (JSON.parse(allowed.firstLine) as { url: string }).url,
-      second!,
-    );
+    const switched = await switchOnPipe(['--allow-account-switch']);
     expect(switched).toEqual({
       ok: true,
       value: expect.objectContaining({ apiBase: second!.server.baseUrl }),
