@@ -1,8 +1,9 @@
 // What a page asks while a large import runs reads no table in full (migration 13): `status` counts
 // posts, products and queue items from counts kept by triggers, which match the rows after every
 // kind of write (import, queueing, cancel, delete with its cascade, undo); the Queue reads a page
-// of open and of finished items from indexes; the catalog's first page counts no rows. Checked on
-// SQLite's query plans, not on timings.
+// of open and of finished items from indexes; the catalog's first page counts no rows; the default
+// currency reads the newest products only. Checked on SQLite's query plans and on what is read,
+// not on timings.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Pressroom } from '../../main/core/pressroom';
 import type { WorkspaceDb } from '../../main/store/db';
@@ -89,6 +90,29 @@ describe('a large workspace', () => {
       p.catalog.listProducts({ offset: 0, limit: 100, status: 'failed' });
     });
     expect(statements.filter((sql) => /COUNT\(\*\)/.test(sql))).toEqual([]);
+  });
+
+  it('the default currency comes from the newest products, not from counting the whole catalog', () => {
+    pressroom = new Pressroom({ dbFile: ':memory:' });
+    const { products } = pressroom.store;
+    const add = (currency: string, count: number, from: number) =>
+      products.insertNew(
+        Array.from({ length: count }, (_, i) => ({
+          sku: `${currency}-${from + i}`,
+          name: 'Loaf',
+          description: null,
+          priceMinor: 100,
+          currency,
+          stock: null,
+          imageUrl: null,
+        })),
+        null,
+      );
+    add('JPY', 1500, 0);
+    add('EUR', 1000, 0);
+    expect(pressroom.settings.getSettings().defaultCurrency).toBe('EUR');
+    add('JPY', 600, 1500);
+    expect(pressroom.settings.getSettings().defaultCurrency).toBe('JPY');
   });
 
   it('status counts match the rows after imports, queueing, cancelling, deleting and undoing', async () => {
