@@ -327,7 +327,8 @@ export const MIGRATIONS: readonly Migration[] = [
     // `status` counts them on every call, while a page polls it: a GROUP BY read the whole table
     // (840 ms at 260,000 products on a loaded machine, holding every other call meanwhile). Kept
     // here by triggers, a count is one row's read; each written row pays about a microsecond and a
-    // half (an index on status cost twice that and still had counting read all of it). Triggers,
+    // half (an index on status cost twice that and still had counting read all of it; figures in
+    // docs/architecture.md, "The core while an import runs"). Triggers,
     // not the store's modules, so no write can forget it: a cascade from a deleted product or
     // post fires them too. (No statement replaces rows of these tables: REPLACE would not fire the
     // delete trigger.) A broadcast's progress, polled while it sends, counts its group's items;
