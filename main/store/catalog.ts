@@ -1,6 +1,8 @@
 // The catalog as the editor sees it (Node, main process): windows of a sorted, filtered product
 // list for a virtual grid of 100,000 rows, and the user's edits to drafts.
+import { PRODUCT_STATUSES } from '../../shared/domain';
 import type { LocalProduct, Page, ProductStatus } from '../../shared/domain';
+import { keptCounts } from './count-by';
 import type { WorkspaceDb } from './db';
 import type { CatalogFields } from './products';
 import { Conditions, windowed } from './paging';
@@ -47,9 +49,17 @@ export class CatalogStore {
         table: 'products',
         where,
         order: `${SORT_SQL[query.sort]} ${direction}, id ${direction}`,
+        // Without a search, the total is a kept count, not a count of a million rows.
+        total: query.search?.trim() ? undefined : this.counted(query.status),
       },
       query,
     );
+  }
+
+  /** The products in `status`, or all, from the counts the triggers keep: no row is read. */
+  private counted(status: ProductStatus | undefined): number {
+    const counts = keptCounts(this.db, 'products', PRODUCT_STATUSES);
+    return status ? counts[status] : PRODUCT_STATUSES.reduce((n, key) => n + counts[key], 0);
   }
 
   get(id: number): LocalProduct | undefined {

@@ -11,7 +11,7 @@ import type {
   Priority,
   ProductStatus,
 } from '../../shared/domain';
-import { countBy } from './count-by';
+import { countBy, keptCounts } from './count-by';
 import type { WorkspaceDb } from './db';
 import { LeaseLost } from './lease';
 import type { LeaseStore, LeaseToken } from './lease';
@@ -60,6 +60,8 @@ const SUBJECT_STATUS: Record<OutboxState, { post: PostStatus; product: ProductSt
 };
 
 const OPEN_STATES = "('queued', 'sending', 'retrying')";
+/** The states an item ends in; with OPEN_STATES and 'failed', every state. */
+const FINISHED_STATES = "('done', 'cancelled')";
 
 /**
  * When an item may go, on this computer's clock, given the platform's lead over it (the one
@@ -170,21 +172,30 @@ export class OutboxStore {
     return rows.map(toItem);
   }
 
-  /** The newest items first, in the given states, each with a line saying what it does. */
   /**
    * Items as the Queue lists them: the failed by their time (they need the user), then those on
-   * their way by their next attempt (soonest first), then the finished, newest first; `limit`
-   * keeps the newest finished out before any open one.
+   * their way by their next attempt (soonest first), then the finished, newest first (the last
+   * made first among those finished at the same moment); `limit`
+   * keeps the newest finished out before any open one. Each part is read in its order from an
+   * index (migration 13) and stops at `limit`, so a long outbox (every queued product, years of
+   * finished items) is never read and sorted whole.
    */
   rows(states: readonly OutboxState[] | undefined, limit: number): OutboxItem[] {
     // One statement for any set of states: the list goes in as one JSON parameter.
+    const chosen = '(@states IS NULL OR state IN (SELECT value FROM json_each(@states)))';
+    // Named, as SQLite's planner would rather search outbox_ready by state and sort every match.
+    const part = (index: string, where: string, order: string) =>
+      `SELECT * FROM (SELECT * FROM outbox INDEXED BY ${index} WHERE ${where} AND ${chosen}
+         ORDER BY ${order} LIMIT @limit)`;
     const rows = statement(
       this.db,
-      `SELECT * FROM outbox
-       WHERE @states IS NULL OR state IN (SELECT value FROM json_each(@states))
+      `SELECT * FROM (${part('outbox_ready', "state = 'failed'", 'due_at, id')}
+         UNION ALL ${part('outbox_open', `state IN ${OPEN_STATES}`, 'ready_at, id')}
+         UNION ALL ${part('outbox_finished', `state IN ${FINISHED_STATES}`, 'updated_at DESC, id DESC')})
        ORDER BY CASE WHEN state = 'failed' THEN 0 WHEN state IN ${OPEN_STATES} THEN 1 ELSE 2 END,
          CASE WHEN state IN ${OPEN_STATES} THEN ready_at WHEN state = 'failed' THEN due_at
-           ELSE -updated_at END, id
+           ELSE -updated_at END,
+         CASE WHEN state IN ${FINISHED_STATES} THEN -id ELSE id END
        LIMIT @limit`,
     ).all({ states: states?.length ? JSON.stringify(states) : null, limit }) as OutboxRow[];
     return rows.map(toItem);
@@ -493,8 +504,11 @@ export class OutboxStore {
 
   /** Items by state, of the whole outbox or of one group (a broadcast). */
   counts(groupId?: string): Record<OutboxState, number> {
-    const filter = groupId === undefined ? undefined : { sql: 'group_id = ?', params: [groupId] };
-    return countBy(this.db, 'outbox', 'state', OUTBOX_STATES, filter);
+    if (groupId === undefined) return keptCounts(this.db, 'outbox', OUTBOX_STATES);
+    return countBy(this.db, 'outbox', 'state', OUTBOX_STATES, {
+      sql: 'group_id = ?',
+      params: [groupId],
+    });
   }
 
   /** Settles the claimed item `id`: LeaseLost unless it is still `sending` under the lease held now. */

@@ -41,17 +41,26 @@ export class Conditions {
   }
 }
 
+/** A page of `source`'s rows; `total` when the caller knows it without counting the rows. */
 export function windowed<Row>(
   db: WorkspaceDb,
-  source: { columns: string; table: string; where: Conditions; order: string },
+  source: {
+    columns: string;
+    table: string;
+    where: Conditions;
+    order: string;
+    total?: number | undefined;
+  },
   query: PageQuery,
 ): Page<Row> {
   const { columns, table, where, order } = source;
-  const total = (
-    statement(db, `SELECT COUNT(*) AS n FROM ${table} ${where.sql}`).get(...where.params) as {
-      n: number;
-    }
-  ).n;
+  const total =
+    source.total ??
+    (
+      statement(db, `SELECT COUNT(*) AS n FROM ${table} ${where.sql}`).get(...where.params) as {
+        n: number;
+      }
+    ).n;
   const rows = statement(
     db,
     `SELECT ${columns} FROM ${table} ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`,

@@ -2,7 +2,7 @@
 import { COUNTED_STATUSES } from '../../shared/duplicates';
 import { POST_STATUSES } from '../../shared/domain';
 import type { LocalPost, Origin, PostStatus } from '../../shared/domain';
-import { countBy } from './count-by';
+import { keptCounts } from './count-by';
 import type { WorkspaceDb } from './db';
 import { statement } from './statements';
 
@@ -214,6 +214,6 @@ export class PostsStore {
   }
 
   counts(): Record<PostStatus, number> {
-    return countBy(this.db, 'posts', 'status', POST_STATUSES);
+    return keptCounts(this.db, 'posts', POST_STATUSES);
   }
 }

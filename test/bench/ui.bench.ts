@@ -12,7 +12,7 @@
 // Every figure is the median of ROUNDS runs (BENCH_ROUNDS, 3 unless set), printed with its runs
 // and its target, this tree beside the baseline. BENCH_BASELINE=off measures this tree alone.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -21,10 +21,9 @@ import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
-import { Pressroom } from '../../main/core/pressroom';
 import { launchChromium, openApp, serve } from '../e2e/harness';
 import { findBrowser } from '../support/browser';
-import { seedManyProducts } from '../support/many-products';
+import { MANY_PRODUCTS_SQL } from '../support/many-products';
 import { BASELINE_COMMIT, baselineTree } from './baseline';
 
 const folder = mkdtempSync(join(tmpdir(), 'pressroom-bench-ui-'));
@@ -41,8 +40,11 @@ const now = new Date();
 const monthStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
 const monthDays = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 0)).getUTCDate();
 
-/** A month of posts in the current month (UTC) and a catalog, imported into `dbFile`. */
-async function seed(dbFile: string): Promise<void> {
+const postsCsv = join(folder, 'posts.csv');
+const productsCsv = join(folder, 'products.csv');
+
+/** A month of posts in the current month (UTC) and a catalog, as files to import. */
+function writeSeedFiles(): void {
   const posts = ['text,scheduled_at'];
   for (let i = 0; i < POSTS; i++) {
     const at = monthStart + (i % monthDays) * 86_400_000 + ((i * 7) % 1440) * 60_000;
@@ -51,16 +53,38 @@ async function seed(dbFile: string): Promise<void> {
   const products = ['sku,name,price,stock'];
   for (let i = 0; i < PRODUCTS; i++)
     products.push(`SKU-${String(i).padStart(6, '0')},Product ${i},${(i % 500) + 1}.50,${i % 90}`);
-  writeFileSync(join(folder, 'posts.csv'), posts.join('\n'));
-  writeFileSync(join(folder, 'products.csv'), products.join('\n'));
-  const pressroom = new Pressroom({ dbFile });
-  await pressroom.imports.importFile({
-    kind: 'posts',
-    path: join(folder, 'posts.csv'),
-    past: 'publish-now',
-  });
-  await pressroom.imports.importFile({ kind: 'products', path: join(folder, 'products.csv') });
-  pressroom.close();
+  writeFileSync(postsCsv, posts.join('\n'));
+  writeFileSync(productsCsv, products.join('\n'));
+}
+
+/**
+ * The posts and catalog imported into `dbFile`, and a million products written into
+ * `millionFile`, by the code of the tree at `root`: a tree refuses a workspace a newer schema
+ * wrote, so each tree makes its own.
+ */
+function seedWith(root: string, dbFile: string, millionFile: string): void {
+  const module = (path: string) => JSON.stringify(join(root, path));
+  execFileSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '-e',
+      `
+    const { Pressroom } = await import(${module('main/core/pressroom.ts')});
+    const { openWorkspaceDb } = await import(${module('main/store/db.ts')});
+    const p = new Pressroom({ dbFile: ${JSON.stringify(dbFile)} });
+    await p.imports.importFile({ kind: 'posts', path: ${JSON.stringify(postsCsv)}, past: 'publish-now' });
+    await p.imports.importFile({ kind: 'products', path: ${JSON.stringify(productsCsv)} });
+    p.close();
+    const db = openWorkspaceDb(${JSON.stringify(millionFile)});
+    const now = Date.now();
+    db.prepare(${JSON.stringify(MANY_PRODUCTS_SQL)}).run(${MILLION}, now, now);
+    db.close();
+  `,
+    ],
+    { cwd: root, stdio: 'inherit' },
+  );
 }
 
 /** One measured figure: its runs (the median is printed), its unit and its target. */
@@ -377,8 +401,7 @@ async function measurePass(tree: Tree, pass: number): Promise<void> {
     execFileSync(process.execPath, ['main/app/launch.mjs', 'build'], { cwd: root });
     const warm = await serve({ root });
     await warm.stop();
-    copyFileSync(dbFile, ownDb);
-    copyFileSync(millionFile, ownMillion);
+    seedWith(root, ownDb, ownMillion);
   }
   const browser = await launchChromium();
   try {
@@ -413,10 +436,7 @@ interface Tree {
   figures: Figures;
 }
 
-const dbFile = join(folder, 'workspace.sqlite');
-const millionFile = join(folder, 'million.sqlite');
-await seed(dbFile);
-seedManyProducts(millionFile, MILLION);
+writeSeedFiles();
 const baseline = baselineTree();
 const ours: Tree = { root: process.cwd(), name: 'ours', figures: new Map() };
 const theirs: Tree | null = baseline

@@ -246,6 +246,60 @@ describe('workspace migrations', () => {
     v10.close();
   });
 
+  it('13 counts the rows already there by status, and keeps counting as rows come, move and go', () => {
+    const file = tempFile();
+    const v12 = openWorkspaceDb(file, MIGRATIONS.slice(0, 12));
+    v12.exec(`
+      INSERT INTO products (id, sku, name, price_minor, currency, status, created_at, updated_at) VALUES
+        (1, 'A', 'A', 1, 'EUR', 'draft', 1, 1), (2, 'B', 'B', 1, 'EUR', 'draft', 1, 1),
+        (3, 'C', 'C', 1, 'EUR', 'queued', 1, 1);
+      INSERT INTO posts (text, status, created_at, updated_at) VALUES ('Rye', 'scheduled', 1, 1);
+      INSERT INTO outbox (kind, product_id, payload, state, priority, due_at, ready_at, idempotency_key,
+          group_id, created_at, updated_at)
+        VALUES ('create_product', 3, '{}', 'queued', 1, 1, 1, 'k', 'g1', 1, 1);
+    `);
+    v12.close();
+    const v13 = openWorkspaceDb(file, MIGRATIONS.slice(0, 13));
+    const counts = () =>
+      v13.prepare('SELECT family, status, n FROM status_counts ORDER BY family, status').all();
+    expect(counts()).toEqual([
+      { family: 'outbox', status: 'queued', n: 1 },
+      { family: 'posts', status: 'scheduled', n: 1 },
+      { family: 'products', status: 'draft', n: 2 },
+      { family: 'products', status: 'queued', n: 1 },
+    ]);
+    v13.exec(`
+      UPDATE outbox SET state = 'done' WHERE id = 1;
+      UPDATE products SET status = 'published' WHERE id = 3;
+      UPDATE products SET name = 'Renamed' WHERE id = 1;
+      INSERT INTO products (sku, name, price_minor, currency, status, created_at, updated_at)
+        VALUES ('D', 'D', 1, 'EUR', 'failed', 1, 1);
+      DELETE FROM products WHERE id = 2;
+      DELETE FROM products WHERE id = 3;
+    `);
+    // The queue item went with its product (ON DELETE CASCADE), and its count with it.
+    expect(counts()).toEqual([
+      { family: 'outbox', status: 'done', n: 0 },
+      { family: 'outbox', status: 'queued', n: 0 },
+      { family: 'posts', status: 'scheduled', n: 1 },
+      { family: 'products', status: 'draft', n: 1 },
+      { family: 'products', status: 'failed', n: 1 },
+      { family: 'products', status: 'published', n: 0 },
+      { family: 'products', status: 'queued', n: 0 },
+    ]);
+    const plan = (sql: string) =>
+      (v13.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('x') as { detail: string }[])
+        .map((step) => step.detail)
+        .join();
+    expect(plan('SELECT status, n FROM status_counts WHERE family = ?')).toMatch(
+      /SEARCH status_counts USING PRIMARY KEY/,
+    );
+    expect(plan('SELECT state, COUNT(*) FROM outbox WHERE group_id = ? GROUP BY state')).toMatch(
+      /SEARCH outbox USING INDEX outbox_group/,
+    );
+    v13.close();
+  });
+
   it('refuses a migration that would leave rows pointing at nothing, as a whole', () => {
     const file = tempFile();
     const current = openWorkspaceDb(file);

@@ -16,14 +16,15 @@ export const MAX_SCROLL_HEIGHT = 15_000_000;
 /** The height assumed while the scroller measures 0 (not laid out yet, or in a hidden tab). */
 const UNMEASURED_HEIGHT = 600;
 
-export interface VirtualRow {
-  index: number;
-  /** Its top in the sizer's coordinates (what `translateY` takes). */
-  start: number;
-}
-
 export class VirtualRows {
-  items = $state.raw<VirtualRow[]>([]);
+  /**
+   * The indexes of the rows rendered, first to last. Numbers, not objects: a row that stays
+   * rendered while the view scrolls keeps the same value, so nothing in it runs again (a new
+   * object per row and scroll made every rendered row redo all its cells each frame).
+   */
+  indexes = $state.raw<number[]>([]);
+  /** Where row 0 stands in the sizer's coordinates; a row's top is `top(index)`. */
+  origin = $state(0);
   /** The sizer's height: the list's, capped at MAX_SCROLL_HEIGHT. */
   totalSize = $state(0);
   private count = 0;
@@ -32,7 +33,7 @@ export class VirtualRows {
   private offset = 0;
   /** The scrollTop the grid set for `offset` itself; a scroll event there keeps `offset`. */
   private ownScrollTop: number | null = null;
-  private shown = { start: -1, end: -1, origin: 0 };
+  private shown = { start: -1, end: -1 };
 
   constructor(
     private readonly getScroller: () => HTMLElement | null,
@@ -64,6 +65,11 @@ export class VirtualRows {
     const scroller = this.getScroller();
     if (scroller) this.follow(scroller);
     else this.publish(0);
+  }
+
+  /** Row `index`'s top in the sizer's coordinates (what `translateY` takes). */
+  top(index: number): number {
+    return this.origin + index * this.rowHeight;
   }
 
   /** Rows that fit in the scroller now, for PageUp and PageDown. */
@@ -132,8 +138,8 @@ export class VirtualRows {
 
   private publish(scrollTop: number): void {
     if (this.count === 0) {
-      this.items = [];
-      this.shown = { start: -1, end: -1, origin: 0 };
+      this.indexes = [];
+      this.shown = { start: -1, end: -1 };
       return;
     }
     const first = Math.max(0, Math.floor(this.offset / this.rowHeight) - this.overscan);
@@ -142,14 +148,11 @@ export class VirtualRows {
       Math.ceil((this.offset + this.viewport) / this.rowHeight) + this.overscan,
     );
     // Where row 0 would be in the sizer for the view to show `offset` at `scrollTop`.
-    const origin = scrollTop - this.offset;
+    this.origin = scrollTop - this.offset;
     const { start, end } = this.shown;
-    if (first === start && last === end && origin === this.shown.origin) return;
-    const items: VirtualRow[] = [];
-    for (let index = first; index <= last; index++)
-      items.push({ index, start: origin + index * this.rowHeight });
-    this.items = items;
-    this.shown = { start: first, end: last, origin };
-    if (first !== start || last !== end) this.onRange(first, last);
+    if (first === start && last === end) return;
+    this.indexes = Array.from({ length: last - first + 1 }, (_, at) => first + at);
+    this.shown = { start: first, end: last };
+    this.onRange(first, last);
   }
 }
