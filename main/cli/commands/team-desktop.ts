@@ -1,0 +1,2 @@
+import type { Command } from 'commander';
+export function registerTeamDesktop(_team: Command): void {}
