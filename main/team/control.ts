@@ -1,7 +1,7 @@
 // The control document of a team (Node, team server): a view of the database that only the server
 // writes (clients' connections to it are read-only). It is rebuilt from the database whenever it
 // is loaded, so a server killed between a commit and the document's update shows the commit again.
-import * as Y from 'yjs';
+import type * as Y from 'yjs';
 import { CONTROL_AUDIT, CONTROL_POSTS } from '../../shared/team-doc';
 import type { ControlAuditEntry, ControlPostEntry } from '../../shared/team-doc';
 import type { TeamApprovals } from './approvals';

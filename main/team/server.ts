@@ -111,7 +111,8 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
   const withDocument = async <T>(name: string, work: (document: Document) => T): Promise<T> => {
     const direct = await hocuspocus.openDirectConnection(name, {});
     try {
-      return work(direct.document!);
+      if (!direct.document) throw new Error(`The team document ${name} could not be opened`);
+      return work(direct.document);
     } finally {
       await direct.disconnect();
     }
