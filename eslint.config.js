@@ -118,16 +118,8 @@ const teamServer = boundary(
 );
 const teamClient = boundary(
   ['main/team-client/**'],
-  [
-    ...entryPoints,
-    '**/core/**',
-    '**/queue/**',
-    '**/sync/**',
-    '**/csv/**',
-    '**/emulator/**',
-    '**/team/**',
-  ],
-  "a desktop's team side sits below the core, beside queue and sync: it reaches the workspace through the store and the server only over the wire (shared/team.ts).",
+  [...entryPoints, '**/core/**', '**/sync/**', '**/csv/**', '**/emulator/**', '**/team/**'],
+  "a desktop's team side sits below the core, beside queue and sync: it reaches the workspace through the store, answers the publisher's gate (queue/publish-gate.ts), and reaches the server only over the wire (shared/team.ts).",
 );
 
 export default tseslint.config(

@@ -164,6 +164,12 @@ export class TeamStore {
     }));
   }
 
+  uuidOfPost(id: number): string | undefined {
+    const row = statement(this.db, 'SELECT uuid FROM posts WHERE id = ?').get(id) as
+      { uuid: string | null } | undefined;
+    return row?.uuid ?? undefined;
+  }
+
   /** Which of these UUIDs have no local row any more: deleted here, to be marked in the document. */
   missing(table: 'posts' | 'products', uuids: readonly string[]): string[] {
     const present = statement(

@@ -149,13 +149,14 @@ export class TeamLeases {
   private staleness(member: AuthenticatedMember, post: string, epoch: number) {
     const lease = this.row(member.teamId, post);
     if (!lease) return refuse('not_found', 'This post was never claimed.');
-    if (lease.remote_id)
-      return refuse('published', `This post was already published (${lease.remote_id}).`);
+    // The epoch first: a cut-off holder hears that it was cut off, whatever happened since.
     if (lease.epoch !== epoch || lease.holder_member !== member.id)
       return refuse(
         'stale_epoch',
         `This desktop's lease (epoch ${epoch}) was taken over (epoch ${lease.epoch}); it must not send.`,
       );
+    if (lease.remote_id)
+      return refuse('published', `This post was already published (${lease.remote_id}).`);
     return undefined;
   }
 

@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { TEAM_ROLES } from '../../../shared/team';
 import type { TeamMember, TeamRole } from '../../../shared/team';
 import { FileSecretStore } from '../../core/account';
+import { teamSecretFolder } from '../../core/team';
 import { WorkspaceStore } from '../../store';
 import { TeamStore } from '../../store/team';
 import { askTeamServer } from '../../team-client/membership';
@@ -25,7 +26,7 @@ function workspaceFile(command: Command): string {
 
 /** The member token, sealed in a folder of its own beside the workspace file. */
 function teamSecret(file: string): FileSecretStore {
-  return new FileSecretStore(`${file}.team`);
+  return new FileSecretStore(teamSecretFolder(file));
 }
 
 function tokenFromEnvironment(): string {
