@@ -3,6 +3,7 @@
 // server writes (approval, lease and result per post; the audit log). One place names the fields,
 // so the server's reading and the desktops' writing cannot drift apart.
 import * as Y from 'yjs';
+import type { LocalProduct } from './domain';
 import type { ApprovalState } from './team';
 
 export const DATA_POSTS = 'posts';
@@ -25,16 +26,11 @@ export interface SharedPostFields {
   revision: number;
 }
 
-export interface SharedProductFields {
-  sku: string;
-  name: string;
-  description: string | null;
-  priceMinor: number;
-  currency: string;
-  stock: number | null;
-  imageUrl: string | null;
-  deletedAt: number | null;
-}
+/** A shared product: the fields a person edits, and the deletion mark. */
+export type SharedProductFields = Pick<
+  LocalProduct,
+  'sku' | 'name' | 'description' | 'priceMinor' | 'currency' | 'stock' | 'imageUrl'
+> & { deletedAt: number | null };
 
 export interface ControlPostEntry {
   approval: ApprovalState;

@@ -2,6 +2,8 @@
 // this workspace's own file, and the posts and products as the team document names them (by
 // UUID). The integer ids stay local; nothing here knows Yjs, it stores what the mirror hands it.
 import { randomUUID } from 'node:crypto';
+import type { LocalPost } from '../../shared/domain';
+import type { SharedProductFields } from '../../shared/team-doc';
 import type { WorkspaceDb } from './db';
 import { statement } from './statements';
 
@@ -16,28 +18,15 @@ export interface StoredTeamLink {
 }
 
 /** A post as the team shares it; local outcomes (sending, published, failed) stay local. */
-export interface TeamPostRow {
-  uuid: string;
-  botId: string | null;
-  text: string;
-  mediaUrls: string[];
-  scheduledAt: number | null;
-  zone: string | null;
-  status: string;
-  updatedAt: number;
-}
+export type TeamPostRow = Pick<
+  LocalPost,
+  'botId' | 'text' | 'mediaUrls' | 'scheduledAt' | 'zone' | 'status' | 'updatedAt'
+> & { uuid: string };
 
-export interface TeamProductRow {
+export type TeamProductRow = Omit<SharedProductFields, 'deletedAt'> & {
   uuid: string;
-  sku: string;
-  name: string;
-  description: string | null;
-  priceMinor: number;
-  currency: string;
-  stock: number | null;
-  imageUrl: string | null;
   updatedAt: number;
-}
+};
 
 /** Local statuses a shared change may overwrite; the others are this desktop's own outcome. */
 const SHARED_POST_STATUSES = "('draft', 'scheduled')";
@@ -111,57 +100,20 @@ export class TeamStore {
   postsChangedSince(since: number): TeamPostRow[] {
     const rows = statement(
       this.db,
-      `SELECT uuid, bot_id, text, media_urls, scheduled_at, zone, status, updated_at FROM posts
-       WHERE updated_at >= ? AND uuid IS NOT NULL ORDER BY updated_at`,
-    ).all(since) as {
-      uuid: string;
-      bot_id: string | null;
-      text: string;
-      media_urls: string;
-      scheduled_at: number | null;
-      zone: string | null;
-      status: string;
-      updated_at: number;
-    }[];
-    return rows.map((row) => ({
-      uuid: row.uuid,
-      botId: row.bot_id,
-      text: row.text,
-      mediaUrls: JSON.parse(row.media_urls) as string[],
-      scheduledAt: row.scheduled_at,
-      zone: row.zone,
-      status: row.status,
-      updatedAt: row.updated_at,
-    }));
+      `SELECT uuid, bot_id AS botId, text, media_urls AS mediaUrls, scheduled_at AS scheduledAt, zone,
+         status, updated_at AS updatedAt
+       FROM posts WHERE updated_at >= ? AND uuid IS NOT NULL ORDER BY updated_at`,
+    ).all(since) as (Omit<TeamPostRow, 'mediaUrls'> & { mediaUrls: string })[];
+    return rows.map((row) => ({ ...row, mediaUrls: JSON.parse(row.mediaUrls) as string[] }));
   }
 
   productsChangedSince(since: number): TeamProductRow[] {
-    const rows = statement(
+    return statement(
       this.db,
-      `SELECT uuid, sku, name, description, price_minor, currency, stock, image_url, updated_at
+      `SELECT uuid, sku, name, description, price_minor AS priceMinor, currency, stock,
+         image_url AS imageUrl, updated_at AS updatedAt
        FROM products WHERE updated_at >= ? AND uuid IS NOT NULL ORDER BY updated_at`,
-    ).all(since) as {
-      uuid: string;
-      sku: string;
-      name: string;
-      description: string | null;
-      price_minor: number;
-      currency: string;
-      stock: number | null;
-      image_url: string | null;
-      updated_at: number;
-    }[];
-    return rows.map((row) => ({
-      uuid: row.uuid,
-      sku: row.sku,
-      name: row.name,
-      description: row.description,
-      priceMinor: row.price_minor,
-      currency: row.currency,
-      stock: row.stock,
-      imageUrl: row.image_url,
-      updatedAt: row.updated_at,
-    }));
+    ).all(since) as TeamProductRow[];
   }
 
   uuidOfPost(id: number): string | undefined {

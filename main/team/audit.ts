@@ -1,16 +1,10 @@
 // The team's append-only audit log (Node, team server): who did what to which post, when, by the
 // server's clock. Rows are only ever inserted.
+import type { ControlAuditEntry } from '../../shared/team-doc';
 import type { TeamDb } from './db';
 import type { AuthenticatedMember } from './members';
 
-export interface AuditEntry {
-  seq: number;
-  at: number;
-  member: string;
-  action: string;
-  post: string | null;
-  detail: string;
-}
+export type AuditEntry = ControlAuditEntry;
 
 export class TeamAudit {
   constructor(
