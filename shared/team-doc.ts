@@ -55,7 +55,8 @@ export function productsMap(doc: Y.Doc): Y.Map<Y.Map<unknown>> {
   return doc.getMap(DATA_PRODUCTS);
 }
 
-export function schedulesMap(doc: Y.Doc): Y.Map<Y.Map<unknown>> {
+/** Bot id → its weekly schedule (plain, as `shared/schedule.ts` writes it); cleared: no slots. */
+export function schedulesMap(doc: Y.Doc): Y.Map<unknown> {
   return doc.getMap(DATA_SCHEDULES);
 }
 

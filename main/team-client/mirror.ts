@@ -4,8 +4,17 @@
 // document field by field, text as a character diff so two people typing merge. Deletions are a
 // deletedAt field, never a hard delete, which would drop a concurrent edit.
 import * as Y from 'yjs';
-import { postsMap, productsMap, readPostFields, readPostText } from '../../shared/team-doc';
+import { emptySchedule, hasSlots } from '../../shared/schedule';
+import {
+  postsMap,
+  productsMap,
+  readPostFields,
+  readPostText,
+  schedulesMap,
+} from '../../shared/team-doc';
 import type { SharedPostFields, SharedProductFields } from '../../shared/team-doc';
+import { scheduleOf } from '../store/schedules';
+import type { SchedulesStore } from '../store/schedules';
 import type { TeamPostRow, TeamProductRow, TeamStore } from '../store/team';
 
 /** Marks this desktop's own writes into the document, so the observer does not write them back. */
@@ -15,6 +24,7 @@ export class TeamMirror {
   constructor(
     private readonly doc: Y.Doc,
     private readonly team: TeamStore,
+    private readonly schedules: SchedulesStore,
     private readonly transaction: <T>(work: () => T) => T,
     private readonly now: () => number = Date.now,
   ) {}
@@ -22,6 +32,7 @@ export class TeamMirror {
   /** Writes every record of the document into the rows (joining, or opening offline). */
   pullAll(): void {
     this.pull([...postsMap(this.doc).keys()], [...productsMap(this.doc).keys()]);
+    this.pullSchedules([...schedulesMap(this.doc).keys()]);
   }
 
   /** Follows the document from now on: what others change reaches the rows at once. */
@@ -35,11 +46,16 @@ export class TeamMirror {
     ) => {
       if (transaction.origin !== LOCAL_ORIGIN) this.pull([], changedKeys(events));
     };
+    const onSchedules = (event: Y.YMapEvent<unknown>, transaction: Y.Transaction) => {
+      if (transaction.origin !== LOCAL_ORIGIN) this.pullSchedules([...event.keysChanged]);
+    };
     postsMap(this.doc).observeDeep(onPosts);
     productsMap(this.doc).observeDeep(onProducts);
+    schedulesMap(this.doc).observe(onSchedules);
     return () => {
       postsMap(this.doc).unobserveDeep(onPosts);
       productsMap(this.doc).unobserveDeep(onProducts);
+      schedulesMap(this.doc).unobserve(onSchedules);
     };
   }
 
@@ -61,6 +77,21 @@ export class TeamMirror {
     });
   }
 
+  private pullSchedules(bots: readonly string[]): void {
+    this.transaction(() => {
+      for (const bot of bots) this.schedules.set(bot, scheduleOf(schedulesMap(this.doc).get(bot)));
+    });
+  }
+
+  /** Bots' schedules are few: each push compares them whole, and a cleared one is shared as such. */
+  private pushSchedules(): void {
+    const shared = schedulesMap(this.doc);
+    const local = new Map(this.schedules.list().map((row) => [row.botId, row.schedule]));
+    for (const [bot, schedule] of local) setIfChanged(shared, bot, schedule);
+    for (const [bot, schedule] of shared.entries())
+      if (!local.has(bot) && hasSlots(scheduleOf(schedule))) shared.set(bot, emptySchedule());
+  }
+
   /**
    * Writes the rows changed here since `since` into the document, and marks deleted the records
    * whose rows are gone. Answers the latest change written, for the next call.
@@ -76,6 +107,7 @@ export class TeamMirror {
       for (const product of products) upto = Math.max(upto, writeProduct(this.doc, product));
       this.markDeleted(postsMap(this.doc), 'posts');
       this.markDeleted(productsMap(this.doc), 'products');
+      this.pushSchedules();
     }, LOCAL_ORIGIN);
     return upto;
   }

@@ -84,7 +84,13 @@ export class TeamWorkspace {
     if (stored.length > COMPACT_AFTER) this.team.compact(Y.encodeStateAsUpdate(this.doc));
     // Every update, made here or received, is in the file before anything else happens to it.
     this.doc.on('update', (update: Uint8Array) => this.team.appendUpdate(update));
-    this.mirror = new TeamMirror(this.doc, this.team, (work) => store.transaction(work), now);
+    this.mirror = new TeamMirror(
+      this.doc,
+      this.team,
+      store.schedules,
+      (work) => store.transaction(work),
+      now,
+    );
     this.mirror.pullAll();
     this.stopFollowing = this.mirror.follow();
     this.pushLocalChanges();

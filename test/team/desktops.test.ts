@@ -173,4 +173,35 @@ describe('team workspace on desktops', () => {
     expect(a.workspace.status()).toMatchObject({ state: 'offline', publishes: false });
     expect(a.workspace.status().offlineSince).not.toBeNull();
   });
+
+  it('shares products and posting schedules, and a cleared schedule too', async () => {
+    team = await startTestTeam();
+    const dir = folder();
+    const a = desktop(join(dir, 'a.sqlite'), team.ownerToken);
+    const b = desktop(join(dir, 'b.sqlite'), team.invite('editor'));
+    await Promise.all([a.workspace.connection.whenSynced(), b.workspace.connection.whenSynced()]);
+    a.store.schedules.set('shop', [['09:00'], [], [], [], [], [], ['10:30']]);
+    a.store.db
+      .prepare(
+        `INSERT INTO products (sku, name, price_minor, currency, status, created_at, updated_at)
+         VALUES ('MUG-1', 'Mug', 1250, 'EUR', 'draft', ?, ?)`,
+      )
+      .run(Date.now(), Date.now());
+    await until(
+      () => b.store.schedules.get('shop')[0]?.[0] === '09:00',
+      2000,
+      'the schedule to arrive',
+    );
+    await until(
+      () => b.store.db.prepare("SELECT 1 FROM products WHERE sku = 'MUG-1'").get() !== undefined,
+      2000,
+      'the product to arrive',
+    );
+    b.store.schedules.set('shop', [[], [], [], [], [], [], []]);
+    await until(
+      () => a.store.schedules.list().length === 0,
+      2000,
+      'the cleared schedule to arrive',
+    );
+  });
 });
