@@ -26,6 +26,13 @@ export interface TeamStatus {
   lastSyncedAt: number | null;
   /** Team posts are published only while connected: the server decides who sends each. */
   publishes: boolean;
+  /** Other desktops in the workspace now (Yjs awareness). */
+  present: { device: string; editing: string | null }[];
+}
+
+interface Presence {
+  device: string;
+  editing: string | null;
 }
 
 export interface TeamWorkspaceOptions {
@@ -96,6 +103,27 @@ export class TeamWorkspace {
     this.pushLocalChanges();
     this.connection = new TeamConnection({ link, token, doc: this.doc });
     this.timer = setInterval(() => this.pushLocalChanges(), options.pushEveryMs ?? 100);
+    this.setEditing(null);
+  }
+
+  /** Tells the others which post this desktop edits (null: none); shown beside that post. */
+  setEditing(post: string | null): void {
+    const presence: Presence = { device: this.device, editing: post };
+    this.connection.awareness?.setLocalState(presence);
+  }
+
+  /** The other desktops here now, and what each edits. */
+  present(): Presence[] {
+    const awareness = this.connection.awareness;
+    if (!awareness) return [];
+    return [...awareness.getStates().entries()]
+      .filter(([client]) => client !== awareness.clientID)
+      .map(([, state]) => state as Partial<Presence>)
+      .filter((state): state is Presence => typeof state.device === 'string')
+      .map((state) => ({
+        device: state.device,
+        editing: typeof state.editing === 'string' ? state.editing : null,
+      }));
   }
 
   /** Writes what changed in the rows since the last push into the document. */
@@ -119,6 +147,7 @@ export class TeamWorkspace {
       waiting: connection.unsyncedChanges,
       lastSyncedAt: connection.lastSyncedAt,
       publishes: state === 'connected',
+      present: this.present(),
     };
   }
 

@@ -204,4 +204,20 @@ describe('team workspace on desktops', () => {
       'the cleared schedule to arrive',
     );
   });
+
+  it('shows who else is in the workspace and which post each edits', async () => {
+    team = await startTestTeam();
+    const dir = folder();
+    const a = desktop(join(dir, 'a.sqlite'), team.ownerToken);
+    const b = desktop(join(dir, 'b.sqlite'), team.invite('editor'));
+    await Promise.all([a.workspace.connection.whenSynced(), b.workspace.connection.whenSynced()]);
+    await until(() => a.workspace.status().present.length === 1, 2000, 'A to see B');
+    b.workspace.setEditing('3f2a0c1e-0000-4000-8000-000000000001');
+    await until(
+      () => a.workspace.status().present[0]?.editing === '3f2a0c1e-0000-4000-8000-000000000001',
+      2000,
+      'A to see what B edits',
+    );
+    expect(a.workspace.status().present[0]!.device).toBe(b.workspace.device);
+  });
 });

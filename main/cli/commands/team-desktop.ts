@@ -59,7 +59,7 @@ function describeStatus(status: TeamStatus): string {
         : `offline since ${when(status.offlineSince)}`;
   return [
     `Team ${status.team} at ${status.url}: ${state}`,
-    `${status.waiting} change(s) waiting to sync; last synced ${when(status.lastSyncedAt)}`,
+    `${status.waiting} change(s) waiting to sync; last synced ${when(status.lastSyncedAt)}; ${status.present.length} other desktop(s) here`,
     status.publishes
       ? 'Team posts are published through the team server’s lease.'
       : 'This desktop does not publish team posts until it reaches the team server.',
