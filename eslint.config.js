@@ -97,6 +97,30 @@ const belowCore = boundary(
   'store, queue, sync and csv sit below the core.',
 );
 const core = boundary(['main/core/**'], entryPoints, 'the core sits below app, host and CLI.');
+const teamServer = boundary(
+  ['main/team/**'],
+  [
+    '**/core/**',
+    '**/store',
+    '**/store/**',
+    '**/queue/**',
+    '**/sync/**',
+    '**/csv/**',
+    '**/app/**',
+    '**/cli/**',
+    '**/host/**',
+    '**/emulator/**',
+    '**/platform/**',
+    /\/platform$/,
+    '**/team-client/**',
+  ],
+  'the team server stands alone: it shares only shared/team*.ts with the desktops and main/sqlite/ for its file, so it runs headless on a machine with no workspace.',
+);
+const teamClient = boundary(
+  ['main/team-client/**'],
+  [...entryPoints, '**/core/**', '**/sync/**', '**/csv/**', '**/emulator/**', '**/team/**'],
+  "a desktop's team side sits below the core, beside queue and sync: it reaches the workspace through the store, answers the publisher's gate (queue/publish-gate.ts), and reaches the server only over the wire (shared/team.ts).",
+);
 
 export default tseslint.config(
   { ignores: ['node_modules', 'dist', 'out', 'release', 'test-results', '.svelte-kit'] },
@@ -186,6 +210,8 @@ export default tseslint.config(
     { within: belowCore },
   ),
   core,
+  teamServer,
+  teamClient,
   boundary(
     ['main/core/services/**'],
     ['**/pressroom', '**/service', '**/session'],

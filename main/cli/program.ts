@@ -10,6 +10,7 @@ import { registerQueue } from './commands/queue';
 import { registerMedia } from './commands/media';
 import { registerSchedule } from './commands/schedule';
 import { registerServe } from './commands/serve';
+import { registerTeam } from './commands/team';
 import { addGlobalOptions } from './options';
 
 export function buildProgram(): Command {
@@ -32,5 +33,6 @@ export function buildProgram(): Command {
   registerExport(program);
   registerServe(program);
   registerCheck(program);
+  registerTeam(program);
   return program;
 }

@@ -8,6 +8,8 @@ import type { RateGovernor } from '../queue/governor';
 import type { RetryRules } from '../queue/retry';
 import { Scheduler } from '../queue/scheduler';
 import { WorkspaceStore } from '../store';
+import type { TeamWorkspace } from '../team-client/workspace';
+import { openTeamSide } from './team';
 import { PullSync, pageRetries } from '../sync/pull';
 import type { Plan } from '../platform/wire';
 import { CoreEvents } from './events';
@@ -55,6 +57,8 @@ function reportDrainError(error: unknown): void {
 
 export class Pressroom {
   readonly store: WorkspaceStore;
+  /** The team this workspace is shared with, when it was joined to one (docs/team.md). */
+  readonly team: TeamWorkspace | undefined;
   readonly governor: RateGovernor;
   readonly settings: SettingsService;
   readonly queue: QueueService;
@@ -85,6 +89,8 @@ export class Pressroom {
     this.settings = new SettingsService(store, events);
     this.media = new MediaService(store);
     const client = this.platform.client;
+    const team = openTeamSide(store, config.dbFile, now);
+    this.team = team.workspace;
     const publisher = client
       ? new Publisher({
           store,
@@ -99,6 +105,7 @@ export class Pressroom {
           ...(config.retryRules ? { rules: config.retryRules } : {}),
           lease: this.lease,
           publicMediaUrls: (urls) => this.media.publicUrls(urls),
+          ...(team.gate ? { gate: team.gate } : {}),
         })
       : null;
     if (publisher) this.lease.onLost = (reason) => publisher.standBy(reason);
@@ -150,6 +157,7 @@ export class Pressroom {
   }
 
   close(): void {
+    this.team?.close();
     this.lease.release();
     this.imports.close();
     this.store.close();

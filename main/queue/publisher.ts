@@ -16,6 +16,7 @@ import { LeaseLost } from '../store/lease';
 import type { LeaseToken } from '../store/lease';
 import type { RateGovernor, Release } from './governor';
 import { freshProgress, postMatcher, scanList } from './lookup';
+import type { PublishDecision, PublishGate } from './publish-gate';
 import type { Lookup, LookupProgress } from './lookup';
 import { DEFAULT_RETRY_RULES, decide } from './retry';
 import type { RetryRules } from './retry';
@@ -57,7 +58,12 @@ export interface PublisherOptions {
    * first); by default the post's own. Throwing fails the item with that reason, unsent.
    */
   publicMediaUrls?: (urls: string[]) => Promise<string[]>;
+  /** In a team workspace: which desktop sends each shared post (publish-gate.ts). */
+  gate?: PublishGate;
 }
+
+/** How long an item the team's gate holds back waits before it asks again. */
+const GATE_WAIT_MS = 5_000;
 
 export interface DrainReport {
   published: number;
@@ -241,11 +247,20 @@ export class Publisher {
     if (!release) return; // paused while waiting: nothing was sent, the item stays where it is
     let item: OutboxItem | undefined;
     let sent: { remoteId: string | null } | undefined;
+    let team: PublishDecision | undefined;
     try {
       if (this.pausedReason) return;
       item = this.options.store.outbox.claim(waiting.id, fence);
       if (!item) return;
-      const linked = this.linkedAlready(item);
+      team = await this.options.gate?.admit(item);
+      if (team?.kind === 'wait') return this.putBack(item, team.reason, GATE_WAIT_MS);
+      if (team?.kind === 'go')
+        item = {
+          ...item,
+          idempotencyKey: team.key,
+          outcomeUnknown: item.outcomeUnknown || team.lookFirst,
+        };
+      const linked = team?.kind === 'sent' ? team.remoteId : this.linkedAlready(item);
       if (linked !== undefined) sent = { remoteId: linked };
       else if (item.outcomeUnknown) {
         // The lookup's pages take slots of their own, one at a time.
@@ -265,12 +280,14 @@ export class Publisher {
       if (item && this.pausedReason && isAbort(error))
         return this.putBack(item, 'Paused while checking the platform');
       if (item) await this.settleFailure(item, error, fence, report);
+      if (team?.kind === 'go') await team.abandon();
       return;
     } finally {
       release?.();
     }
     // The platform has it: whatever fails from here on is ours, and is recorded as sent.
     await this.settleSent(item, sent.remoteId, fence, report);
+    if (team?.kind === 'go') await team.finish(sent.remoteId);
   }
 
   /** A slot of the governor at `priority`, or null when a pause ended the wait. */
@@ -283,8 +300,13 @@ export class Publisher {
   }
 
   /** An item claimed but not sent (a pause came first) waits again, its outcome as it was. */
-  private putBack(item: OutboxItem, reason: string): void {
-    this.options.store.outbox.markRetrying(item.id, this.now(), reason, item.outcomeUnknown);
+  private putBack(item: OutboxItem, reason: string, afterMs = 0): void {
+    this.options.store.outbox.markRetrying(
+      item.id,
+      this.now() + afterMs,
+      reason,
+      item.outcomeUnknown,
+    );
   }
 
   /**

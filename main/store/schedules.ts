@@ -8,10 +8,15 @@ import { statement } from './statements';
 
 const weekly = z.array(z.array(z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/))).length(7);
 
+/** A schedule read from anywhere (this file, a team's document); anything else is none. */
+export function scheduleOf(value: unknown): WeeklySchedule {
+  const parsed = weekly.safeParse(value);
+  return parsed.success ? parsed.data : emptySchedule();
+}
+
 function read(json: string): WeeklySchedule {
   try {
-    const parsed = weekly.safeParse(JSON.parse(json));
-    return parsed.success ? parsed.data : emptySchedule();
+    return scheduleOf(JSON.parse(json));
   } catch {
     return emptySchedule();
   }

@@ -1,0 +1,146 @@
+// A desktop's connection to its team server (Node): one WebSocket carrying the team's data
+// document (edited here, merged by Yjs) and its control document (written by the server only),
+// and the stateless requests, each answered by id. An answer that does not come is unknown,
+// never taken as a refusal: the caller decides what a lost answer means.
+import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
+import WebSocket from 'ws';
+import * as Y from 'yjs';
+import { TEAM_PROTOCOL, teamAnswerSchema, teamDocuments } from '../../shared/team';
+import type { TeamAnswer, TeamAnswers, TeamLink, TeamRequestBody } from '../../shared/team';
+
+export interface TeamConnectionOptions {
+  link: TeamLink;
+  token: string;
+  /** The data document, kept by the caller (persisted in the workspace file). */
+  doc: Y.Doc;
+  /** How long a request waits for its answer before it is unknown. */
+  requestTimeoutMs?: number;
+}
+
+export class TeamRequestUnknown extends Error {}
+
+export type TeamRequestResult<K extends keyof TeamAnswers> =
+  | { ok: true; value: TeamAnswers[K] }
+  | { ok: false; code: Extract<TeamAnswer, { ok: false }>['code']; error: string };
+
+export class TeamConnection {
+  readonly control = new Y.Doc();
+  private readonly socket: HocuspocusProviderWebsocket;
+  private readonly data: HocuspocusProvider;
+  private readonly controlProvider: HocuspocusProvider;
+  private readonly waiting = new Map<string, (answer: TeamAnswer) => void>();
+  private nextId = 1;
+  /** Why the server refused this desktop (a revoked token, another protocol), once it has. */
+  refusal: string | null = null;
+  connected = false;
+  lastSyncedAt: number | null = null;
+  disconnectedAt: number | null = Date.now();
+
+  constructor(private readonly options: TeamConnectionOptions) {
+    const names = teamDocuments(options.link.team);
+    this.socket = new HocuspocusProviderWebsocket({
+      url: `${options.link.url}/?protocol=${TEAM_PROTOCOL}`,
+      WebSocketPolyfill: WebSocket,
+      // Reconnect soon after a partition heals; the server's ping finds dead sockets.
+      delay: 200,
+      minDelay: 100,
+      maxDelay: 2000,
+      onStatus: ({ status }) => {
+        const connected = status === 'connected';
+        if (connected === this.connected) return;
+        this.connected = connected;
+        this.disconnectedAt = connected ? null : Date.now();
+      },
+    });
+    const common = {
+      websocketProvider: this.socket,
+      token: options.token,
+      onAuthenticationFailed: ({ reason }: { reason: string }) => {
+        this.refusal = reason;
+      },
+    };
+    this.data = new HocuspocusProvider({
+      ...common,
+      name: names.data,
+      document: options.doc,
+      onSynced: () => {
+        this.lastSyncedAt = Date.now();
+      },
+    });
+    this.controlProvider = new HocuspocusProvider({
+      ...common,
+      name: names.control,
+      document: this.control,
+      onStateless: ({ payload }) => this.receive(payload),
+    });
+    // Providers sharing one socket attach themselves only when asked to.
+    this.data.attach();
+    this.controlProvider.attach();
+  }
+
+  /** Edits made here not yet acknowledged by the server. */
+  get unsyncedChanges(): number {
+    return this.data.unsyncedChanges;
+  }
+
+  get awareness() {
+    return this.data.awareness;
+  }
+
+  /** Resolves once both documents have synced with the server, or rejects on a refusal. */
+  async whenSynced(timeoutMs = 10_000): Promise<void> {
+    const started = Date.now();
+    while (!(this.data.isSynced && this.controlProvider.isSynced)) {
+      if (this.refusal) throw new Error(`The team server refused this desktop: ${this.refusal}`);
+      if (Date.now() - started > timeoutMs)
+        throw new Error(
+          `The team server at ${this.options.link.url} did not answer in ${timeoutMs / 1000} s`,
+        );
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  /** Sends a request and waits for its answer; throws TeamRequestUnknown when none comes. */
+  async request<K extends keyof TeamAnswers>(
+    body: Extract<TeamRequestBody, { kind: K }>,
+  ): Promise<TeamRequestResult<K>> {
+    if (!this.connected || this.refusal)
+      throw new TeamRequestUnknown(this.refusal ?? 'The team server cannot be reached.');
+    const id = `r${this.nextId++}`;
+    const timeoutMs = this.options.requestTimeoutMs ?? 5000;
+    const answer = await new Promise<TeamAnswer | undefined>((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(id);
+        resolve(undefined);
+      }, timeoutMs);
+      this.waiting.set(id, (received) => {
+        clearTimeout(timer);
+        resolve(received);
+      });
+      this.controlProvider.sendStateless(JSON.stringify({ ...body, id }));
+    });
+    if (!answer)
+      throw new TeamRequestUnknown(`No answer from the team server in ${timeoutMs / 1000} s.`);
+    if (answer.ok) return { ok: true, value: answer.value as TeamAnswers[K] };
+    return { ok: false, code: answer.code, error: answer.error };
+  }
+
+  private receive(payload: string): void {
+    let json: unknown;
+    try {
+      json = JSON.parse(payload);
+    } catch {
+      return;
+    }
+    const answer = teamAnswerSchema.safeParse(json);
+    if (!answer.success) return;
+    this.waiting.get(answer.data.id)?.(answer.data as TeamAnswer);
+    this.waiting.delete(answer.data.id);
+  }
+
+  close(): void {
+    this.data.destroy();
+    this.controlProvider.destroy();
+    this.socket.destroy();
+  }
+}

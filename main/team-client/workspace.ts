@@ -1,0 +1,165 @@
+// A workspace joined to a team (Node): its Yjs document kept in the workspace's own file, the
+// mirror between the document and the rows, and the connection to the team server. Offline, edits
+// go on into the document and the file; on reconnect Yjs merges them both ways.
+import { randomUUID } from 'node:crypto';
+import * as Y from 'yjs';
+import { parseTeamLink } from '../../shared/team';
+import type { TeamLink } from '../../shared/team';
+import type { WorkspaceStore } from '../store';
+import { TeamStore } from '../store/team';
+import { TeamConnection } from './connection';
+import { TeamMirror } from './mirror';
+
+/** Stored updates past which the file's updates are folded into one when the workspace opens. */
+const COMPACT_AFTER = 1000;
+
+export interface TeamStatus {
+  team: string;
+  url: string;
+  device: string;
+  state: 'connected' | 'offline' | 'refused';
+  /** Why the server refused this desktop (revoked token, other protocol). */
+  refusal: string | null;
+  offlineSince: number | null;
+  /** Changes made here the server has not acknowledged yet. */
+  waiting: number;
+  lastSyncedAt: number | null;
+  /** Team posts are published only while connected: the server decides who sends each. */
+  publishes: boolean;
+  /** Other desktops in the workspace now (Yjs awareness). */
+  present: { device: string; editing: string | null }[];
+}
+
+interface Presence {
+  device: string;
+  editing: string | null;
+}
+
+export interface TeamWorkspaceOptions {
+  /** How often changed rows are written into the document. */
+  pushEveryMs?: number;
+  now?: () => number;
+}
+
+export class TeamWorkspace {
+  readonly doc = new Y.Doc();
+  readonly connection: TeamConnection;
+  private readonly team: TeamStore;
+  private readonly mirror: TeamMirror;
+  private readonly stopFollowing: () => void;
+  private readonly timer: NodeJS.Timeout;
+
+  /** Joins `store`'s workspace to the team of `linkText`; its posts and products get UUIDs. */
+  static join(
+    store: WorkspaceStore,
+    linkText: string,
+    token: string,
+    options: TeamWorkspaceOptions = {},
+  ): TeamWorkspace {
+    const link = parseTeamLink(linkText);
+    if (typeof link === 'string') throw new Error(link);
+    const team = new TeamStore(store.db, options.now ?? Date.now);
+    store.transaction(() => {
+      team.setLink({ url: link.url, team: link.team, device: `d_${randomUUID().slice(0, 8)}` });
+      team.assignUuids();
+    });
+    return new TeamWorkspace(store, link, token, options);
+  }
+
+  /** The team workspace `store` was joined to, or undefined for a workspace of one. */
+  static open(
+    store: WorkspaceStore,
+    token: string,
+    options: TeamWorkspaceOptions = {},
+  ): TeamWorkspace | undefined {
+    const link = new TeamStore(store.db, options.now ?? Date.now).link();
+    return link && new TeamWorkspace(store, { url: link.url, team: link.team }, token, options);
+  }
+
+  private constructor(
+    store: WorkspaceStore,
+    private readonly link: TeamLink,
+    token: string,
+    options: TeamWorkspaceOptions,
+  ) {
+    const now = options.now ?? Date.now;
+    this.team = new TeamStore(store.db, now);
+    const stored = this.team.updates();
+    Y.transact(this.doc, () => {
+      for (const update of stored) Y.applyUpdate(this.doc, update);
+    });
+    if (stored.length > COMPACT_AFTER) this.team.compact(Y.encodeStateAsUpdate(this.doc));
+    // Every update, made here or received, is in the file before anything else happens to it.
+    this.doc.on('update', (update: Uint8Array) => this.team.appendUpdate(update));
+    this.mirror = new TeamMirror(
+      this.doc,
+      this.team,
+      store.schedules,
+      (work) => store.transaction(work),
+      now,
+    );
+    this.mirror.pullAll();
+    this.stopFollowing = this.mirror.follow();
+    this.pushLocalChanges();
+    this.connection = new TeamConnection({ link, token, doc: this.doc });
+    this.timer = setInterval(() => this.pushLocalChanges(), options.pushEveryMs ?? 100);
+    this.setEditing(null);
+  }
+
+  /** Tells the others which post this desktop edits (null: none); shown beside that post. */
+  setEditing(post: string | null): void {
+    const presence: Presence = { device: this.device, editing: post };
+    this.connection.awareness?.setLocalState(presence);
+  }
+
+  /** The other desktops here now, and what each edits. */
+  present(): Presence[] {
+    const awareness = this.connection.awareness;
+    if (!awareness) return [];
+    return [...awareness.getStates().entries()]
+      .filter(([client]) => client !== awareness.clientID)
+      .map(([, state]) => state as Partial<Presence>)
+      .filter((state): state is Presence => typeof state.device === 'string')
+      .map((state) => ({
+        device: state.device,
+        editing: typeof state.editing === 'string' ? state.editing : null,
+      }));
+  }
+
+  /** Writes what changed in the rows since the last push into the document. */
+  pushLocalChanges(): void {
+    const since = this.team.link()?.pushedUpto ?? 0;
+    const upto = this.mirror.push(since);
+    if (upto > since) this.team.markPushed(upto);
+  }
+
+  status(): TeamStatus {
+    const link = this.team.link();
+    const { connection } = this;
+    const state = connection.refusal ? 'refused' : connection.connected ? 'connected' : 'offline';
+    return {
+      team: this.link.team,
+      url: this.link.url,
+      device: link?.device ?? '',
+      state,
+      refusal: connection.refusal,
+      offlineSince: state === 'connected' ? null : connection.disconnectedAt,
+      waiting: connection.unsyncedChanges,
+      lastSyncedAt: connection.lastSyncedAt,
+      publishes: state === 'connected',
+      present: this.present(),
+    };
+  }
+
+  get device(): string {
+    return this.team.link()?.device ?? '';
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+    this.pushLocalChanges();
+    this.stopFollowing();
+    this.connection.close();
+    this.doc.destroy();
+  }
+}

@@ -1,0 +1,70 @@
+// The control document of a team (Node, team server): a view of the database that only the server
+// writes (clients' connections to it are read-only). It is rebuilt from the database whenever it
+// is loaded, so a server killed between a commit and the document's update shows the commit again.
+import type * as Y from 'yjs';
+import { CONTROL_AUDIT, CONTROL_POSTS } from '../../shared/team-doc';
+import type { ControlAuditEntry, ControlPostEntry } from '../../shared/team-doc';
+import type { TeamApprovals } from './approvals';
+import { TeamAudit } from './audit';
+import type { TeamDb } from './db';
+import type { TeamLeases } from './lease';
+
+/** The audit entries the document carries; the full log stays in the database. */
+const AUDIT_SHOWN = 1000;
+
+export class TeamControl {
+  private readonly audit: TeamAudit;
+
+  constructor(
+    db: TeamDb,
+    now: () => number,
+    private readonly leases: TeamLeases,
+    private readonly approvals: TeamApprovals,
+  ) {
+    this.audit = new TeamAudit(db, now);
+  }
+
+  /** Fills a freshly loaded control document from the database. */
+  fill(teamId: string, doc: Y.Doc): void {
+    doc.transact(() => {
+      for (const lease of this.leases.all(teamId)) this.reflectPost(teamId, doc, lease.post_uuid);
+      this.appendAudit(teamId, doc);
+    });
+  }
+
+  /** Writes one post's entry and the audit entries the document lacks. */
+  reflect(teamId: string, doc: Y.Doc, post: string): void {
+    doc.transact(() => {
+      this.reflectPost(teamId, doc, post);
+      this.appendAudit(teamId, doc);
+    });
+  }
+
+  private reflectPost(teamId: string, doc: Y.Doc, post: string): void {
+    const lease = this.leases.row(teamId, post);
+    const entry: ControlPostEntry = {
+      approval: this.approvals.stateOf(teamId, post),
+      lease:
+        lease?.holder_member && lease.holder_device
+          ? {
+              holder: lease.holder_member,
+              device: lease.holder_device,
+              epoch: lease.epoch,
+              expiresAt: lease.expires_at,
+            }
+          : null,
+      result:
+        lease?.remote_id && lease.published_at !== null
+          ? { remoteId: lease.remote_id, at: lease.published_at, by: lease.published_by ?? '' }
+          : null,
+    };
+    doc.getMap<ControlPostEntry>(CONTROL_POSTS).set(post, entry);
+  }
+
+  private appendAudit(teamId: string, doc: Y.Doc): void {
+    const log = doc.getArray<ControlAuditEntry>(CONTROL_AUDIT);
+    const last = log.length > 0 ? log.get(log.length - 1).seq : 0;
+    const fresh = this.audit.latest(teamId, AUDIT_SHOWN).filter((entry) => entry.seq > last);
+    if (fresh.length > 0) log.push(fresh);
+  }
+}

@@ -1,0 +1,168 @@
+// What a desktop and the team server say to each other (pure): the link, the document names, the
+// roles, and the stateless requests the server checks and applies (claim, renew, published,
+// release, transition, invite, members, revoke), each with its answer. Both sides parse with
+// these schemas, so a malformed request is refused with a sentence, never half-applied.
+import { z } from 'zod';
+
+/** Bumped when a change would let an older desktop and a newer server misread each other. */
+export const TEAM_PROTOCOL = 1;
+
+export const TEAM_ROLES = ['owner', 'editor', 'viewer'] as const;
+export type TeamRole = (typeof TEAM_ROLES)[number];
+
+/** Approval states of a team post; the next issue (approvals) adds its rules on these. */
+export const APPROVAL_STATES = ['draft', 'in_review', 'approved', 'changes_requested'] as const;
+export type ApprovalState = (typeof APPROVAL_STATES)[number];
+
+const TEAM_ID = /^t_[0-9a-f]{16}$/;
+const uuid = z.uuid();
+const requestId = z.string().min(1).max(64);
+
+export interface TeamLink {
+  /** The WebSocket address of the team server: ws:// on this computer, else wss://. */
+  url: string;
+  team: string;
+}
+
+/** A team link is the server's address with the team after `#`: `wss://team.example.com/#t_…`. */
+export function formatTeamLink(link: TeamLink): string {
+  return `${link.url}#${link.team}`;
+}
+
+export function parseTeamLink(text: string): TeamLink | string {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    return 'A team link looks like wss://team.example.com/#t_0123456789abcdef';
+  }
+  const team = url.hash.slice(1);
+  if (!TEAM_ID.test(team)) return 'The team link has no team after # (t_ and 16 hex digits)';
+  if (url.protocol !== 'ws:' && url.protocol !== 'wss:')
+    return 'A team link starts with wss:// (or ws:// on this computer)';
+  if (url.protocol === 'ws:' && !isLoopbackHost(url.hostname))
+    return 'A team server beyond this computer is reached only over wss:// (TLS)';
+  url.hash = '';
+  return { url: url.toString().replace(/\/$/, ''), team };
+}
+
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '');
+  return bare === 'localhost' || bare === '::1' || /^127(\.\d{1,3}){3}$/.test(bare);
+}
+
+export function isTeamId(text: string): boolean {
+  return TEAM_ID.test(text);
+}
+
+export function teamDocuments(team: string): { data: string; control: string } {
+  return { data: `${team}/data`, control: `${team}/control` };
+}
+
+/** The same on every desktop, so a post claimed again after a cut-off is sent with the same key. */
+export function teamIdempotencyKey(uuid: string, revision: number): string {
+  return `team-${uuid}-r${revision}`;
+}
+
+export const teamRequestSchema = z.discriminatedUnion('kind', [
+  z.object({
+    id: requestId,
+    kind: z.literal('claim'),
+    post: uuid,
+    device: z.string().min(1).max(100),
+  }),
+  z.object({ id: requestId, kind: z.literal('renew'), post: uuid, epoch: z.int().positive() }),
+  z.object({
+    id: requestId,
+    kind: z.literal('published'),
+    post: uuid,
+    epoch: z.int().positive(),
+    remoteId: z.string().min(1).max(200),
+  }),
+  z.object({ id: requestId, kind: z.literal('release'), post: uuid, epoch: z.int().positive() }),
+  z.object({
+    id: requestId,
+    kind: z.literal('transition'),
+    post: uuid,
+    from: z.enum(APPROVAL_STATES),
+    to: z.enum(APPROVAL_STATES),
+  }),
+  z.object({
+    id: requestId,
+    kind: z.literal('invite'),
+    name: z.string().trim().min(1).max(100),
+    role: z.enum(TEAM_ROLES),
+  }),
+  z.object({ id: requestId, kind: z.literal('members') }),
+  z.object({ id: requestId, kind: z.literal('revoke'), member: z.string().min(1).max(40) }),
+]);
+export type TeamRequest = z.infer<typeof teamRequestSchema>;
+export type TeamRequestKind = TeamRequest['kind'];
+/** A request as a desktop writes it, before the connection gives it an id. */
+export type TeamRequestBody = TeamRequest extends infer R
+  ? R extends TeamRequest
+    ? Omit<R, 'id'>
+    : never
+  : never;
+
+export interface TeamMember {
+  id: string;
+  name: string;
+  role: TeamRole;
+  createdAt: number;
+  revokedAt: number | null;
+}
+
+export interface LeaseGranted {
+  epoch: number;
+  /** How long the lease lasts unless renewed, counted on the desktop's own monotonic clock. */
+  leaseMs: number;
+  /** Set when an earlier holder's send may have happened: look the post up before sending. */
+  earlierHolder: boolean;
+}
+
+/** What each request kind answers when it succeeds. */
+export interface TeamAnswers {
+  claim: LeaseGranted;
+  renew: { leaseMs: number };
+  published: { remoteId: string };
+  release: Record<string, never>;
+  transition: { state: ApprovalState };
+  invite: { member: TeamMember; token: string };
+  members: { members: TeamMember[] };
+  revoke: { member: TeamMember };
+}
+
+export type TeamAnswer =
+  | { id: string; ok: true; value: unknown }
+  | { id: string; ok: false; error: string; code: TeamRefusal };
+
+/** Why a request was refused: the client acts on the code, a person reads the sentence. */
+export type TeamRefusal =
+  | 'malformed'
+  | 'forbidden'
+  | 'not_found'
+  | 'not_due'
+  | 'held'
+  | 'published'
+  | 'stale_epoch'
+  | 'stale_state';
+
+export const teamAnswerSchema = z.union([
+  z.object({ id: requestId, ok: z.literal(true), value: z.unknown() }),
+  z.object({
+    id: requestId,
+    ok: z.literal(false),
+    error: z.string().max(1000),
+    code: z.enum([
+      'malformed',
+      'forbidden',
+      'not_found',
+      'not_due',
+      'held',
+      'published',
+      'stale_epoch',
+      'stale_state',
+    ]),
+  }),
+]);

@@ -1,0 +1,223 @@
+// npm run bench:team — a team server in its own process on loopback and desktops' connections:
+//  1. Edit propagation: 5 desktops, 200 edits each made on one and seen by the 4 others: p50/p99
+//     (goal p99 < 200 ms, must be < 2 s), beside the floor: a raw WebSocket message one way.
+//  2. Joining a workspace of 5,000 posts and 20,000 products: the owner shares it, a second
+//     desktop joins and has every row (goal < 5 s), beside writing the same rows straight into a
+//     workspace file (what a join writes at least).
+//  3. 100 three-way claim races: exactly one winner each.
+//  4. The data document's size after 10,000 edits of one post's text.
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import WebSocket, { WebSocketServer } from 'ws';
+import * as Y from 'yjs';
+import { formatTeamLink } from '../../shared/team';
+import { postsMap, readPostText } from '../../shared/team-doc';
+import { WorkspaceStore } from '../../main/store';
+import { openTeamDb } from '../../main/team/db';
+import { TeamMembers } from '../../main/team/members';
+import { TeamConnection } from '../../main/team-client/connection';
+import { TeamWorkspace } from '../../main/team-client/workspace';
+import { until, writePost } from '../support/team';
+
+const percentile = (values: number[], share: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))] ?? 0;
+};
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+
+const dataDir = mkdtempSync(join(tmpdir(), 'prt-bench-'));
+const setup = openTeamDb(dataDir);
+const members = new TeamMembers(setup);
+const { teamId, token } = members.createTeam('Bench', 'Owner');
+const tokens = [
+  token,
+  ...Array.from({ length: 5 }, (_, i) => members.invite(teamId, `d${i}`, 'editor').token),
+];
+setup.close();
+
+const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/team-server-child.ts'], {
+  env: { ...process.env, TEAM_DATA: dataDir, TEAM_PORT: '0' },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const url = await new Promise<string>((resolve) =>
+  child.stdout.once('data', (chunk: Buffer) => resolve(String(chunk).trim())),
+);
+const link = { url, team: teamId };
+const connect = (memberToken: string, doc = new Y.Doc()) => ({
+  doc,
+  connection: new TeamConnection({ link, token: memberToken, doc }),
+});
+
+try {
+  if (process.env.BENCH_TEAM_ONLY !== 'join') await propagation();
+  await joining();
+  await claimRaces();
+  documentSize();
+} finally {
+  child.kill('SIGTERM');
+}
+
+async function rawOneWay(): Promise<number[]> {
+  const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  server.on('connection', (socket) => socket.on('message', (data) => socket.send(data)));
+  await new Promise((resolve) => server.once('listening', resolve));
+  const address = server.address() as { port: number };
+  const socket = new WebSocket(`ws://127.0.0.1:${address.port}`);
+  await new Promise((resolve) => socket.once('open', resolve));
+  const times: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    const started = performance.now();
+    await new Promise<void>((resolve) => {
+      socket.once('message', () => resolve());
+      socket.send('x');
+    });
+    times.push((performance.now() - started) / 2);
+  }
+  socket.close();
+  server.close();
+  return times;
+}
+
+async function propagation(): Promise<void> {
+  const desktops = tokens.slice(1).map((memberToken) => connect(memberToken));
+  await Promise.all(desktops.map(({ connection }) => connection.whenSynced()));
+  const times: number[] = [];
+  for (let edit = 0; edit < 200; edit++) {
+    const writer = desktops[edit % desktops.length]!;
+    const uuid = randomUUID();
+    const text = `edit ${edit}`;
+    const started = performance.now();
+    const seen = desktops
+      .filter((desktop) => desktop !== writer)
+      .map(
+        ({ doc }) =>
+          new Promise<void>((resolve) => {
+            const check = () => {
+              const record = postsMap(doc).get(uuid);
+              if (record && readPostText(record) === text) {
+                times.push(performance.now() - started);
+                doc.off('update', check);
+                resolve();
+              }
+            };
+            doc.on('update', check);
+          }),
+      );
+    writePost(writer.doc, uuid, text);
+    await Promise.all(seen);
+  }
+  const floor = await rawOneWay();
+  console.log('1. Edit propagation, 5 desktops, 200 edits × 4 receivers');
+  console.log(
+    `   team server: p50 ${ms(percentile(times, 0.5))}, p99 ${ms(percentile(times, 0.99))} (goal p99 < 200 ms)`,
+  );
+  console.log(
+    `   baseline, a raw WebSocket message one way: p50 ${ms(percentile(floor, 0.5))}, p99 ${ms(percentile(floor, 0.99))}`,
+  );
+  for (const { connection } of desktops) connection.close();
+}
+
+function fillWorkspace(file: string): number {
+  const store = WorkspaceStore.open(file);
+  const started = performance.now();
+  store.transaction(() => {
+    const post = store.db.prepare(
+      `INSERT INTO posts (bot_id, text, media_urls, scheduled_at, zone, status, created_at, updated_at)
+       VALUES ('bot_1', ?, '[]', NULL, 'UTC', 'draft', ?, ?)`,
+    );
+    const product = store.db.prepare(
+      `INSERT INTO products (sku, name, price_minor, currency, status, created_at, updated_at)
+       VALUES (?, ?, 1250, 'EUR', 'draft', ?, ?)`,
+    );
+    const now = Date.now();
+    for (let i = 0; i < 5000; i++) post.run(`Post ${i}: something worth reading today`, now, now);
+    for (let i = 0; i < 20_000; i++) product.run(`SKU-${i}`, `Product ${i}`, now, now);
+  });
+  const took = performance.now() - started;
+  store.close();
+  return took;
+}
+
+async function joining(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'prt-join-'));
+  const baseline = fillWorkspace(join(dir, 'baseline.sqlite'));
+  fillWorkspace(join(dir, 'owner.sqlite'));
+  const teamLink = formatTeamLink(link);
+  const ownerStore = WorkspaceStore.open(join(dir, 'owner.sqlite'));
+  const shareStarted = performance.now();
+  const owner = TeamWorkspace.join(ownerStore, teamLink, tokens[0]!);
+  await owner.connection.whenSynced(60_000);
+  await until(() => owner.connection.unsyncedChanges === 0, 60_000, 'the owner to share');
+  const shared = performance.now() - shareStarted;
+
+  const joinerStore = WorkspaceStore.open(join(dir, 'joiner.sqlite'));
+  const joinStarted = performance.now();
+  const joiner = TeamWorkspace.join(joinerStore, teamLink, tokens[1]!);
+  const rows = () =>
+    (
+      joinerStore.db
+        .prepare('SELECT (SELECT count(*) FROM posts) + (SELECT count(*) FROM products) AS n')
+        .get() as { n: number }
+    ).n;
+  const progress = setInterval(
+    () =>
+      console.error(
+        `   … joiner has ${rows()} rows, server acks pending ${joiner.connection.unsyncedChanges}, connected ${joiner.connection.connected}`,
+      ),
+    5000,
+  );
+  await until(() => rows() === 25_000, 120_000, 'the joiner to have every row').finally(() =>
+    clearInterval(progress),
+  );
+  const joined = performance.now() - joinStarted;
+  console.log('2. A workspace of 5,000 posts and 20,000 products');
+  console.log(
+    `   owner shares it: ${ms(shared)}; a desktop joins and has every row: ${ms(joined)} (goal < 5 s)`,
+  );
+  console.log(`   baseline, the same rows written straight into a workspace file: ${ms(baseline)}`);
+  owner.close();
+  joiner.close();
+  ownerStore.close();
+  joinerStore.close();
+}
+
+async function claimRaces(): Promise<void> {
+  const desktops = tokens.slice(1, 4).map((memberToken) => connect(memberToken));
+  await Promise.all(desktops.map(({ connection }) => connection.whenSynced()));
+  let exactlyOne = 0;
+  for (let race = 0; race < 100; race++) {
+    const uuid = randomUUID();
+    writePost(desktops[0]!.doc, uuid, `race ${race}`, {
+      status: 'scheduled',
+      scheduledAt: Date.now() - 1000,
+    });
+    await until(() => desktops[0]!.connection.unsyncedChanges === 0, 5000);
+    const answers = await Promise.all(
+      desktops.map(({ connection }, i) =>
+        connection.request({ kind: 'claim', post: uuid, device: `d${i}` }),
+      ),
+    );
+    if (answers.filter((answer) => answer.ok).length === 1) exactlyOne++;
+  }
+  console.log(`3. 100 three-way claim races: ${exactlyOne} with exactly one winner (must be 100)`);
+  for (const { connection } of desktops) connection.close();
+}
+
+function documentSize(): void {
+  const doc = new Y.Doc();
+  const uuid = randomUUID();
+  writePost(doc, uuid, '');
+  const text = postsMap(doc).get(uuid)!.get('text') as Y.Text;
+  for (let edit = 0; edit < 10_000; edit++) {
+    if (text.length > 200) text.delete(0, 1);
+    text.insert(text.length, String.fromCharCode(97 + (edit % 26)));
+  }
+  const size = Y.encodeStateAsUpdate(doc).byteLength;
+  console.log(
+    `4. After 10,000 edits of one post's text (200 characters kept): document ${(size / 1024).toFixed(1)} KiB`,
+  );
+  console.log(`   baseline, the text itself: ${text.length} bytes`);
+}

@@ -1,0 +1,166 @@
+// Exactly one publisher per team post, through each desktop's own outbox and publisher: a desktop
+// that cannot reach the team server sends nothing; a post one desktop published is not sent by
+// another; a holder cut off by a partition is refused, and the next holder finds its post by
+// reference instead of sending a second one.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PRIORITY } from '../../shared/domain';
+import { formatTeamLink, teamIdempotencyKey } from '../../shared/team';
+import type { ControlPostEntry } from '../../shared/team-doc';
+import { FileSecretStore } from '../../main/core/account';
+import { Pressroom } from '../../main/core/pressroom';
+import { teamSecretFolder } from '../../main/core/team';
+import { WorkspaceStore } from '../../main/store';
+import { TeamStore } from '../../main/store/team';
+import { OFFLINE_REASON } from '../../main/team-client/publish-gate';
+import { TeamWorkspace } from '../../main/team-client/workspace';
+import { startTestPlatform } from '../support/platform';
+import type { TestPlatform } from '../support/platform';
+import { startTestTeam, until } from '../support/team';
+import type { TestTeam } from '../support/team';
+
+let team: TestTeam | undefined;
+const pressrooms: Pressroom[] = [];
+afterEach(async () => {
+  for (const pressroom of pressrooms.splice(0)) pressroom.close();
+  await team?.close();
+  team = undefined;
+});
+
+/** A desktop: its own workspace file, joined to the team, its member token sealed beside it. */
+function desktop(platform: TestPlatform, token: string): Pressroom {
+  const file = join(mkdtempSync(join(tmpdir(), 'prp-')), 'workspace.sqlite');
+  const store = WorkspaceStore.open(file);
+  TeamWorkspace.join(
+    store,
+    formatTeamLink({ url: team!.server.url, team: team!.teamId }),
+    token,
+  ).close();
+  store.close();
+  new FileSecretStore(teamSecretFolder(file)).write(token);
+  const pressroom = new Pressroom({
+    dbFile: file,
+    apiBase: platform.server.baseUrl,
+    token: platform.server.token,
+    plan: 'enterprise',
+  });
+  pressrooms.push(pressroom);
+  return pressroom;
+}
+
+/** A post due now, shared with the team, and this desktop's outbox item for it. */
+function duePost(pressroom: Pressroom, text: string): number {
+  const post = pressroom.store.posts.create({
+    botId: 'bot_1',
+    text,
+    mediaUrls: [],
+    scheduledAt: Date.now() - 1000,
+    zone: 'UTC',
+    status: 'scheduled',
+  });
+  pressroom.team!.pushLocalChanges();
+  pressroom.store.outbox.enqueue({
+    kind: 'create_post',
+    postId: post.id,
+    priority: PRIORITY.due,
+    dueAt: Date.now() - 1000,
+  });
+  return post.id;
+}
+
+/** The same post on another desktop (mirrored), with that desktop's own outbox item. */
+async function sameOn(pressroom: Pressroom, text: string): Promise<number> {
+  await until(
+    () => pressroom.store.db.prepare('SELECT 1 FROM posts WHERE text = ?').get(text) !== undefined,
+    2000,
+  );
+  const { id } = pressroom.store.db.prepare('SELECT id FROM posts WHERE text = ?').get(text) as {
+    id: number;
+  };
+  pressroom.store.outbox.enqueue({
+    kind: 'create_post',
+    postId: id,
+    priority: PRIORITY.due,
+    dueAt: Date.now() - 1000,
+  });
+  return id;
+}
+
+async function postsOnPlatform(platform: TestPlatform, text: string): Promise<number> {
+  const page = await platform.client.listPosts({ per_page: 200, bot_id: 'bot_1' });
+  return page.items.filter((post) => post.text === text).length;
+}
+
+describe('team posts and the outbox', () => {
+  it('sends no team post while the team server cannot be reached, and says why', async () => {
+    const platform = await startTestPlatform({ seed: 'demo' });
+    team = await startTestTeam();
+    const a = desktop(platform, team.ownerToken);
+    await a.team!.connection.whenSynced();
+    const id = duePost(a, 'Offline team post');
+    await team.server.close();
+    await until(() => a.team!.status().state === 'offline', 3000);
+    await a.queue.publishDue();
+    expect(await postsOnPlatform(platform, 'Offline team post')).toBe(0);
+    const item = a.store.outbox.latestForPost(id)!;
+    expect(item.state).toBe('retrying');
+    expect(item.lastError).toBe(OFFLINE_REASON);
+  });
+
+  it('publishes a team post once: the desktop that finds it published does not send it again', async () => {
+    const platform = await startTestPlatform({ seed: 'demo' });
+    team = await startTestTeam();
+    const a = desktop(platform, team.ownerToken);
+    const b = desktop(platform, team.invite('editor'));
+    await Promise.all([a.team!.connection.whenSynced(), b.team!.connection.whenSynced()]);
+    duePost(a, 'Once only');
+    const onB = await sameOn(b, 'Once only');
+    await a.queue.publishDue();
+    const uuid = new TeamStore(b.store.db, Date.now).uuidOfPost(onB)!;
+    const result = () =>
+      (b.team!.connection.control.getMap('posts').get(uuid) as ControlPostEntry | undefined)
+        ?.result;
+    await until(() => result() !== undefined && result() !== null, 2000, 'the result to reach B');
+    await b.queue.publishDue();
+    expect(await postsOnPlatform(platform, 'Once only')).toBe(1);
+    expect(b.store.outbox.latestForPost(onB)!.state).toBe('done');
+  });
+
+  it('refuses a partitioned holder’s late published, and the next holder finds its post instead of sending another', async () => {
+    const platform = await startTestPlatform({ seed: 'demo' });
+    team = await startTestTeam({ leaseMs: 300 });
+    const a = desktop(platform, team.ownerToken);
+    const b = desktop(platform, team.invite('editor'));
+    await Promise.all([a.team!.connection.whenSynced(), b.team!.connection.whenSynced()]);
+    const onA = duePost(a, 'Partitioned');
+    const onB = await sameOn(b, 'Partitioned');
+    const uuid = new TeamStore(a.store.db, Date.now).uuidOfPost(onA)!;
+
+    // A claims and sends, then is cut off before it can report published.
+    const claim = await a.team!.connection.request({
+      kind: 'claim',
+      post: uuid,
+      device: a.team!.device,
+    });
+    expect(claim.ok).toBe(true);
+    const key = teamIdempotencyKey(uuid, 1);
+    await platform.client.createPost(
+      { bot_id: 'bot_1', text: 'Partitioned', media_urls: [], client_reference: key },
+      { idempotencyKey: key },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 350)); // A's lease runs out
+
+    await b.queue.publishDue();
+    expect(await postsOnPlatform(platform, 'Partitioned')).toBe(1);
+    expect(b.store.outbox.latestForPost(onB)!.state).toBe('done');
+    const late = await a.team!.connection.request({
+      kind: 'published',
+      post: uuid,
+      epoch: 1,
+      remoteId: 'p_late',
+    });
+    expect(late).toMatchObject({ ok: false, code: 'stale_epoch' });
+  });
+});
