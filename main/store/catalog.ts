@@ -1,11 +1,12 @@
 // The catalog as the editor sees it (Node, main process): windows of a sorted, filtered product
 // list for a virtual grid of 100,000 rows, and the user's edits to drafts.
 import type { LocalProduct, Page, ProductStatus } from '../../shared/domain';
+import { UNSENT_PRODUCT } from '../../shared/domain';
 import type { WorkspaceDb } from './db';
 import type { CatalogFields } from './products';
 import { Conditions, windowed } from './paging';
 import type { PageQuery } from './paging';
-import { statement } from './statements';
+import { inSet, statement } from './statements';
 
 /** A products row under LocalProduct's names, so rows need no mapping. */
 const PRODUCT_COLUMNS = `id, remote_id AS remoteId, sku, name, description, price_minor AS priceMinor, currency,
@@ -28,7 +29,7 @@ export interface CatalogQuery extends PageQuery {
 }
 
 /** Only drafts made here, or those that failed to publish, can still be changed. */
-const EDITABLE = `origin = 'local' AND status IN ('draft', 'failed')`;
+const EDITABLE = `origin = 'local' AND ${inSet('status', UNSENT_PRODUCT)}`;
 
 export class CatalogStore {
   constructor(

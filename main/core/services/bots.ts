@@ -3,6 +3,7 @@
 // posts here as the user chose, so none is left to fail for want of its bot.
 import type { OperationInput } from '../../../shared/contract';
 import type { BotSummary, LocalPost, OutboxItem } from '../../../shared/domain';
+import { NOT_GONE_OUT } from '../../../shared/domain';
 import type { WorkspaceStore } from '../../store';
 import { NotAllowed } from '../errors';
 import { validate } from '../input';
@@ -10,7 +11,7 @@ import type { PostsService } from './posts';
 import type { QueueService } from './queue';
 
 /** The posts of ours a bot's deletion concerns: scheduled, or not gone out (drafts, failed, missed). */
-const CONCERNED = new Set<LocalPost['status']>(['scheduled', 'draft', 'failed', 'missed']);
+const CONCERNED = new Set<LocalPost['status']>(['scheduled', ...NOT_GONE_OUT]);
 
 export class BotsService {
   constructor(

@@ -3,7 +3,7 @@
 import type { OperationInput } from '../../../shared/contract';
 import type { Issue } from '../../../shared/answers';
 import type { LocalProduct, OutboxItem, Page } from '../../../shared/domain';
-import { PRIORITY } from '../../../shared/domain';
+import { PRIORITY, UNSENT_PRODUCT } from '../../../shared/domain';
 import { isCurrency } from '../../../shared/money';
 import { parsePrice } from '../../../shared/price-text';
 import type { WorkspaceStore } from '../../store';
@@ -106,7 +106,7 @@ export class CatalogService {
       const items = ids.map((id) => {
         const product = this.store.products.get(id);
         if (!product) throw new InvalidInput([{ field: 'ids', message: `no product ${id}` }]);
-        if (product.origin === 'remote' || !['draft', 'failed'].includes(product.status)) {
+        if (product.origin === 'remote' || !UNSENT_PRODUCT.includes(product.status)) {
           throw new NotAllowed(
             `Product ${product.sku} is ${product.origin === 'remote' ? 'on the platform already' : product.status}; only drafts and failed products can be queued`,
           );

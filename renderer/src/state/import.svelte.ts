@@ -2,7 +2,7 @@
 // column mapping, sample rows and a dry run), the user's choices, the import with its live
 // progress, its result and undo, the history of past imports (each undoable while it can be),
 // and the export of posts or products as CSV.
-import { describeUndone } from '../../../shared/domain';
+import { GONE_OUT, describeUndone } from '../../../shared/domain';
 import { MAX_UPLOAD_BYTES } from '../../../shared/contract';
 import type { OperationInput } from '../../../shared/contract';
 import type { CoreEvent } from '../../../shared/answers';
@@ -54,7 +54,7 @@ interface PickedFile {
 export type FieldColumns = Record<string, string | null>;
 
 /** The statuses with which the core refuses to undo an import: the item has gone out. */
-const ON_PLATFORM: readonly string[] = ['sending', 'published', 'handed_off'];
+const ON_PLATFORM: readonly string[] = GONE_OUT;
 
 /** The key of one cell in the error index: its spreadsheet row and its header. */
 export const cellKey = (row: number, column: string): string => `${row}\u0000${column}`;

@@ -10,6 +10,7 @@ import type {
 import type { CallResult, Issue } from '../../../shared/answers';
 import { MediaQuery } from 'svelte/reactivity';
 import { describeConnection } from '../../../shared/connection';
+import { LIMITS } from '../../../shared/limits';
 import type { AccountSettings, BotSummary, Theme, WorkspaceSettings } from '../../../shared/domain';
 import type { Shell } from './shell.svelte';
 
@@ -93,7 +94,7 @@ export interface WorkspaceDraft {
 }
 
 /** The duplicate guard's longest window in days, as the core takes it. */
-export const MAX_DUPLICATE_WINDOW_DAYS = 90;
+export const MAX_DUPLICATE_WINDOW_DAYS = LIMITS.duplicateWindowDays;
 
 /**
  * Why a typed duplicate window cannot be saved, or null. Said here in days, since the core's
