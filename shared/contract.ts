@@ -541,6 +541,8 @@ export const OPERATION_SIDES = {
 export type Operations = typeof operations;
 export type OperationName = keyof Operations;
 export type OperationInput<K extends keyof Operations> = z.input<Operations[K]>;
+/** An operation's input once the contract checked it (defaults filled): what a service takes. */
+export type CheckedInput<K extends keyof Operations> = z.output<Operations[K]>;
 export type CallerSide = 'renderer' | 'main';
 /** The operations a renderer may call (OPERATION_SIDES). */
 export type RendererOperationName = {

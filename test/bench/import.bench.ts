@@ -81,7 +81,17 @@ function importInChild(file: string, dbFile: string, root = process.cwd()): Chil
     const stalls = monitorEventLoopDelay({ resolution: 1 });
     stalls.enable();
     const started = performance.now();
-    const r = await p.imports.importFile({ kind: 'products', path: ${JSON.stringify(file)} });
+    // Input as the contract checks it, for the baseline's tree and this one alike.
+    const r = await p.imports.importFile({
+      kind: 'products',
+      path: ${JSON.stringify(file)},
+      dryRun: false,
+      onError: 'abort',
+      queue: false,
+      past: 'error',
+      fillSlots: false,
+      allowDuplicates: false,
+    });
     const ms = performance.now() - started;
     importing = false;
     stalls.disable();

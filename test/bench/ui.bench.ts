@@ -26,6 +26,7 @@ import { launchChromium, openApp, serve } from '../e2e/harness';
 import { findBrowser } from '../support/browser';
 import { seedManyProducts } from '../support/many-products';
 import { BASELINE_COMMIT, baselineTree } from './baseline';
+import { call } from '../../main/core/service';
 
 const folder = mkdtempSync(join(tmpdir(), 'pressroom-bench-ui-'));
 const POSTS = 5_000;
@@ -54,12 +55,12 @@ async function seed(dbFile: string): Promise<void> {
   writeFileSync(join(folder, 'posts.csv'), posts.join('\n'));
   writeFileSync(join(folder, 'products.csv'), products.join('\n'));
   const pressroom = new Pressroom({ dbFile });
-  await pressroom.imports.importFile({
+  await call(pressroom, 'importFile', {
     kind: 'posts',
     path: join(folder, 'posts.csv'),
     past: 'publish-now',
   });
-  await pressroom.imports.importFile({ kind: 'products', path: join(folder, 'products.csv') });
+  await call(pressroom, 'importFile', { kind: 'products', path: join(folder, 'products.csv') });
   pressroom.close();
 }
 

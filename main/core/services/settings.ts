@@ -1,19 +1,26 @@
 // Workspace settings (Node, main process): the Settings screen's values, and the readers the other
 // services use for them (time zone, default bot, default currency, the duplicate window).
 import { workspaceSettings } from '../../../shared/contract';
-import type { OperationInput } from '../../../shared/contract';
+import type { CheckedInput } from '../../../shared/contract';
 import type { WorkspaceSettings } from '../../../shared/domain';
 import { systemTimeZone } from '../../../shared/time';
-import type { WorkspaceStore } from '../../store';
+import type { ProductsStore } from '../../store/products';
+import type { SettingsStore } from '../../store/settings';
+import type { Transactional } from '../../store/transaction';
 import type { CoreEvents } from '../events';
-import { validate } from '../input';
 
 /** Each stored value is read through the contract's own field, so both bound it alike. */
 const field = workspaceSettings.shape;
 
+/** What settings reads and writes of the store; products, for the currency most of them use. */
+export interface SettingsData extends Transactional {
+  settings: SettingsStore;
+  products: Pick<ProductsStore, 'mostUsedCurrency'>;
+}
+
 export class SettingsService {
   constructor(
-    private readonly store: WorkspaceStore,
+    private readonly store: SettingsData,
     private readonly events: CoreEvents,
   ) {}
 
@@ -34,8 +41,7 @@ export class SettingsService {
     };
   }
 
-  saveSettings(input: OperationInput<'saveSettings'>): WorkspaceSettings {
-    const request = validate('saveSettings', input);
+  saveSettings(request: CheckedInput<'saveSettings'>): WorkspaceSettings {
     const keys = {
       timezone: 'timezone',
       graceMinutes: 'grace_minutes',
