@@ -31,6 +31,19 @@ export const PLAN_NAMES = ['free', 'pro', 'enterprise'] as const;
 const zone = z
   .string()
   .refine(isTimeZone, { error: 'must be an IANA time zone such as Europe/Berlin' });
+/**
+ * A workspace's settings as they are kept: saveSettings takes any of them, and the settings
+ * service reads each stored value through its field here (one that no longer fits gets its default).
+ */
+export const workspaceSettings = z.strictObject({
+  timezone: zone,
+  graceMinutes: z.number().int().min(0).max(LIMITS.graceMinutes),
+  theme: z.enum(THEMES),
+  defaultCurrency: z.string().refine(isCurrency, { error: 'must be an ISO 4217 code such as EUR' }),
+  defaultBotId: z.string().min(1).nullable(),
+  duplicateWindowDays: z.number().int().min(0).max(LIMITS.duplicateWindowDays),
+  askBeforePublishingProducts: z.boolean(),
+});
 const pageWindow = {
   offset: z.number().int().min(0).default(0),
   limit: z.number().int().min(1).max(1000).default(100),
@@ -157,7 +170,7 @@ export const operations = {
   /** Edits a post; a queued one is checked by the duplicate guard when its text, bot or time changes. */
   updatePost: z.strictObject({
     id: itemId,
-    text: text(1, 4096).optional(),
+    text: text(1, LIMITS.postText).optional(),
     at: z.string().min(1).nullable().optional(),
     zone: zone.optional(),
     botId: botId.nullable().optional(),
@@ -437,23 +450,7 @@ export const operations = {
   }),
   listReceivedEvents: z.strictObject({ limit: z.number().int().min(1).max(500).default(100) }),
   getSettings: z.strictObject({}),
-  saveSettings: z.strictObject({
-    timezone: zone.optional(),
-    graceMinutes: z
-      .number()
-      .int()
-      .min(0)
-      .max(24 * 60)
-      .optional(),
-    theme: z.enum(THEMES).optional(),
-    defaultCurrency: z
-      .string()
-      .refine(isCurrency, { error: 'must be an ISO 4217 code such as EUR' })
-      .optional(),
-    defaultBotId: z.string().min(1).nullable().optional(),
-    duplicateWindowDays: z.number().int().min(0).max(90).optional(),
-    askBeforePublishingProducts: z.boolean().optional(),
-  }),
+  saveSettings: workspaceSettings.partial(),
   /** Tests the token against the platform, then keeps it (encrypted) and switches to the account. */
   connectAccount: z.strictObject({
     apiBase: apiBaseUrl,
@@ -550,6 +547,8 @@ export const OPERATION_SIDES = {
 export type Operations = typeof operations;
 export type OperationName = keyof Operations;
 export type OperationInput<K extends keyof Operations> = z.input<Operations[K]>;
+/** An operation's input once the contract checked it (defaults filled): what a service takes. */
+export type CheckedInput<K extends keyof Operations> = z.output<Operations[K]>;
 export type CallerSide = 'renderer' | 'main';
 /** The operations a renderer may call (OPERATION_SIDES). */
 export type RendererOperationName = {

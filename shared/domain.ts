@@ -14,8 +14,18 @@ export const POST_STATUSES = [
 ] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
 
+/**
+ * "Has this post gone out?": yes once it is being sent, published, or handed off to the platform.
+ * Nothing calls such a post back (no undo, no delete); the store's SQL is built from these.
+ */
+export const GONE_OUT: readonly PostStatus[] = ['sending', 'published', 'handed_off'];
+/** A post that never went out: a draft, a failure or a miss, which may be queued or deleted. */
+export const NOT_GONE_OUT: readonly PostStatus[] = ['draft', 'failed', 'missed'];
+
 export const PRODUCT_STATUSES = ['draft', 'queued', 'sending', 'published', 'failed'] as const;
 export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
+/** A product that never went out and is not queued: it may be edited, queued or deleted. */
+export const UNSENT_PRODUCT: readonly ProductStatus[] = ['draft', 'failed'];
 
 /** Where a record was made: here (editable until published) or on the platform (read-only). */
 export type Origin = 'local' | 'remote';

@@ -2,18 +2,14 @@
 // texts match after ignoring whitespace, letter case and links, and their times lie within the
 // window of each other. Pure; runs in every process.
 import type { LocalPost, PostStatus } from './domain';
+import { GONE_OUT } from './domain';
 import { formatInZone } from './time';
 
 /**
  * Posts that count: what is out or on its way out. Drafts and failures do not. The same posts
  * hold their posting slot, so removing or unscheduling a post frees it.
  */
-export const COUNTED_STATUSES: readonly PostStatus[] = [
-  'scheduled',
-  'sending',
-  'published',
-  'handed_off',
-];
+export const COUNTED_STATUSES: readonly PostStatus[] = ['scheduled', ...GONE_OUT];
 
 const LINK = /\b(?:https?:\/\/|www\.)\S+/gi;
 

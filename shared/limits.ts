@@ -1,5 +1,6 @@
-// The platform's limit for each field (docs/platform-api.md), in one place: the contract, the CSV
-// import, the reference server and the renderer all check against these.
+// The platform's limit for each field (docs/platform-api.md), and the bounds of Pressroom's own
+// settings, in one place: the contract, the CSV import, the settings service, the reference server
+// and the renderer all check against these.
 export const LIMITS = {
   postText: 4096,
   postMediaUrls: 10,
@@ -10,4 +11,8 @@ export const LIMITS = {
   botName: 64,
   botDescription: 500,
   tag: 50,
+  /** Pressroom's own settings: how late a post may still go out (a day, in minutes)... */
+  graceMinutes: 24 * 60,
+  /** ...and how many days either side of a post the same text counts as a duplicate. */
+  duplicateWindowDays: 90,
 } as const;

@@ -6,7 +6,7 @@ import { contextBridge, ipcRenderer, webUtils } from 'electron';
 import type { IpcRendererEvent } from 'electron';
 import type { OperationName } from '../../shared/contract';
 import type { CallResult, CoreEvent } from '../../shared/answers';
-import type { Transport } from '../../renderer/src/lib/api';
+import type { Transport } from '../../shared/transport';
 import { CALL_PREFIX, DROPPED_FILE_CHANNEL, EVENT_CHANNEL, UPLOAD_CHANNEL } from './channels';
 
 const transport: Transport = {

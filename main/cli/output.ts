@@ -1,6 +1,6 @@
 // How every CLI command talks (Node, CLI): results on stdout (JSON with --json), progress and
 // errors on stderr, and an exit code that says what went wrong.
-import { DuplicateContent, InvalidInput, NotConnected } from '../core/errors';
+import { InvalidInput, NotConnected, OperationFailed } from '../core/errors';
 
 /** An error the user can act on: printed as one line, with its exit code. */
 export class CliError extends Error {
@@ -40,9 +40,16 @@ export function describeFailure(error: unknown): { message: string; exitCode: nu
   if (error instanceof CliError) return { message: error.message, exitCode: error.exitCode };
   if (error instanceof InvalidInput || error instanceof NotConnected)
     return { message: error.message, exitCode: 2 };
-  // A refusal the user may overrule, not a mistake in the input.
-  if (error instanceof DuplicateContent)
-    return { message: `${error.message}; add --allow-duplicate to go ahead`, exitCode: 1 };
+  if (error instanceof OperationFailed) {
+    const { kind, message } = error.error;
+    // Unexpected: the thrown error says what, in one line, as for any other.
+    if (kind === 'internal') return describeFailure(error.cause);
+    // A refusal the user may overrule, not a mistake in the input.
+    if (kind === 'duplicate')
+      return { message: `${message}; add --allow-duplicate to go ahead`, exitCode: 1 };
+    const usage = kind === 'invalid_input' || kind === 'not_connected' || kind === 'unusable_file';
+    return { message, exitCode: usage ? 2 : 1 };
+  }
   if (error instanceof Error)
     return { message: error.message.split('\n')[0] ?? 'failed', exitCode: 1 };
   return { message: String(error), exitCode: 1 };

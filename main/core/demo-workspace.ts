@@ -57,13 +57,16 @@ export function seedDemoWorkspace(pressroom: Pressroom): boolean {
     const schedule = SCHEDULES[index];
     if (schedule) pressroom.planning.setSchedule({ botId: bot.id, schedule });
   });
-  for (const text of DRAFTS) pressroom.posts.addPost({ text, botId: first.id, mode: 'draft' });
+  // The seed's own constants, written as checked input (a door's call here would be a circle).
+  const post = { botId: first.id, mediaUrls: [], mode: 'draft' as const, allowDuplicate: false };
+  for (const text of DRAFTS) pressroom.posts.addPost({ ...post, text });
   // Pictures only where they can be published (the demo platform's web space is the host).
   const withPictures = pressroom.media.host() !== null;
   for (const [days, time, text, picture] of SCHEDULED)
     pressroom.posts.addPost({
+      ...post,
+      mode: 'schedule',
       text,
-      botId: first.id,
       mediaUrls:
         withPictures && picture
           ? [pressroom.media.add(picture, Buffer.from(DEMO_PICTURES[picture], 'base64')).url]
@@ -72,9 +75,22 @@ export function seedDemoWorkspace(pressroom: Pressroom): boolean {
       zone,
       allowDuplicate: true,
     });
-  const currency = pressroom.catalog.listProducts({ limit: 1 }).rows[0]?.currency;
+  const currency = pressroom.catalog.listProducts({
+    limit: 1,
+    offset: 0,
+    sort: 'sku',
+    descending: false,
+  }).rows[0]?.currency;
   for (const [sku, name, price] of PRODUCTS)
-    pressroom.catalog.saveProduct({ sku, name, price, ...(currency ? { currency } : {}) });
+    pressroom.catalog.saveProduct({
+      sku,
+      name,
+      price,
+      description: null,
+      stock: null,
+      imageUrl: null,
+      ...(currency ? { currency } : {}),
+    });
   settings.set(SEEDED, true);
   return true;
 }

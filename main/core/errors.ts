@@ -1,5 +1,6 @@
 // Errors the core answers with (Node, main process): what was wrong, field by field, in words a
 // user can act on. They cross IPC, HTTP and the CLI unchanged.
+import type { CallError } from '../../shared/answers';
 import type { DuplicateConflict } from '../../shared/domain';
 import type { FieldIssue } from '../../shared/validation';
 import { summarizeIssues } from '../../shared/validation';
@@ -27,5 +28,18 @@ export class DuplicateContent extends Error {
     readonly conflict: DuplicateConflict,
   ) {
     super(message);
+  }
+}
+
+/**
+ * An operation that failed through `call` (main/core/service.ts), for the CLI and tests: it
+ * carries the CallError `invoke` would answer a page, and the error thrown as its `cause`.
+ */
+export class OperationFailed extends Error {
+  constructor(
+    readonly error: CallError,
+    options?: ErrorOptions,
+  ) {
+    super(error.message, options);
   }
 }

@@ -1,5 +1,5 @@
-// Input checks (Node, main process): every core service reads its caller's input through the
-// contract in shared/, so the CLI and tests that call a service directly are checked like a page.
+// Input checks (Node, main process): the one door (service.ts, invoke and call) reads every
+// caller's input through the contract in shared/ before a service sees it, page, CLI and test alike.
 import type { z } from 'zod';
 import { operations } from '../../shared/contract';
 import type { Operations } from '../../shared/contract';

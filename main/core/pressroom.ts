@@ -11,9 +11,12 @@ import { WorkspaceStore } from '../store';
 import type { TeamWorkspace } from '../team-client/workspace';
 import { openTeamSide } from './team';
 import { PullSync, pageRetries } from '../sync/pull';
+import { exportCsv } from '../csv/export';
+import { importCsv } from '../csv/import';
 import type { Plan } from '../platform/wire';
 import { CoreEvents } from './events';
 import { GovernedClient } from './governed-client';
+import { Outbox } from './outbox';
 import { LEASE_STALE_MS, PublishingLease } from './publishing-lease';
 import { AiService } from './services/ai';
 import { BotsService } from './services/bots';
@@ -59,6 +62,8 @@ export class Pressroom {
   readonly store: WorkspaceStore;
   /** The team this workspace is shared with, when it was joined to one (docs/team.md). */
   readonly team: TeamWorkspace | undefined;
+  /** The outbox's owner: every service's write to it goes through here. */
+  readonly outbox: Outbox;
   readonly governor: RateGovernor;
   readonly settings: SettingsService;
   readonly queue: QueueService;
@@ -120,28 +125,34 @@ export class Pressroom {
     const scheduler = publisher
       ? new Scheduler({ publisher, store, now, onError: config.onError ?? reportDrainError })
       : null;
-    this.queue = new QueueService(store, now, events, this.platform, this.media, {
+    const outbox = new Outbox(store.outbox, now, events, scheduler);
+    this.outbox = outbox;
+    this.queue = new QueueService(store, outbox, now, events, this.platform, this.media, {
       publisher,
       scheduler,
       puller,
       // Long enough to see a silent holder go stale, with time to spare.
       leaseWaitMs: 2 * (config.leaseStaleMs ?? LEASE_STALE_MS),
     });
-    this.posts = new PostsService(store, now, events, this.settings, this.queue, this.media);
-    this.bots = new BotsService(store, this.queue, this.posts);
+    this.posts = new PostsService(store, outbox, now, events, this.settings, this.media);
+    this.bots = new BotsService(store, outbox, this.posts);
     this.planning = new PlanningService(
       store,
+      outbox,
       now,
       events,
       this.settings,
-      this.queue,
       this.posts,
       this.bots,
       this.media,
     );
-    this.people = new PeopleService(store, now, this.platform, this.queue);
-    this.catalog = new CatalogService(store, now, events, this.settings, this.queue);
-    this.imports = new ImportsService(store, now, events, this.settings, this.queue);
+    this.people = new PeopleService(store, outbox, now, this.platform);
+    this.catalog = new CatalogService(store, outbox, now, events, this.settings);
+    const csv = {
+      importCsv: importCsv.bind(null, store),
+      exportCsv: exportCsv.bind(null, store),
+    };
+    this.imports = new ImportsService(store, csv, outbox, now, events, this.settings);
     this.ai = new AiService(store, now, events, this.platform, this.settings, this.planning);
     this.webhooks = new WebhooksService(store, events, this.platform, config.receiver ?? null);
   }

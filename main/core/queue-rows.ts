@@ -10,6 +10,12 @@ import type {
   QueueRow,
 } from '../../shared/domain';
 import type { WorkspaceStore } from '../store';
+import type { OutboxStore } from '../store/outbox';
+
+/** What the Queue's rows are read from: the outbox's items and what they are about. */
+export type QueueRowsData = Pick<WorkspaceStore, 'posts' | 'products' | 'cache'> & {
+  outbox: Pick<OutboxStore, 'rows'>;
+};
 
 const GROUP_OF: Record<OutboxState, QueueGroup> = {
   queued: 'next',
@@ -34,7 +40,7 @@ class Names {
   private readonly bots: Map<string, BotSummary>;
 
   constructor(
-    private readonly store: WorkspaceStore,
+    private readonly store: QueueRowsData,
     /** What a page may show for a post's pictures (an https address, an upload's thumbnail). */
     readonly pictureOf: (urls: readonly string[]) => string | null,
   ) {
@@ -73,7 +79,7 @@ function postRow(
   };
 }
 
-function itemRow(store: WorkspaceStore, names: Names, item: OutboxItem): QueueRow {
+function itemRow(store: QueueRowsData, names: Names, item: OutboxItem): QueueRow {
   const group = GROUP_OF[item.state];
   const fields = {
     id: `item-${item.id}`,
@@ -126,7 +132,7 @@ function itemRow(store: WorkspaceStore, names: Names, item: OutboxItem): QueueRo
  * filter lists items only: a post scheduled on the platform has no item and so no state.
  */
 export function queueRows(
-  store: WorkspaceStore,
+  store: QueueRowsData,
   query: { states?: readonly OutboxState[] | undefined; limit: number; now: number },
   pictureOf: (urls: readonly string[]) => string | null,
 ): QueueRow[] {

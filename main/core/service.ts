@@ -1,122 +1,159 @@
 // The core as a service (Node, main process): the operation table, from every contract operation
-// to the core service method that serves it, and one `invoke(operation, input)` over it that
-// Electron's IPC and the web host call with whatever a page sent. The operation must be in the
-// contract, its input is validated against it, and the answer is always a CallResult, never a throw.
-import type { z } from 'zod';
-import type { CallerSide, OperationName, Operations } from '../../shared/contract';
+// to the core service method that serves it, and the one door every caller goes through:
+// `invoke(session, operation, input)` for Electron's IPC and the web host, answering a CallResult
+// and never throwing, and `call(workspace, operation, input)` for the CLI and tests, throwing an
+// OperationFailed that carries the same CallError. Either way the operation must be in the
+// contract and its input is checked against it here, once; services take checked input.
+import type { CheckedInput, OperationInput, OperationName } from '../../shared/contract';
 import type { CallError, CallResult, OperationResults } from '../../shared/answers';
 import { OPERATION_SIDES, operations } from '../../shared/contract';
 import { UnusableFile } from '../csv/read';
 import { PlatformError } from '../platform/errors';
-import { DuplicateContent, InvalidInput, NotAllowed, NotConnected } from './errors';
+import {
+  DuplicateContent,
+  InvalidInput,
+  NotAllowed,
+  NotConnected,
+  OperationFailed,
+} from './errors';
 import { validate } from './input';
+import type { Pressroom } from './pressroom';
 import type { Session } from './session';
 
-/** Serves operation K: called with the input the contract has already checked. */
-type Handler<K extends OperationName> = (
-  session: Session,
-  input: z.output<Operations[K]>,
+/** Serves operation K on `target` (the session, or one workspace) with checked input. */
+type Handler<K extends OperationName, Target> = (
+  target: Target,
+  input: CheckedInput<K>,
 ) => OperationResults[K] | Promise<OperationResults[K]>;
 
-/**
- * A handler for every operation of one side in OPERATION_SIDES, and nothing else: an object
- * literal of this type refuses a missing operation, an unknown one, and one of the other side.
- */
-type HandlersFor<Side extends CallerSide> = {
-  [K in OperationName as (typeof OPERATION_SIDES)[K] extends Side ? K : never]: Handler<K>;
-};
+/** The operations about the session (which workspace is open, its account), not one workspace. */
+const SESSION_OPERATIONS = [
+  'chooseMediaFolder',
+  'getSettings',
+  'connectAccount',
+  'useDemo',
+  'checkConnection',
+] as const satisfies readonly OperationName[];
+type SessionOperation = (typeof SESSION_OPERATIONS)[number];
+/** Every other operation: served by one workspace's services, so `call` can run it. */
+export type WorkspaceOperation = Exclude<OperationName, SessionOperation>;
 
-/** The operations a page may call (over IPC or the web host), each to the service serving it. */
-const rendererHandlers: HandlersFor<'renderer'> = {
-  addPost: (s, input) => s.current.posts.addPost(input),
-  updatePost: (s, input) => s.current.posts.updatePost(input),
-  queuePost: (s, input) => s.current.posts.queuePost(input),
-  getSchedule: (s, input) => s.current.planning.getSchedule(input),
-  setSchedule: (s, input) => s.current.planning.setSchedule(input),
-  listSchedules: (s) => s.current.planning.listSchedules(),
-  listFreeSlots: (s, input) => s.current.planning.listFreeSlots(input),
-  addToQueue: (s, input) => s.current.planning.addToQueue(input),
-  shareNext: (s, input) => s.current.planning.shareNext(input),
-  getPost: (s, input) => s.current.posts.getPost(input),
-  listPosts: (s, input) => s.current.posts.listPosts(input),
-  getCalendar: (s, input) => s.current.planning.getCalendar(input),
-  deletePost: (s, input) => s.current.posts.deletePost(input),
-  moveToDrafts: (s, input) => s.current.posts.moveToDrafts(input),
-  addMedia: (s, input) => s.current.media.addMedia(input),
-  describeMedia: (s, input) => s.current.media.describeMedia(input),
-  readMedia: (s, input) => s.current.media.readMedia(input),
-  getMediaHost: (s) => s.current.media.host(),
+const sessionHandlers: { [K in SessionOperation]: Handler<K, Session> } = {
   chooseMediaFolder: (s, input) => s.chooseMediaFolder(input.publicBaseUrl),
-  listProducts: (s, input) => s.current.catalog.listProducts(input),
-  saveProduct: (s, input) => s.current.catalog.saveProduct(input),
-  duplicateProduct: (s, input) => s.current.catalog.duplicateProduct(input),
-  deleteProducts: (s, input) => s.current.catalog.deleteProducts(input),
-  listQueue: (s, input) => s.current.queue.listQueue(input),
-  listBots: (s) => s.current.bots.listBots(),
-  listSubscribers: (s, input) => s.current.people.listSubscribers(input),
-  getSubscriber: (s, input) => s.current.people.getSubscriber(input),
-  listOrders: (s, input) => s.current.people.listOrders(input),
-  sendMessage: (s, input) => s.current.people.sendMessage(input),
-  addTag: (s, input) => s.current.people.addTag(input),
-  listTagAudiences: (s) => s.current.people.listTagAudiences(),
-  broadcast: (s, input) => s.current.people.broadcast(input),
-  broadcastProgress: (s, input) => s.current.people.broadcastProgress(input),
-  createBot: (s, input) => s.current.bots.createBot(input),
-  renameBot: (s, input) => s.current.bots.renameBot(input),
-  botPosts: (s, input) => s.current.bots.botPosts(input),
-  deleteBot: (s, input) => s.current.bots.deleteBot(input),
-  queueProducts: (s, input) => s.current.catalog.queueProducts(input),
-  importUpload: (s, input) => s.current.imports.importUpload(input),
-  previewUpload: (s, input) => s.current.imports.previewUpload(input),
-  getBadRows: (s, input) => s.current.imports.getBadRows(input),
-  undoImport: (s, input) => s.current.imports.undoImport(input),
-  listImports: (s, input) => s.current.imports.listImports(input),
-  exportText: (s, input) => s.current.imports.exportText(input),
-  retryItem: (s, input) => s.current.queue.retryItem(input),
-  resendItem: (s, input) => s.current.queue.resendItem(input),
-  markItemPublished: (s, input) => s.current.queue.markItemPublished(input),
-  cancelItem: (s, input) => s.current.queue.cancelItem(input),
-  status: (s) => s.current.queue.status(),
-  sync: (s) => s.current.queue.sync(),
-  publishDue: (s) => s.current.queue.publishDue(),
-  pauseQueue: (s) => (s.current.queue.pauseQueue(), null),
-  resumeQueue: (s) => (s.current.queue.resumeQueue(), null),
-  aiAssist: (s, input) => s.current.ai.aiAssist(input),
-  aiUsage: (s, input) => s.current.ai.aiUsage(input),
-  draftCampaign: (s, input) => s.current.ai.draftCampaign(input),
-  saveCampaignDrafts: (s, input) => s.current.ai.saveCampaignDrafts(input),
-  listWebhooks: (s) => s.current.webhooks.listWebhooks(),
-  createWebhook: (s, input) => s.current.webhooks.createWebhook(input),
-  listReceivedEvents: (s, input) => s.current.webhooks.listReceivedEvents(input),
   getSettings: (s) => ({ ...s.current.settings.getSettings(), account: s.accountSettings() }),
-  saveSettings: (s, input) => s.current.settings.saveSettings(input),
   connectAccount: (s, input) => s.connect(input),
   useDemo: (s) => s.useDemo(),
   checkConnection: (s) => s.checkConnection(),
 };
 
-/** Main only: these reach files by their path, for the CLI and the desktop menu. */
-const mainHandlers: HandlersFor<'main'> = {
-  importFile: (s, input) => s.current.imports.importFile(input),
-  exportFile: (s, input) => s.current.imports.exportFile(input),
-  setMediaHost: (s, input) => (s.current.media.setMediaHost(input), null),
-};
+/**
+ * Every workspace operation to the service method serving it, one line each. `satisfies` makes
+ * a missing operation, an unknown one, or a wrong input or result fail to compile, and keeps each
+ * handler's own result type, so `call` answers a sync operation synchronously.
+ */
+const workspaceHandlers = {
+  addPost: (w, input) => w.posts.addPost(input),
+  updatePost: (w, input) => w.posts.updatePost(input),
+  queuePost: (w, input) => w.posts.queuePost(input),
+  getPost: (w, input) => w.posts.getPost(input),
+  listPosts: (w, input) => w.posts.listPosts(input),
+  deletePost: (w, input) => w.posts.deletePost(input),
+  moveToDrafts: (w, input) => w.posts.moveToDrafts(input),
+  getSchedule: (w, input) => w.planning.getSchedule(input),
+  setSchedule: (w, input) => w.planning.setSchedule(input),
+  listSchedules: (w) => w.planning.listSchedules(),
+  listFreeSlots: (w, input) => w.planning.listFreeSlots(input),
+  addToQueue: (w, input) => w.planning.addToQueue(input),
+  shareNext: (w, input) => w.planning.shareNext(input),
+  getCalendar: (w, input) => w.planning.getCalendar(input),
+  addMedia: (w, input) => w.media.addMedia(input),
+  describeMedia: (w, input) => w.media.describeMedia(input),
+  readMedia: (w, input) => w.media.readMedia(input),
+  getMediaHost: (w) => w.media.host(),
+  setMediaHost: (w, input) => (w.media.setMediaHost(input), null),
+  listProducts: (w, input) => w.catalog.listProducts(input),
+  saveProduct: (w, input) => w.catalog.saveProduct(input),
+  duplicateProduct: (w, input) => w.catalog.duplicateProduct(input),
+  deleteProducts: (w, input) => w.catalog.deleteProducts(input),
+  queueProducts: (w, input) => w.catalog.queueProducts(input),
+  listQueue: (w, input) => w.queue.listQueue(input),
+  retryItem: (w, input) => w.queue.retryItem(input),
+  resendItem: (w, input) => w.queue.resendItem(input),
+  markItemPublished: (w, input) => w.queue.markItemPublished(input),
+  cancelItem: (w, input) => w.queue.cancelItem(input),
+  status: (w) => w.queue.status(),
+  sync: (w) => w.queue.sync(),
+  publishDue: (w) => w.queue.publishDue(),
+  pauseQueue: (w) => (w.queue.pauseQueue(), null),
+  resumeQueue: (w) => (w.queue.resumeQueue(), null),
+  listBots: (w) => w.bots.listBots(),
+  createBot: (w, input) => w.bots.createBot(input),
+  renameBot: (w, input) => w.bots.renameBot(input),
+  botPosts: (w, input) => w.bots.botPosts(input),
+  deleteBot: (w, input) => w.bots.deleteBot(input),
+  listSubscribers: (w, input) => w.people.listSubscribers(input),
+  getSubscriber: (w, input) => w.people.getSubscriber(input),
+  listOrders: (w, input) => w.people.listOrders(input),
+  sendMessage: (w, input) => w.people.sendMessage(input),
+  addTag: (w, input) => w.people.addTag(input),
+  listTagAudiences: (w) => w.people.listTagAudiences(),
+  broadcast: (w, input) => w.people.broadcast(input),
+  broadcastProgress: (w, input) => w.people.broadcastProgress(input),
+  importFile: (w, input) => w.imports.importFile(input),
+  exportFile: (w, input) => w.imports.exportFile(input),
+  importUpload: (w, input) => w.imports.importUpload(input),
+  previewUpload: (w, input) => w.imports.previewUpload(input),
+  getBadRows: (w, input) => w.imports.getBadRows(input),
+  undoImport: (w, input) => w.imports.undoImport(input),
+  listImports: (w, input) => w.imports.listImports(input),
+  exportText: (w, input) => w.imports.exportText(input),
+  aiAssist: (w, input) => w.ai.aiAssist(input),
+  aiUsage: (w, input) => w.ai.aiUsage(input),
+  draftCampaign: (w, input) => w.ai.draftCampaign(input),
+  saveCampaignDrafts: (w, input) => w.ai.saveCampaignDrafts(input),
+  listWebhooks: (w) => w.webhooks.listWebhooks(),
+  createWebhook: (w, input) => w.webhooks.createWebhook(input),
+  listReceivedEvents: (w, input) => w.webhooks.listReceivedEvents(input),
+  saveSettings: (w, input) => w.settings.saveSettings(input),
+} satisfies { [K in WorkspaceOperation]: Handler<K, Pressroom> };
 
-/** The one table from every contract operation to the service method that serves it. */
-const handlers: { [K in OperationName]: Handler<K> } = { ...rendererHandlers, ...mainHandlers };
+/** What `call` answers for a workspace operation: its handler's own result, sync or not. */
+export type WorkspaceResult<K extends WorkspaceOperation> = ReturnType<
+  (typeof workspaceHandlers)[K]
+>;
 
 export const OPERATION_NAMES = Object.keys(operations) as OperationName[];
 
 function isOperation(name: string): name is OperationName {
-  return Object.hasOwn(handlers, name);
+  return Object.hasOwn(operations, name);
+}
+
+function isSessionOperation(name: OperationName): name is SessionOperation {
+  return (SESSION_OPERATIONS as readonly string[]).includes(name);
+}
+
+/**
+ * The door: checks `input` against the operation's contract (every operation, so even those
+ * without fields refuse stray input) and runs its handler on the session or the workspace.
+ */
+function serve(
+  session: Session | null,
+  workspace: () => Pressroom,
+  operation: OperationName,
+  input: unknown,
+): unknown {
+  const checked = validate(operation, input ?? {}) as never;
+  if (!isSessionOperation(operation)) return workspaceHandlers[operation](workspace(), checked);
+  if (!session) throw new Error(`${operation} is about the session, not one workspace`);
+  return sessionHandlers[operation](session, checked);
 }
 
 function failure(
   kind: CallError['kind'],
   message: string,
   details: Pick<CallError, 'issues' | 'duplicate'> = {},
-): CallResult<never> {
-  return { ok: false, error: { kind, message, ...details } };
+): CallError {
+  return { kind, message, ...details };
 }
 
 export async function invoke(
@@ -125,19 +162,45 @@ export async function invoke(
   input: unknown,
 ): Promise<CallResult> {
   if (!isOperation(operation))
-    return failure('unknown_operation', `There is no operation "${operation}"`);
+    return {
+      ok: false,
+      error: failure('unknown_operation', `There is no operation "${operation}"`),
+    };
   try {
-    // Checked here for every operation, so even those without fields refuse stray input.
-    const checked = validate(operation, input ?? {});
-    const value = await handlers[operation](session, checked as never);
+    const value = await serve(session, () => session.current, operation, input);
     return { ok: true, value: value ?? null };
   } catch (error) {
-    return failureOf(operation, error);
+    return { ok: false, error: reported(operation, error) };
   }
 }
 
+/**
+ * A workspace operation through the same door as `invoke`, for the CLI and tests: the checked
+ * input goes to the same handler, and a failure throws an OperationFailed carrying the CallError
+ * invoke would answer (the error thrown is its `cause`). A synchronous operation answers at once.
+ */
+export function call<K extends WorkspaceOperation>(
+  workspace: Pressroom,
+  operation: K,
+  input?: OperationInput<K>,
+): WorkspaceResult<K> {
+  const failed = (error: unknown) =>
+    new OperationFailed(callErrorOf(operation, error), { cause: error });
+  let result: unknown;
+  try {
+    result = serve(null, () => workspace, operation, input);
+  } catch (error) {
+    throw failed(error);
+  }
+  if (result instanceof Promise)
+    return result.catch((error: unknown) => {
+      throw failed(error);
+    }) as WorkspaceResult<K>;
+  return result as WorkspaceResult<K>;
+}
+
 /** The error answer for what `operation` threw: the core's own errors as they are, others hidden. */
-function failureOf(operation: string, error: unknown): CallResult<never> {
+function callErrorOf(operation: string, error: unknown): CallError {
   if (error instanceof InvalidInput)
     return failure('invalid_input', error.message, { issues: error.issues });
   if (error instanceof DuplicateContent)
@@ -147,9 +210,14 @@ function failureOf(operation: string, error: unknown): CallResult<never> {
   if (error instanceof UnusableFile) return failure('unusable_file', error.message);
   if (error instanceof PlatformError)
     return failure('platform', error.message, { issues: error.fieldErrors });
-  // Unexpected: the details go to the log, not to the renderer.
-  console.error(`[core] ${operation} failed:`, error);
   return failure('internal', `${operation} failed unexpectedly; the log has the details`);
+}
+
+/** callErrorOf for a page: an unexpected error's details go to the log, not to the renderer. */
+function reported(operation: string, error: unknown): CallError {
+  const answer = callErrorOf(operation, error);
+  if (answer.kind === 'internal') console.error(`[core] ${operation} failed:`, error);
+  return answer;
 }
 
 /**
@@ -164,7 +232,7 @@ export async function receiveUpload(
   try {
     return { ok: true, value: await session.current.imports.receiveUpload(fileName, content) };
   } catch (error) {
-    return failureOf('upload', error);
+    return { ok: false, error: reported('upload', error) };
   }
 }
 
@@ -178,9 +246,12 @@ export async function invokeFromRenderer(
   input: unknown,
 ): Promise<CallResult> {
   if (isOperation(operation) && OPERATION_SIDES[operation] === 'main')
-    return failure(
-      'not_allowed',
-      `${operation} is only for Pressroom's menus and command line, not for the page: it reaches files by their path`,
-    );
+    return {
+      ok: false,
+      error: failure(
+        'not_allowed',
+        `${operation} is only for Pressroom's menus and command line, not for the page: it reaches files by their path`,
+      ),
+    };
   return invoke(session, operation, input);
 }

@@ -3,11 +3,12 @@
 import { PRODUCT_STATUSES } from '../../shared/domain';
 import type { LocalProduct, Page, ProductStatus } from '../../shared/domain';
 import { keptCounts } from './count-by';
+import { UNSENT_PRODUCT } from '../../shared/domain';
 import type { WorkspaceDb } from './db';
 import type { CatalogFields } from './products';
 import { Conditions, windowed } from './paging';
 import type { PageQuery } from './paging';
-import { statement } from './statements';
+import { inSet, statement } from './statements';
 
 /** A products row under LocalProduct's names, so rows need no mapping. */
 const PRODUCT_COLUMNS = `id, remote_id AS remoteId, sku, name, description, price_minor AS priceMinor, currency,
@@ -30,7 +31,7 @@ export interface CatalogQuery extends PageQuery {
 }
 
 /** Only drafts made here, or those that failed to publish, can still be changed. */
-const EDITABLE = `origin = 'local' AND status IN ('draft', 'failed')`;
+const EDITABLE = `origin = 'local' AND ${inSet('status', UNSENT_PRODUCT)}`;
 
 export class CatalogStore {
   constructor(

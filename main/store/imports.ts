@@ -2,8 +2,9 @@
 // together while none of them has gone out.
 import { randomUUID } from 'node:crypto';
 import type { LocalPost, LocalProduct } from '../../shared/domain';
+import { GONE_OUT } from '../../shared/domain';
 import type { WorkspaceDb } from './db';
-import { statement } from './statements';
+import { inSet, statement } from './statements';
 
 export interface BatchSummary {
   rows: number;
@@ -50,7 +51,7 @@ export const IMPORT_BEAT_MS = 5_000;
 /** ...so one silent this long died with its process. */
 const IMPORT_STALE_MS = 60_000;
 /** Items of a batch that are being sent or are on the platform: no undo can call them back. */
-const GONE_OUT = "status IN ('sending', 'published', 'handed_off')";
+const GONE_OUT_SQL = inSet('status', GONE_OUT);
 
 export class ImportsStore {
   constructor(
@@ -135,10 +136,10 @@ export class ImportsStore {
       this.db,
       `WITH listed AS (SELECT *, rowid AS seq FROM import_batches ORDER BY created_at DESC, rowid DESC LIMIT ?),
          items AS (
-           SELECT batch_id, ${GONE_OUT} AS gone, scheduled_at FROM posts
+           SELECT batch_id, ${GONE_OUT_SQL} AS gone, scheduled_at FROM posts
              WHERE batch_id IN (SELECT id FROM listed)
            UNION ALL
-           SELECT batch_id, ${GONE_OUT} AS gone, NULL FROM products
+           SELECT batch_id, ${GONE_OUT_SQL} AS gone, NULL FROM products
              WHERE batch_id IN (SELECT id FROM listed)),
          -- Counted per batch first: joined before, each batch would scan every item.
          counted AS (
@@ -290,7 +291,7 @@ export class ImportsStore {
     return (
       statement(
         this.db,
-        `SELECT COUNT(*) AS n FROM ${table} WHERE batch_id = ? AND ${GONE_OUT}`,
+        `SELECT COUNT(*) AS n FROM ${table} WHERE batch_id = ? AND ${GONE_OUT_SQL}`,
       ).get(id) as { n: number }
     ).n;
   }
@@ -317,13 +318,13 @@ export class ImportsStore {
                     (SELECT b.id FROM import_batches AS b WHERE b.id = r.previous_batch_id), ?
                   FROM import_replaced AS r WHERE r.batch_id = @batch AND r.product_id = products.id),
                  status = 'draft', error = NULL
-               WHERE batch_id = @batch AND NOT ${GONE_OUT}
+               WHERE batch_id = @batch AND NOT ${GONE_OUT_SQL}
                  AND id IN (SELECT product_id FROM import_replaced WHERE batch_id = @batch)`,
           ).run(now, { batch: id }).changes
         : 0;
     const removed = statement(
       this.db,
-      `DELETE FROM ${table} WHERE batch_id = ? AND NOT ${GONE_OUT}`,
+      `DELETE FROM ${table} WHERE batch_id = ? AND NOT ${GONE_OUT_SQL}`,
     ).run(id).changes;
     statement(this.db, 'DELETE FROM import_replaced WHERE batch_id = ?').run(id);
     return { removed, restored };

@@ -5,13 +5,20 @@ import type { LocalPost } from '../../shared/domain';
 import { outgoingAt } from '../../shared/duplicates';
 import { SLOT_HORIZON_DAYS, hasSlots, slotMinute, upcomingSlots } from '../../shared/schedule';
 import type { WeeklySchedule } from '../../shared/schedule';
-import type { WorkspaceStore } from './index';
+import type { PostsStore } from './posts';
+import type { SchedulesStore } from './schedules';
+
+/** What slots are read from: the posts that hold them and the bots' schedules. */
+export interface SlotData {
+  posts: PostsStore;
+  schedules: SchedulesStore;
+}
 
 export type SlotAnswer = { ok: true; at: number } | { ok: false; reason: string };
 
 /** The bot's posts that hold a slot after `afterMs`, but `exceptId` (a post about to move). */
 function slotHolders(
-  store: WorkspaceStore,
+  store: SlotData,
   botId: string,
   afterMs: number,
   exceptId?: number,
@@ -23,7 +30,7 @@ function slotHolders(
 
 /** When the bot's posts after `afterMs` go out (the slots they hold), but `exceptId`. */
 export function heldTimes(
-  store: WorkspaceStore,
+  store: SlotData,
   botId: string,
   afterMs: number,
   exceptId?: number,
@@ -54,7 +61,7 @@ export class SlotCursor {
 
   /** `exceptId`: a post about to move, whose own slot counts as free. */
   constructor(
-    private readonly store: WorkspaceStore,
+    private readonly store: SlotData,
     readonly zone: string,
     private readonly afterMs: number,
     private readonly exceptId?: number,
@@ -106,7 +113,7 @@ export type FrontOfQueue =
  * slot held by a post that cannot move (`movable` says) is stepped over.
  */
 export function frontOfQueue(
-  store: WorkspaceStore,
+  store: SlotData,
   botId: string,
   zone: string,
   now: number,

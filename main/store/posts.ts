@@ -1,10 +1,10 @@
 // Posts in the workspace database (Node, main process).
 import { COUNTED_STATUSES } from '../../shared/duplicates';
-import { POST_STATUSES } from '../../shared/domain';
+import { NOT_GONE_OUT, POST_STATUSES } from '../../shared/domain';
 import type { LocalPost, Origin, PostStatus } from '../../shared/domain';
 import { keptCounts } from './count-by';
 import type { WorkspaceDb } from './db';
-import { statement } from './statements';
+import { inSet, statement } from './statements';
 
 interface PostRow {
   id: number;
@@ -161,7 +161,7 @@ export class PostsStore {
     const rows = statement(
       this.db,
       `SELECT * FROM posts WHERE bot_id IS ? AND COALESCE(published_at, scheduled_at) BETWEEN ? AND ?
-         AND status IN (${COUNTED_STATUSES.map((status) => `'${status}'`).join(', ')})
+         AND ${inSet('status', COUNTED_STATUSES)}
        ORDER BY COALESCE(published_at, scheduled_at), id`,
     ).all(botId, fromMs, toMs) as PostRow[];
     return rows.map(toPost);
@@ -208,7 +208,7 @@ export class PostsStore {
     return (
       statement(
         this.db,
-        `DELETE FROM posts WHERE id = ? AND origin = 'local' AND status IN ('draft', 'failed', 'missed')`,
+        `DELETE FROM posts WHERE id = ? AND origin = 'local' AND ${inSet('status', NOT_GONE_OUT)}`,
       ).run(id).changes > 0
     );
   }

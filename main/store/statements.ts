@@ -28,6 +28,16 @@ export function statement(db: WorkspaceDb, sql: string): Statement {
   return prepared;
 }
 
+/**
+ * `column IN ('a', 'b')` over one of shared/'s status sets, so the SQL says the same rule as the
+ * constant. Only for those constants: never for input, which goes in as a parameter.
+ */
+export function inSet(column: string, values: readonly string[]): string {
+  if (values.length === 0 || values.some((value) => !/^[a-z_]+$/.test(value)))
+    throw new Error(`inSet takes a constant set of plain names, not ${JSON.stringify(values)}`);
+  return `${column} IN (${values.map((value) => `'${value}'`).join(', ')})`;
+}
+
 /** How many statements are kept for `db` (for tests of the bound). */
 export function cachedStatements(db: WorkspaceDb): number {
   return caches.get(db)?.size ?? 0;

@@ -28,7 +28,7 @@ import type { IpcEvent } from '../../main/app/electron-api';
 import { startShell } from '../../main/app/shell';
 import { isPrivateOrSecureUrl } from '../../shared/url';
 import type { Shell } from '../../main/app/shell';
-import { OPERATION_NAMES } from '../../main/core/service';
+import { call, OPERATION_NAMES } from '../../main/core/service';
 import { CONTENT_SECURITY_POLICY } from '../../main/host/web';
 import { backupDatabase } from '../../main/store/backup';
 import { openWorkspaceDb } from '../../main/store/db';
@@ -244,7 +244,7 @@ describe('IPC', () => {
     expect(log).toMatch(/refused addPost: .*text/);
     expect(log).toMatch(/refused listPosts: 2 payloads/);
     expect(log).not.toContain('sk_live_should_not_log');
-    expect(app.shell.session.current.posts.listPosts()).toEqual([]);
+    expect(call(app.shell.session.current, 'listPosts')).toEqual([]);
   });
 });
 
@@ -593,11 +593,11 @@ describe('desktop integration', () => {
     expect(tray.tooltip).toBe('Pressroom: running, 0 waiting');
     menuItem(tray.menu, 'Pause Queue').click!();
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(app.shell.session.current.queue.status().paused).toBe('Paused by you');
+    expect(call(app.shell.session.current, 'status').paused).toBe('Paused by you');
     expect(tray.tooltip).toBe('Pressroom: paused (Paused by you), 0 waiting');
     menuItem(tray.menu, 'Resume Queue').click!();
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(app.shell.session.current.queue.status().paused).toBeNull();
+    expect(call(app.shell.session.current, 'status').paused).toBeNull();
   });
 
   it('notifies when a post is published', async () => {
@@ -621,7 +621,7 @@ describe('desktop integration', () => {
     expect(app.window.webContents.navigate(pathToFileURL(file).href)).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(app.electron.dialogs).toEqual([]);
-    expect(app.shell.session.current.posts.listPosts()).toEqual([]);
+    expect(call(app.shell.session.current, 'listPosts')).toEqual([]);
   });
 
   it('notifies a failed post in plain words, and a click opens that post', async () => {
@@ -666,7 +666,7 @@ describe('desktop integration', () => {
       { message: 'Import week.csv as…', buttons: ['Posts', 'Products', 'Cancel'] },
       { message: 'Imported posts: 2 new, 0 updated, 0 unchanged.' },
     ]);
-    expect(app.shell.session.current.posts.listPosts().map((post) => post.text)).toEqual([
+    expect(call(app.shell.session.current, 'listPosts').map((post) => post.text)).toEqual([
       'Monday special',
       'Tuesday special',
     ]);
@@ -697,7 +697,7 @@ describe('desktop integration', () => {
       ok: false,
       error: { kind: 'not_allowed' },
     });
-    expect(app.shell.session.current.media.host()?.folder).toBe(folder);
+    expect(call(app.shell.session.current, 'getMediaHost')?.folder).toBe(folder);
   });
 
   it('exports through a save dialog', async () => {
@@ -724,7 +724,7 @@ describe('desktop integration', () => {
     writeFileSync(file, Buffer.alloc(8192, 9));
 
     const second = await startApp({ folder, testPlatform: first.platform });
-    expect(second.shell.session.current.posts.listPosts().map((post) => post.text)).toEqual([
+    expect(call(second.shell.session.current, 'listPosts').map((post) => post.text)).toEqual([
       'Saved before the damage',
     ]);
     expect(second.electron.dialogs[0]!.options).toMatchObject({

@@ -18,6 +18,7 @@ import { createPlatformClient } from '../../main/platform/client';
 import type { Plan } from '../../main/platform/wire';
 import { PLANS } from '../../main/platform/wire';
 import { adminOf, startPlatformCli } from '../support/cli';
+import { call } from '../../main/core/service';
 
 interface Run {
   label: string;
@@ -64,7 +65,7 @@ async function bench(run: Run) {
   pressroom.store.transaction(() => {
     for (let i = 0; i < run.posts; i++) {
       const at = start + Math.floor((i / run.posts) * run.spreadMs);
-      const post = pressroom.posts.addPost({
+      const post = call(pressroom, 'addPost', {
         text: `Bench post ${i}`,
         botId: 'bot_1',
         ...(run.spreadMs > 0
@@ -79,7 +80,7 @@ async function bench(run: Run) {
     let stop = () => {};
     const watching = pressroom.queue.watch(new Promise<void>((resolve) => (stop = resolve)));
     while (
-      pressroom.queue.status().outbox.done + pressroom.queue.status().outbox.failed <
+      call(pressroom, 'status').outbox.done + call(pressroom, 'status').outbox.failed <
       run.posts
     ) {
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -126,12 +127,12 @@ async function bench(run: Run) {
 
   // Only this run's posts (the demo seed's platform posts were never due here); one that was
   // never published is counted apart, so every figure printed is a number.
-  const ours = pressroom.posts.listPosts().filter((post) => due.has(post.id));
+  const ours = call(pressroom, 'listPosts').filter((post) => due.has(post.id));
   const lateness = ours.flatMap((post) =>
     post.publishedAt === null ? [] : [post.publishedAt - due.get(post.id)!],
   );
   const unpublished = ours.length - lateness.length;
-  const status = pressroom.queue.status();
+  const status = call(pressroom, 'status');
   pressroom.close();
   child.kill('SIGTERM');
   console.log(
@@ -185,9 +186,9 @@ async function benchUnknownLimit(label: string, clockOffsetMs: number) {
     },
   });
   for (let i = 0; i < posts; i++)
-    pressroom.posts.addPost({ text: `Bench post ${i}`, botId: 'bot_1', mode: 'publish_now' });
+    call(pressroom, 'addPost', { text: `Bench post ${i}`, botId: 'bot_1', mode: 'publish_now' });
   await pressroom.queue.publishUntilEmpty();
-  const status = pressroom.queue.status();
+  const status = call(pressroom, 'status');
   pressroom.close();
   child.kill('SIGTERM');
   // The least span: the server's windows (aligned to the epoch on its clock) from the first request.

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { Pressroom } from '../../main/core/pressroom';
 import { createPlatformClient } from '../../main/platform/client';
 import { adminOf, startPlatformCli } from '../support/cli';
+import { call } from '../../main/core/service';
 
 const POSTS = 2_000;
 const WINDOW_MS = 2_000;
@@ -39,7 +40,7 @@ async function soak(label: string, dropRate: number, clockOffsetMs: number) {
   });
   pressroom.store.transaction(() => {
     for (let i = 0; i < POSTS; i++)
-      pressroom.posts.addPost({ text: `Soak post ${i}`, botId: 'bot_1', mode: 'publish_now' });
+      call(pressroom, 'addPost', { text: `Soak post ${i}`, botId: 'bot_1', mode: 'publish_now' });
   });
   const started = Date.now();
   await pressroom.queue.publishUntilEmpty();
@@ -57,7 +58,7 @@ async function soak(label: string, dropRate: number, clockOffsetMs: number) {
   }
   const stats = (await admin('GET', '/state')).stats as { droppedAfterCommit: number };
   const duplicates = [...copies.values()].reduce((sum, count) => sum + count - 1, 0);
-  const status = pressroom.queue.status();
+  const status = call(pressroom, 'status');
   pressroom.close();
   child.kill('SIGTERM');
   console.log(

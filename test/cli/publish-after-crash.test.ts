@@ -9,6 +9,7 @@ import { WorkspaceStore } from '../../main/store';
 import { runCli } from '../support/cli';
 import { startTestPlatform } from '../support/platform';
 import { startZombie } from '../support/processes';
+import { call } from '../../main/core/service';
 
 describe('publish --until-empty after a crash', () => {
   it.runIf(process.platform === 'linux')(
@@ -18,7 +19,7 @@ describe('publish --until-empty after a crash', () => {
       const dbFile = join(mkdtempSync(join(tmpdir(), 'pressroom-crashed-')), 'workspace.sqlite');
       const setup = new Pressroom({ dbFile });
       for (let i = 0; i < 5; i++)
-        setup.posts.addPost({ text: `Left behind ${i}`, botId: 'bot_1', mode: 'publish_now' });
+        call(setup, 'addPost', { text: `Left behind ${i}`, botId: 'bot_1', mode: 'publish_now' });
       setup.close();
       // The killed publisher's lease, beaten a moment ago: its process is a zombie now.
       const killed = await startZombie();

@@ -5,13 +5,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Pressroom } from '../../main/core/pressroom';
 import { runCli } from '../support/cli';
+import { call } from '../../main/core/service';
 
 /** A workspace with two posts whose lookups could not tell whether they went out. */
 function unsureWorkspace() {
   const dbFile = join(mkdtempSync(join(tmpdir(), 'pressroom-unsure-')), 'workspace.db');
   const pressroom = new Pressroom({ dbFile });
   const ids = ['Maybe once', 'Maybe twice'].map((text) => {
-    const post = pressroom.posts.addPost({ text, botId: 'bot_1', mode: 'publish_now' });
+    const post = call(pressroom, 'addPost', { text, botId: 'bot_1', mode: 'publish_now' });
     const item = pressroom.store.outbox.openFor({ postId: post.id });
     // Claimed first: only an item in flight is settled as failed.
     pressroom.store.outbox.claim(item?.id ?? 0);

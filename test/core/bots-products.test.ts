@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { NotAllowed } from '../../main/core/errors';
 import { Pressroom } from '../../main/core/pressroom';
 import { startTestPlatform } from '../support/platform';
+import { call } from '../../main/core/service';
+import { thrownBy } from '../support/calls';
 
 describe('bots and products through the outbox', () => {
   it('creates, renames and deletes a bot', async () => {
@@ -12,20 +14,20 @@ describe('bots and products through the outbox', () => {
       apiBase: platform.server.baseUrl,
       token: platform.server.token,
     });
-    const created = pressroom.bots.createBot({ name: 'Market stall', channel: 'telegram' });
-    await pressroom.queue.publishDue();
+    const created = call(pressroom, 'createBot', { name: 'Market stall', channel: 'telegram' });
+    await call(pressroom, 'publishDue');
     const botId = pressroom.store.outbox.require(created.id).remoteId ?? '';
     expect(await platform.client.getBot(botId)).toMatchObject({
       name: 'Market stall',
       channel: 'telegram',
     });
-    pressroom.bots.renameBot({ botId, name: 'Saturday stall' });
-    await pressroom.queue.publishDue();
+    call(pressroom, 'renameBot', { botId, name: 'Saturday stall' });
+    await call(pressroom, 'publishDue');
     expect((await platform.client.getBot(botId)).name).toBe('Saturday stall');
-    pressroom.bots.deleteBot({ botId });
-    await pressroom.queue.publishDue();
+    call(pressroom, 'deleteBot', { botId });
+    await call(pressroom, 'publishDue');
     await expect(platform.client.getBot(botId)).rejects.toMatchObject({ kind: 'not_found' });
-    expect(pressroom.queue.status().outbox).toMatchObject({ done: 3, failed: 0 });
+    expect(call(pressroom, 'status').outbox).toMatchObject({ done: 3, failed: 0 });
     pressroom.close();
   });
 
@@ -45,9 +47,9 @@ describe('bots and products through the outbox', () => {
       stock: 4,
       imageUrl: null,
     });
-    pressroom.catalog.queueProducts({ ids: [product.id] });
+    call(pressroom, 'queueProducts', { ids: [product.id] });
     expect(pressroom.store.products.require(product.id).status).toBe('queued');
-    await pressroom.queue.publishDue();
+    await call(pressroom, 'publishDue');
     const published = pressroom.store.products.require(product.id);
     expect(published.status).toBe('published');
     const [remote] = (await platform.client.listProducts({ sku: 'NEW-1' })).items;
@@ -57,8 +59,10 @@ describe('bots and products through the outbox', () => {
       price_minor: 1999,
       stock: 4,
     });
-    expect(() => pressroom.catalog.queueProducts({ ids: [product.id] })).toThrow(NotAllowed);
-    expect(() => pressroom.catalog.queueProducts({ ids: [] })).toThrow(
+    expect(thrownBy(() => call(pressroom, 'queueProducts', { ids: [product.id] }))).toBeInstanceOf(
+      NotAllowed,
+    );
+    expect(() => call(pressroom, 'queueProducts', { ids: [] })).toThrow(
       'ids: choose at least one product',
     );
     pressroom.close();

@@ -4,9 +4,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { estimateCampaign } from '../../shared/campaign';
 import { Pressroom } from '../../main/core/pressroom';
-import { invoke } from '../../main/core/service';
+import { call, invoke } from '../../main/core/service';
 import { PlatformError } from '../../main/platform/errors';
-import { rejectionOf, startTestPlatform } from '../support/platform';
+import { rejectedBy } from '../support/calls';
+import { startTestPlatform } from '../support/platform';
 import type { TestPlatform } from '../support/platform';
 import { openDemoSession } from '../support/session';
 
@@ -32,11 +33,11 @@ async function connected(): Promise<{ pressroom: Pressroom; platform: TestPlatfo
 describe('AI campaign drafts', () => {
   it('drafts N posts for a bot, with the tokens estimated before and counted after', async () => {
     const { pressroom } = await connected();
-    await pressroom.queue.sync();
-    const bot = pressroom.bots.listBots()[0]!;
-    const synced = pressroom.posts.listPosts();
+    await call(pressroom, 'sync');
+    const bot = call(pressroom, 'listBots')[0]!;
+    const synced = call(pressroom, 'listPosts');
     for (const count of [5, 14]) {
-      const campaign = await pressroom.ai.draftCampaign({
+      const campaign = await call(pressroom, 'draftCampaign', {
         brief: BRIEF,
         count,
         botId: bot.id,
@@ -65,24 +66,27 @@ describe('AI campaign drafts', () => {
       expect(campaign.tokens.completion).toBeLessThanOrEqual(campaign.estimate.maxTokens);
       expect(campaign.tokens.total).toBe(campaign.tokens.prompt + campaign.tokens.completion);
     }
-    expect(pressroom.posts.listPosts()).toEqual(synced);
+    expect(call(pressroom, 'listPosts')).toEqual(synced);
   });
 
   it('saves the kept drafts as drafts, or each in the bot’s next free slot', async () => {
     const { pressroom } = await connected();
-    const { drafts } = await pressroom.ai.draftCampaign({ brief: BRIEF, count: 4 });
-    const saved = pressroom.ai.saveCampaignDrafts({ drafts: drafts.slice(0, 2), botId: 'bot_1' });
+    const { drafts } = await call(pressroom, 'draftCampaign', { brief: BRIEF, count: 4 });
+    const saved = call(pressroom, 'saveCampaignDrafts', {
+      drafts: drafts.slice(0, 2),
+      botId: 'bot_1',
+    });
     expect(saved.map((post) => [post.status, post.scheduledAt, post.botId])).toEqual([
       ['draft', null, 'bot_1'],
       ['draft', null, 'bot_1'],
     ]);
     expect(pressroom.store.outbox.list()).toEqual([]);
 
-    const schedule = pressroom.planning.setSchedule({
+    const schedule = call(pressroom, 'setSchedule', {
       botId: 'bot_1',
       schedule: 'mon-sun 09:00,17:00',
     });
-    const slotted = pressroom.ai.saveCampaignDrafts({
+    const slotted = call(pressroom, 'saveCampaignDrafts', {
       drafts: drafts.slice(2),
       botId: 'bot_1',
       placement: 'slots',
@@ -94,15 +98,15 @@ describe('AI campaign drafts', () => {
 
   it('saves none of the drafts when one repeats a post, until allowed', async () => {
     const { pressroom } = await connected();
-    pressroom.planning.setSchedule({ botId: 'bot_1', schedule: 'mon-sun 09:00,17:00' });
-    const queued = pressroom.planning.addToQueue({ text: 'Rye is back', botId: 'bot_1' });
+    call(pressroom, 'setSchedule', { botId: 'bot_1', schedule: 'mon-sun 09:00,17:00' });
+    const queued = call(pressroom, 'addToQueue', { text: 'Rye is back', botId: 'bot_1' });
     const drafts = ['Tasting on Saturday', 'RYE is back'];
     expect(() =>
-      pressroom.ai.saveCampaignDrafts({ drafts, botId: 'bot_1', placement: 'slots' }),
+      call(pressroom, 'saveCampaignDrafts', { drafts, botId: 'bot_1', placement: 'slots' }),
     ).toThrow(`The same text as post ${queued.id} of bot_1`);
-    expect(pressroom.posts.listPosts()).toHaveLength(1);
+    expect(call(pressroom, 'listPosts')).toHaveLength(1);
     expect(
-      pressroom.ai.saveCampaignDrafts({
+      call(pressroom, 'saveCampaignDrafts', {
         drafts,
         botId: 'bot_1',
         placement: 'slots',
@@ -128,12 +132,12 @@ describe('AI campaign drafts', () => {
         })),
       },
     });
-    const named = await rejectionOf(
-      session.current.ai.draftCampaign({ brief: BRIEF, count: 3, provider: 'owl' }),
+    const named = await rejectedBy(
+      call(session.current, 'draftCampaign', { brief: BRIEF, count: 3, provider: 'owl' }),
     );
     expect(named).toBeInstanceOf(PlatformError);
     expect((named as PlatformError).serverMessage).toBe('Every AI provider tried failed (owl)');
-    expect(session.current.posts.listPosts()).toEqual([]);
+    expect(call(session.current, 'listPosts')).toEqual([]);
     expect(session.current.store.outbox.list()).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { Pressroom } from '../../main/core/pressroom';
 import type { CoreEvent } from '../../shared/answers';
 import { startTestPlatform } from '../support/platform';
+import { call } from '../../main/core/service';
 
 const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
 
@@ -23,7 +24,7 @@ describe('core events', () => {
       return queueChanges() - before;
     };
 
-    const post = pressroom.posts.addPost({
+    const post = call(pressroom, 'addPost', {
       text: 'Soon',
       botId: 'bot_1',
       at: inAnHour(),
@@ -31,26 +32,26 @@ describe('core events', () => {
     });
     expect(queueChanges()).toBeGreaterThan(0);
     const [item] = pressroom.store.outbox.list();
-    expect(after(() => pressroom.queue.cancelItem({ id: item?.id ?? 0 }))).toBeGreaterThan(0);
-    expect(after(() => pressroom.queue.retryItem({ id: item?.id ?? 0 }))).toBeGreaterThan(0);
+    expect(after(() => call(pressroom, 'cancelItem', { id: item?.id ?? 0 }))).toBeGreaterThan(0);
+    expect(after(() => call(pressroom, 'retryItem', { id: item?.id ?? 0 }))).toBeGreaterThan(0);
     expect(
       after(() =>
-        pressroom.posts.updatePost({ id: post.id, at: inAnHour().replace('Z', '+01:00') }),
+        call(pressroom, 'updatePost', { id: post.id, at: inAnHour().replace('Z', '+01:00') }),
       ),
     ).toBeGreaterThan(0);
-    const draft = pressroom.posts.addPost({ text: 'Draft', botId: 'bot_1', mode: 'draft' });
+    const draft = call(pressroom, 'addPost', { text: 'Draft', botId: 'bot_1', mode: 'draft' });
     expect(
-      after(() => pressroom.posts.queuePost({ id: draft.id, mode: 'publish_now' })),
+      after(() => call(pressroom, 'queuePost', { id: draft.id, mode: 'publish_now' })),
     ).toBeGreaterThan(0);
 
     const path = join(mkdtempSync(join(tmpdir(), 'pressroom-events-')), 'posts.csv');
     writeFileSync(path, `text,scheduled_at,timezone,bot\nImported,${inAnHour()},UTC,bot_1\n`);
     const before = queueChanges();
-    const imported = await pressroom.imports.importFile({ kind: 'posts', path, queue: true });
+    const imported = await call(pressroom, 'importFile', { kind: 'posts', path, queue: true });
     expect(queueChanges()).toBeGreaterThan(before);
     expect(events).toContainEqual({ type: 'changed', what: 'posts' });
     expect(
-      after(() => pressroom.imports.undoImport({ batch: imported.batch ?? '' })),
+      after(() => call(pressroom, 'undoImport', { batch: imported.batch ?? '' })),
     ).toBeGreaterThan(0);
     pressroom.close();
   });

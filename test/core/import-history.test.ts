@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Pressroom } from '../../main/core/pressroom';
 import { uploaded } from '../support/uploads';
+import { call } from '../../main/core/service';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -38,7 +39,9 @@ describe('the import history', () => {
   it('lists each batch newest first with its file, time, counts and undo, which lasts', async () => {
     const clock = { now: Date.parse('2099-01-01T08:00:00Z') };
     const core = pressroom(clock);
-    const posts = await core.imports.importUpload(
+    const posts = await call(
+      core,
+      'importUpload',
       await upload(core, 'posts', 'week.csv', [
         'text,scheduled_at',
         'Second,2099-01-06 10:00',
@@ -47,10 +50,12 @@ describe('the import history', () => {
       ]),
     );
     clock.now += 60_000;
-    const products = await core.imports.importUpload(
+    const products = await call(
+      core,
+      'importUpload',
       await upload(core, 'products', 'shop.csv', ['sku,name,price', 'A-1,Mug,3.80']),
     );
-    expect(core.imports.listImports({})).toEqual([
+    expect(call(core, 'listImports', {})).toEqual([
       {
         id: products.batch,
         kind: 'products',
@@ -82,17 +87,19 @@ describe('the import history', () => {
     ]);
 
     clock.now += 60_000;
-    core.imports.undoImport({ batch: posts.batch ?? '' });
-    const [, undone] = core.imports.listImports({});
+    call(core, 'undoImport', { batch: posts.batch ?? '' });
+    const [, undone] = call(core, 'listImports', {});
     expect(undone).toMatchObject({ undoneAt: clock.now, cannotUndo: 'undone already' });
-    expect(core.imports.listImports({ limit: 1 }).map((batch) => batch.id)).toEqual([
+    expect(call(core, 'listImports', { limit: 1 }).map((batch) => batch.id)).toEqual([
       products.batch,
     ]);
   });
 
   it('says a batch with an item gone to the platform can no longer be undone', async () => {
     const core = pressroom({ now: Date.parse('2099-01-01T08:00:00Z') });
-    const result = await core.imports.importUpload(
+    const result = await call(
+      core,
+      'importUpload',
       await upload(core, 'posts', 'week.csv', [
         'text,scheduled_at',
         'One,2099-01-05 09:00',
@@ -101,11 +108,11 @@ describe('the import history', () => {
     );
     const [sent] = core.store.posts.list({}).filter((post) => post.text === 'One');
     core.store.posts.update(sent?.id ?? 0, { status: 'published' });
-    const [batch] = core.imports.listImports({});
+    const [batch] = call(core, 'listImports', {});
     expect(batch).toMatchObject({
       id: result.batch,
       cannotUndo: '1 of its posts has gone to the platform',
     });
-    expect(() => core.imports.undoImport({ batch: result.batch ?? '' })).toThrow(/undo refused/);
+    expect(() => call(core, 'undoImport', { batch: result.batch ?? '' })).toThrow(/undo refused/);
   });
 });

@@ -8,6 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { InvalidInput } from '../../main/core/errors';
 import { Pressroom } from '../../main/core/pressroom';
 import { badRowsOf, uploaded } from '../support/uploads';
+import { call } from '../../main/core/service';
+import { rejectedBy } from '../support/calls';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -40,7 +42,7 @@ const CSV = [
 describe('the import wizard on the core', () => {
   it('cannot import the file as matched by name, and says which field has no column', async () => {
     const core = pressroom();
-    const preview = await core.imports.previewUpload(await upload(core, CSV));
+    const preview = await call(core, 'previewUpload', await upload(core, CSV));
     expect(preview.mapping).toEqual({ Words: null, When: null, Zone: 'timezone', Notes: null });
     expect(preview.result).toBeNull();
     expect(preview.problem).toMatch(/^calendar\.csv has no "text" column/);
@@ -48,7 +50,7 @@ describe('the import wizard on the core', () => {
 
   it('previews with the user’s mapping: the dry run reads the chosen columns', async () => {
     const core = pressroom();
-    const preview = await core.imports.previewUpload({
+    const preview = await call(core, 'previewUpload', {
       ...(await upload(core, CSV)),
       mapping: { text: 'Words', scheduled_at: 'When', timezone: null },
     });
@@ -73,14 +75,16 @@ describe('the import wizard on the core', () => {
 
   it('refuses a mapping that names a column the file lacks, or one column twice', async () => {
     const core = pressroom();
-    await expect(
-      core.imports.previewUpload({ ...(await upload(core, CSV)), mapping: { text: 'Body' } }),
-    ).rejects.toMatchObject({
+    expect(
+      await rejectedBy(
+        call(core, 'previewUpload', { ...(await upload(core, CSV)), mapping: { text: 'Body' } }),
+      ),
+    ).toMatchObject({
       constructor: InvalidInput,
       issues: [{ field: 'mapping.text', message: '"Body" is not a column of this file' }],
     });
     await expect(
-      core.imports.importUpload({
+      call(core, 'importUpload', {
         ...(await upload(core, CSV)),
         mapping: { text: 'Words', bot: 'Words' },
       }),
@@ -91,7 +95,7 @@ describe('the import wizard on the core', () => {
   it('imports with the mapping, then imports the fixed bad rows file the same way', async () => {
     const core = pressroom();
     const mapping = { text: 'Words', scheduled_at: 'When' };
-    const first = await core.imports.importUpload({
+    const first = await call(core, 'importUpload', {
       ...(await upload(core, CSV)),
       mapping,
       onError: 'skip',
@@ -110,7 +114,7 @@ describe('the import wizard on the core', () => {
     const fixed = badRows
       .replace('next tuesday', '2099-01-07 08:00')
       .replace('Mars/Olympus', 'Asia/Tokyo');
-    const second = await core.imports.importUpload({ ...(await upload(core, fixed)), mapping });
+    const second = await call(core, 'importUpload', { ...(await upload(core, fixed)), mapping });
     expect(second).toMatchObject({ inserted: 2, invalid: 0, written: true, badRowsFile: null });
     expect(second.unknownColumns).toEqual(['Notes', 'error']);
     expect(

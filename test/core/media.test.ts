@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Pressroom } from '../../main/core/pressroom';
-import { invokeFromRenderer } from '../../main/core/service';
+import { call, invokeFromRenderer } from '../../main/core/service';
 import { MediaService } from '../../main/core/services/media';
 import { WorkspaceStore } from '../../main/store';
 import { MEDIA_MAX_BYTES, sniffMediaType } from '../../shared/media';
@@ -146,21 +146,21 @@ describe('a post with an uploaded picture', () => {
       apiBase: platform.server.baseUrl,
       token: platform.server.token,
     });
-    const picture = pressroom.media.addMedia({
+    const picture = call(pressroom, 'addMedia', {
       fileName: 'rye.png',
       contentBase64: PNG.toString('base64'),
     });
     const post = { text: 'Rye, with a picture', botId: 'bot_1', mediaUrls: [picture.url] };
-    expect(() => pressroom.posts.addPost({ ...post, mode: 'publish_now' })).toThrow(
+    expect(() => call(pressroom, 'addPost', { ...post, mode: 'publish_now' })).toThrow(
       /mediaUrls: has an uploaded picture, and the platform takes pictures only by web address/,
     );
     // A draft may carry it: only publishing needs the host.
-    const draft = pressroom.posts.addPost({ ...post, mode: 'draft' });
+    const draft = call(pressroom, 'addPost', { ...post, mode: 'draft' });
     expect(pressroom.store.outbox.list()).toEqual([]);
 
     const publicBaseUrl = `${platform.server.origin}/demo-media/`;
-    pressroom.media.setMediaHost({ host: { folder: mediaFolder, publicBaseUrl } });
-    pressroom.posts.queuePost({ id: draft.id, mode: 'publish_now' });
+    call(pressroom, 'setMediaHost', { host: { folder: mediaFolder, publicBaseUrl } });
+    call(pressroom, 'queuePost', { id: draft.id, mode: 'publish_now' });
     await pressroom.queue.publishUntilEmpty();
 
     const name = picture.url.slice('pressroom-media:'.length);
@@ -174,7 +174,7 @@ describe('a post with an uploaded picture', () => {
     for (const path of ['../demo-platform.sqlite', '%2e%2e%2fsecret.png', 'notes.txt'])
       expect((await fetch(`${publicBaseUrl}${path}`)).status).toBe(404);
 
-    expect(pressroom.media.describeMedia({ urls: [picture.url] })).toEqual([
+    expect(call(pressroom, 'describeMedia', { urls: [picture.url] })).toEqual([
       {
         url: picture.url,
         fileName: 'rye.png',
@@ -182,9 +182,9 @@ describe('a post with an uploaded picture', () => {
         thumbnailUrl: picture.thumbnailUrl,
       },
     ]);
-    expect(pressroom.queue.listQueue({}).find((row) => row.postId === draft.id)?.thumbnailUrl).toBe(
-      picture.thumbnailUrl,
-    );
+    expect(
+      call(pressroom, 'listQueue', {}).find((row) => row.postId === draft.id)?.thumbnailUrl,
+    ).toBe(picture.thumbnailUrl);
     pressroom.close();
   });
 
@@ -192,21 +192,21 @@ describe('a post with an uploaded picture', () => {
     const pressroom = new Pressroom({ dbFile: ':memory:' });
     const picture = pressroom.media.add('rye.png', PNG);
     const at = Date.now() + 3_600_000;
-    const post = pressroom.posts.addPost({
+    const post = call(pressroom, 'addPost', {
       text: 'Scheduled, pictures later',
       botId: 'bot_1',
       at: new Date(at).toISOString(),
       zone: 'UTC',
     });
-    expect(() => pressroom.posts.updatePost({ id: post.id, mediaUrls: [picture.url] })).toThrow(
+    expect(() => call(pressroom, 'updatePost', { id: post.id, mediaUrls: [picture.url] })).toThrow(
       /set a media host first/,
     );
     pressroom.media.setHost({ folder: tmpdir(), publicBaseUrl: 'https://shop.example/media/' });
-    pressroom.posts.updatePost({
+    call(pressroom, 'updatePost', {
       id: post.id,
       mediaUrls: [picture.url, 'https://cdn.example/b.jpg'],
     });
-    const range = pressroom.planning.getCalendar({ from: at - 1, to: at + 1, zone: 'UTC' });
+    const range = call(pressroom, 'getCalendar', { from: at - 1, to: at + 1, zone: 'UTC' });
     expect(range.posts.map((shown) => shown.id)).toEqual([post.id]);
     expect(range.thumbnails).toEqual({ [picture.url]: picture.thumbnailUrl });
     pressroom.close();
@@ -218,7 +218,7 @@ describe('uploaded pictures in a CSV export', () => {
     const pressroom = new Pressroom({ dbFile: ':memory:' });
     const picture = pressroom.media.add('rye.png', PNG);
     const at = new Date(Date.now() + 86_400_000).toISOString();
-    pressroom.posts.addPost({
+    call(pressroom, 'addPost', {
       text: 'Rye, exported',
       botId: 'bot_1',
       mediaUrls: [picture.url],
@@ -226,14 +226,14 @@ describe('uploaded pictures in a CSV export', () => {
       zone: 'UTC',
       mode: 'draft',
     });
-    const { csv } = await pressroom.imports.exportText({ kind: 'posts' });
+    const { csv } = await call(pressroom, 'exportText', { kind: 'posts' });
     expect(csv).toContain(picture.url);
     const unknown = `pressroom-media:${'0'.repeat(64)}.png`;
     const file = csv
       .replace('Rye, exported', 'Rye, imported')
       .concat(`Rye with a lost picture,${at},UTC,bot_1,${unknown}\r\n`);
     const upload = async (queue: boolean) =>
-      pressroom.imports.importUpload({
+      call(pressroom, 'importUpload', {
         kind: 'posts',
         upload: await uploaded(pressroom, 'posts.csv', file),
         onError: 'skip',
@@ -260,7 +260,7 @@ describe('uploaded pictures in a CSV export', () => {
     const drafts = await upload(false);
     expect(drafts.inserted).toBe(1);
     expect(drafts.errors).toHaveLength(1);
-    const imported = pressroom.posts.listPosts({}).find((post) => post.text === 'Rye, imported');
+    const imported = call(pressroom, 'listPosts', {}).find((post) => post.text === 'Rye, imported');
     expect(imported?.mediaUrls).toEqual([picture.url]);
     pressroom.close();
   });

@@ -8,8 +8,9 @@ import type { LocalPost } from '../../shared/domain';
 import { toInstant } from '../../shared/time';
 import { DuplicateContent, InvalidInput, NotAllowed } from '../../main/core/errors';
 import { Pressroom } from '../../main/core/pressroom';
-import { invoke } from '../../main/core/service';
+import { call, invoke } from '../../main/core/service';
 import { openDemoSession } from '../support/session';
+import { thrownBy } from '../support/calls';
 
 const BERLIN = 'Europe/Berlin';
 const DAY = 86_400_000;
@@ -23,7 +24,7 @@ afterEach(async () => {
 function workspace(now: string, zone = BERLIN) {
   const clock = { now: local(now, zone) };
   const pressroom = new Pressroom({ dbFile: ':memory:', now: () => clock.now });
-  pressroom.settings.saveSettings({ timezone: zone });
+  call(pressroom, 'saveSettings', { timezone: zone });
   cleanups.push(() => pressroom.close());
   return { pressroom, clock };
 }
@@ -59,14 +60,14 @@ describe('posting schedules', () => {
     const { pressroom } = workspace('2026-11-23 08:00');
     const events: CoreEvent[] = [];
     pressroom.subscribe((event) => events.push(event));
-    expect(pressroom.planning.getSchedule({ botId: 'bot_1' })).toEqual({
+    expect(call(pressroom, 'getSchedule', { botId: 'bot_1' })).toEqual({
       botId: 'bot_1',
       zone: BERLIN,
       days: [[], [], [], [], [], [], []],
       text: '',
       nextFree: [],
     });
-    const saved = pressroom.planning.setSchedule({
+    const saved = call(pressroom, 'setSchedule', {
       botId: 'bot_1',
       schedule: 'Mon-Fri 9:00, 17:00; sat 10:00',
     });
@@ -78,9 +79,11 @@ describe('posting schedules', () => {
     ]);
     expect(events).toContainEqual({ type: 'changed', what: 'schedules' });
 
-    expect(() =>
-      pressroom.planning.setSchedule({ botId: 'bot_1', schedule: 'mon 09:00; sat 25:00' }),
-    ).toThrow(
+    expect(
+      thrownBy(() =>
+        call(pressroom, 'setSchedule', { botId: 'bot_1', schedule: 'mon 09:00; sat 25:00' }),
+      ),
+    ).toEqual(
       new InvalidInput([
         {
           field: 'schedule',
@@ -88,23 +91,23 @@ describe('posting schedules', () => {
         },
       ]),
     );
-    expect(pressroom.planning.getSchedule({ botId: 'bot_1' }).text).toBe(
+    expect(call(pressroom, 'getSchedule', { botId: 'bot_1' }).text).toBe(
       'mon-fri 09:00,17:00; sat 10:00',
     );
-    expect(pressroom.planning.setSchedule({ botId: 'bot_1', schedule: '' }).text).toBe('');
+    expect(call(pressroom, 'setSchedule', { botId: 'bot_1', schedule: '' }).text).toBe('');
   });
 
   it('are listed as text for every bot in one call, leaving out bots without one', async () => {
     const { pressroom } = workspace('2026-11-23 08:00');
-    expect(pressroom.planning.listSchedules()).toEqual([]);
-    pressroom.planning.setSchedule({ botId: 'bot_2', schedule: 'sat 10:00' });
-    pressroom.planning.setSchedule({
+    expect(call(pressroom, 'listSchedules')).toEqual([]);
+    call(pressroom, 'setSchedule', { botId: 'bot_2', schedule: 'sat 10:00' });
+    call(pressroom, 'setSchedule', {
       botId: 'bot_1',
       schedule: 'Mon-Fri 9:00,12:30, 17:00; sat 10:00',
     });
-    pressroom.planning.setSchedule({ botId: 'bot_3', schedule: 'sun 08:00' });
-    pressroom.planning.setSchedule({ botId: 'bot_3', schedule: '' });
-    expect(pressroom.planning.listSchedules()).toEqual([
+    call(pressroom, 'setSchedule', { botId: 'bot_3', schedule: 'sun 08:00' });
+    call(pressroom, 'setSchedule', { botId: 'bot_3', schedule: '' });
+    expect(call(pressroom, 'listSchedules')).toEqual([
       { botId: 'bot_1', text: 'mon-fri 09:00,12:30,17:00; sat 10:00' },
       { botId: 'bot_2', text: 'sat 10:00' },
     ]);
@@ -112,7 +115,7 @@ describe('posting schedules', () => {
     pressroom.store.db
       .prepare("UPDATE bot_schedules SET schedule = '[\"09:00\"' WHERE bot_id = 'bot_2'")
       .run();
-    expect(pressroom.planning.listSchedules()).toEqual([
+    expect(call(pressroom, 'listSchedules')).toEqual([
       { botId: 'bot_1', text: 'mon-fri 09:00,12:30,17:00; sat 10:00' },
     ]);
 
@@ -132,23 +135,28 @@ describe('posting schedules', () => {
 describe('add to queue', () => {
   it('three times fills the next three free slots, past slots other posts hold', () => {
     const { pressroom } = workspace('2026-11-23 08:00'); // a Monday
-    pressroom.planning.setSchedule({ botId: 'bot_1', schedule: 'mon-fri 09:00,12:30,17:00' });
-    pressroom.posts.addPost({ text: 'Held', botId: 'bot_1', at: '2026-11-23 12:30', zone: BERLIN });
+    call(pressroom, 'setSchedule', { botId: 'bot_1', schedule: 'mon-fri 09:00,12:30,17:00' });
+    call(pressroom, 'addPost', {
+      text: 'Held',
+      botId: 'bot_1',
+      at: '2026-11-23 12:30',
+      zone: BERLIN,
+    });
     // Another bot's post, and a draft with a time, hold none of bot_1's slots.
-    pressroom.posts.addPost({
+    call(pressroom, 'addPost', {
       text: 'Other bot',
       botId: 'bot_2',
       at: '2026-11-23 09:00',
       zone: BERLIN,
     });
-    pressroom.posts.addPost({
+    call(pressroom, 'addPost', {
       text: 'Idea',
       botId: 'bot_1',
       at: '2026-11-23 17:00',
       mode: 'draft',
     });
     const queued = ['One', 'Two', 'Three'].map((text) =>
-      pressroom.planning.addToQueue({ text, botId: 'bot_1' }),
+      call(pressroom, 'addToQueue', { text, botId: 'bot_1' }),
     );
     expect(walls(queued)).toEqual([
       '2026-11-23T09:00+01:00',
@@ -163,14 +171,18 @@ describe('add to queue', () => {
 
   it('moves an existing post: a draft into the next free slot, a scheduled one into an earlier gap', () => {
     const { pressroom } = workspace('2026-11-23 08:00');
-    pressroom.planning.setSchedule({ botId: 'bot_1', schedule: 'mon-fri 09:00,17:00' });
-    pressroom.settings.saveSettings({ defaultBotId: 'bot_1' });
-    const later = pressroom.posts.addPost({ text: 'Later', at: '2026-11-25 17:00', zone: BERLIN });
-    const draft = pressroom.posts.addPost({ text: 'Draft', mode: 'draft' });
-    expect(wall(pressroom.planning.addToQueue({ id: draft.id }).scheduledAt)).toBe(
+    call(pressroom, 'setSchedule', { botId: 'bot_1', schedule: 'mon-fri 09:00,17:00' });
+    call(pressroom, 'saveSettings', { defaultBotId: 'bot_1' });
+    const later = call(pressroom, 'addPost', {
+      text: 'Later',
+      at: '2026-11-25 17:00',
+      zone: BERLIN,
+    });
+    const draft = call(pressroom, 'addPost', { text: 'Draft', mode: 'draft' });
+    expect(wall(call(pressroom, 'addToQueue', { id: draft.id }).scheduledAt)).toBe(
       '2026-11-23T09:00+01:00',
     );
-    const moved = pressroom.planning.addToQueue({ id: later.id });
+    const moved = call(pressroom, 'addToQueue', { id: later.id });
     expect(wall(moved.scheduledAt)).toBe('2026-11-23T17:00+01:00');
     expectQueuedAtTheirTimes(pressroom, [moved, pressroom.store.posts.require(draft.id)]);
     expect(pressroom.store.outbox.list()).toHaveLength(2);
@@ -178,56 +190,58 @@ describe('add to queue', () => {
 
   it('refuses without a bot, for a bot without a schedule, and for a muddled request', () => {
     const { pressroom } = workspace('2026-11-23 08:00');
-    expect(() => pressroom.planning.addToQueue({ text: 'Nobody' })).toThrow(
+    expect(() => call(pressroom, 'addToQueue', { text: 'Nobody' })).toThrow(
       'botId: is needed to queue a post: choose a bot, or set a default bot',
     );
-    expect(() => pressroom.planning.addToQueue({ text: 'Unplanned', botId: 'bot_9' })).toThrow(
+    expect(() => call(pressroom, 'addToQueue', { text: 'Unplanned', botId: 'bot_9' })).toThrow(
       'botId: bot_9 has no posting schedule; set one first',
     );
-    expect(() => pressroom.planning.addToQueue({ id: 1, text: 'Both' })).toThrow(
+    expect(() => call(pressroom, 'addToQueue', { id: 1, text: 'Both' })).toThrow(
       'text: give either id (a post to move) or text (a new post)',
     );
-    const draft = pressroom.posts.addPost({ text: 'Draft', mode: 'draft' });
-    expect(() => pressroom.planning.addToQueue({ id: draft.id, botId: 'bot_1' })).toThrow(
+    const draft = call(pressroom, 'addPost', { text: 'Draft', mode: 'draft' });
+    expect(() => call(pressroom, 'addToQueue', { id: draft.id, botId: 'bot_1' })).toThrow(
       'botId: is for a new post; change an existing one with updatePost',
     );
-    const handedOff = pressroom.posts.addPost({
+    const handedOff = call(pressroom, 'addPost', {
       text: 'Platform has it',
       botId: 'bot_1',
       at: '2026-11-24 09:00',
       zone: BERLIN,
       mode: 'hand_off',
     });
-    expect(() => pressroom.planning.addToQueue({ id: handedOff.id })).toThrow(NotAllowed);
+    expect(thrownBy(() => call(pressroom, 'addToQueue', { id: handedOff.id }))).toBeInstanceOf(
+      NotAllowed,
+    );
     expect(pressroom.store.posts.list()).toHaveLength(2);
   });
 
   it('finds a slot freed when a post is unscheduled, rescheduled or deleted', () => {
     const { pressroom } = workspace('2026-11-23 08:00');
-    pressroom.planning.setSchedule({ botId: 'bot_1', schedule: 'mon-fri 09:00,12:30,17:00' });
+    call(pressroom, 'setSchedule', { botId: 'bot_1', schedule: 'mon-fri 09:00,12:30,17:00' });
     const [first, second, third] = ['A', 'B', 'C'].map((text) =>
-      pressroom.planning.addToQueue({ text, botId: 'bot_1' }),
+      call(pressroom, 'addToQueue', { text, botId: 'bot_1' }),
     );
     const monday = { from: local('2026-11-23 00:00'), to: local('2026-11-24 00:00') };
-    expect(pressroom.planning.listFreeSlots(monday)).toEqual([]);
+    expect(call(pressroom, 'listFreeSlots', monday)).toEqual([]);
 
     const item = pressroom.store.outbox.openFor({ postId: second!.id })!;
-    pressroom.queue.cancelItem({ id: item.id }); // B is a draft again
-    expect(pressroom.planning.listFreeSlots(monday)).toEqual([
+    call(pressroom, 'cancelItem', { id: item.id }); // B is a draft again
+    expect(call(pressroom, 'listFreeSlots', monday)).toEqual([
       { botId: 'bot_1', at: second!.scheduledAt },
     ]);
-    expect(pressroom.planning.addToQueue({ text: 'D', botId: 'bot_1' }).scheduledAt).toBe(
+    expect(call(pressroom, 'addToQueue', { text: 'D', botId: 'bot_1' }).scheduledAt).toBe(
       second!.scheduledAt,
     );
 
-    pressroom.posts.updatePost({ id: third!.id, at: '2026-11-25 10:00', zone: BERLIN });
-    expect(pressroom.planning.addToQueue({ text: 'E', botId: 'bot_1' }).scheduledAt).toBe(
+    call(pressroom, 'updatePost', { id: third!.id, at: '2026-11-25 10:00', zone: BERLIN });
+    expect(call(pressroom, 'addToQueue', { text: 'E', botId: 'bot_1' }).scheduledAt).toBe(
       third!.scheduledAt,
     );
 
     pressroom.store.outbox.cancel(pressroom.store.outbox.openFor({ postId: first!.id })!.id);
-    pressroom.posts.deletePost({ id: first!.id });
-    expect(pressroom.planning.addToQueue({ text: 'F', botId: 'bot_1' }).scheduledAt).toBe(
+    call(pressroom, 'deletePost', { id: first!.id });
+    expect(call(pressroom, 'addToQueue', { text: 'F', botId: 'bot_1' }).scheduledAt).toBe(
       first!.scheduledAt,
     );
   });
@@ -236,10 +250,10 @@ describe('add to queue', () => {
 describe('slots through DST changes and in other zones', () => {
   it('keep their wall time in Europe/Berlin on the last Sundays of March and October', () => {
     const spring = workspace('2026-03-27 08:30'); // Friday before the clocks go forward
-    spring.pressroom.planning.setSchedule({ botId: 'bot_1', schedule: 'mon-fri 09:00; sun 02:30' });
+    call(spring.pressroom, 'setSchedule', { botId: 'bot_1', schedule: 'mon-fri 09:00; sun 02:30' });
     const queued = () =>
       Array.from({ length: 4 }, (_, index) =>
-        spring.pressroom.planning.addToQueue({ text: `Spring ${index}`, botId: 'bot_1' }),
+        call(spring.pressroom, 'addToQueue', { text: `Spring ${index}`, botId: 'bot_1' }),
       );
     expect(walls(queued())).toEqual([
       '2026-03-27T09:00+01:00',
@@ -250,9 +264,9 @@ describe('slots through DST changes and in other zones', () => {
     ]);
 
     const autumn = workspace('2026-10-23 08:30');
-    autumn.pressroom.planning.setSchedule({ botId: 'bot_1', schedule: 'mon-fri 09:00; sun 02:30' });
+    call(autumn.pressroom, 'setSchedule', { botId: 'bot_1', schedule: 'mon-fri 09:00; sun 02:30' });
     const fall = Array.from({ length: 3 }, (_, index) =>
-      autumn.pressroom.planning.addToQueue({ text: `Autumn ${index}`, botId: 'bot_1' }),
+      call(autumn.pressroom, 'addToQueue', { text: `Autumn ${index}`, botId: 'bot_1' }),
     );
     // 02:30 happens twice that night: the slot is the first one.
     expect(walls(fall)).toEqual([
@@ -265,21 +279,21 @@ describe('slots through DST changes and in other zones', () => {
 
   it('follow the workspace’s zone: the same schedule is other instants in New York and Tokyo', () => {
     const { pressroom } = workspace('2026-03-06 08:00', 'America/New_York');
-    pressroom.planning.setSchedule({ botId: 'bot_1', schedule: 'mon-fri 09:00' });
+    call(pressroom, 'setSchedule', { botId: 'bot_1', schedule: 'mon-fri 09:00' });
     const week = {
       from: local('2026-03-06 00:00', 'America/New_York'),
       to: local('2026-03-10 00:00', 'America/New_York'),
     };
     // New York's clocks go forward on 2026-03-08: 09:00 stays 09:00, an hour earlier in UTC.
     expect(
-      pressroom.planning.listFreeSlots(week).map((slot) => new Date(slot.at).toISOString()),
+      call(pressroom, 'listFreeSlots', week).map((slot) => new Date(slot.at).toISOString()),
     ).toEqual(['2026-03-06T14:00:00.000Z', '2026-03-09T13:00:00.000Z']);
-    pressroom.settings.saveSettings({ timezone: 'Asia/Tokyo' });
-    expect(pressroom.planning.getSchedule({ botId: 'bot_1' }).zone).toBe('Asia/Tokyo');
+    call(pressroom, 'saveSettings', { timezone: 'Asia/Tokyo' });
+    expect(call(pressroom, 'getSchedule', { botId: 'bot_1' }).zone).toBe('Asia/Tokyo');
     expect(
-      pressroom.planning.listFreeSlots(week).map((slot) => new Date(slot.at).toISOString()),
+      call(pressroom, 'listFreeSlots', week).map((slot) => new Date(slot.at).toISOString()),
     ).toEqual(['2026-03-09T00:00:00.000Z', '2026-03-10T00:00:00.000Z']);
-    const queued = pressroom.planning.addToQueue({ text: 'Konnichiwa', botId: 'bot_1' });
+    const queued = call(pressroom, 'addToQueue', { text: 'Konnichiwa', botId: 'bot_1' });
     expect(wall(queued.scheduledAt, 'Asia/Tokyo')).toBe('2026-03-09T09:00+09:00');
   });
 });
@@ -287,20 +301,20 @@ describe('slots through DST changes and in other zones', () => {
 describe('free slots for the calendar', () => {
   it('lists every scheduled bot’s empty slots ahead of now, by time, and refuses a bad range', () => {
     const { pressroom } = workspace('2026-11-23 10:00');
-    pressroom.planning.setSchedule({ botId: 'bot_1', schedule: 'mon-fri 09:00,17:00' });
-    pressroom.planning.setSchedule({ botId: 'bot_2', schedule: 'mon-fri 12:00' });
-    pressroom.planning.addToQueue({ text: 'Taken', botId: 'bot_1' });
+    call(pressroom, 'setSchedule', { botId: 'bot_1', schedule: 'mon-fri 09:00,17:00' });
+    call(pressroom, 'setSchedule', { botId: 'bot_2', schedule: 'mon-fri 12:00' });
+    call(pressroom, 'addToQueue', { text: 'Taken', botId: 'bot_1' });
     const range = { from: local('2026-11-23 00:00'), to: local('2026-11-25 00:00') };
     expect(
-      pressroom.planning.listFreeSlots(range).map((slot) => [slot.botId, wall(slot.at)]),
+      call(pressroom, 'listFreeSlots', range).map((slot) => [slot.botId, wall(slot.at)]),
     ).toEqual([
       ['bot_2', '2026-11-23T12:00+01:00'],
       ['bot_1', '2026-11-24T09:00+01:00'],
       ['bot_2', '2026-11-24T12:00+01:00'],
       ['bot_1', '2026-11-24T17:00+01:00'],
     ]);
-    expect(pressroom.planning.listFreeSlots({ ...range, botId: 'bot_2' })).toHaveLength(2);
-    expect(() => pressroom.planning.listFreeSlots({ from: range.to, to: range.from })).toThrow(
+    expect(call(pressroom, 'listFreeSlots', { ...range, botId: 'bot_2' })).toHaveLength(2);
+    expect(() => call(pressroom, 'listFreeSlots', { from: range.to, to: range.from })).toThrow(
       'to: must be after from, and at most 366 days after it',
     );
   });
@@ -309,26 +323,26 @@ describe('free slots for the calendar', () => {
 describe('share next', () => {
   it('takes the next slot and moves the queued posts behind it one slot later, up to a gap', () => {
     const { pressroom } = workspace('2026-11-23 08:00');
-    pressroom.planning.setSchedule({ botId: 'bot_1', schedule: 'mon-fri 09:00,17:00' });
+    call(pressroom, 'setSchedule', { botId: 'bot_1', schedule: 'mon-fri 09:00,17:00' });
     const [a, b] = ['A', 'B'].map((text) =>
-      pressroom.planning.addToQueue({ text, botId: 'bot_1' }),
+      call(pressroom, 'addToQueue', { text, botId: 'bot_1' }),
     );
     // Handed off: the platform has the time, so it cannot move, and keeps its slot.
-    const fixed = pressroom.posts.addPost({
+    const fixed = call(pressroom, 'addPost', {
       text: 'Fixed',
       botId: 'bot_1',
       at: '2026-11-24 09:00',
       zone: BERLIN,
       mode: 'hand_off',
     });
-    const c = pressroom.planning.addToQueue({ text: 'C', botId: 'bot_1' });
+    const c = call(pressroom, 'addToQueue', { text: 'C', botId: 'bot_1' });
     expect(walls([a!, b!, c])).toEqual([
       '2026-11-23T09:00+01:00',
       '2026-11-23T17:00+01:00',
       '2026-11-24T17:00+01:00',
     ]);
 
-    const shared = pressroom.planning.shareNext({ text: 'Breaking', botId: 'bot_1' });
+    const shared = call(pressroom, 'shareNext', { text: 'Breaking', botId: 'bot_1' });
     expect(wall(shared.post.scheduledAt)).toBe('2026-11-23T09:00+01:00');
     expect(shared.moved.map(({ id, from, to }) => [id, wall(from), wall(to)])).toEqual([
       [a!.id, '2026-11-23T09:00+01:00', '2026-11-23T17:00+01:00'],
@@ -342,7 +356,7 @@ describe('share next', () => {
     );
 
     // A queued post shared next leaves its own slot free for the others to move into.
-    const again = pressroom.planning.shareNext({ id: c.id });
+    const again = call(pressroom, 'shareNext', { id: c.id });
     expect(wall(again.post.scheduledAt)).toBe('2026-11-23T09:00+01:00');
     expect(again.moved.map(({ id, to }) => [id, wall(to)])).toEqual([
       [shared.post.id, '2026-11-23T17:00+01:00'],
@@ -354,14 +368,14 @@ describe('share next', () => {
 
   it('moves nothing when the next slot is free', () => {
     const { pressroom } = workspace('2026-11-23 08:00');
-    pressroom.planning.setSchedule({ botId: 'bot_1', schedule: 'mon-fri 09:00,17:00' });
-    pressroom.posts.addPost({
+    call(pressroom, 'setSchedule', { botId: 'bot_1', schedule: 'mon-fri 09:00,17:00' });
+    call(pressroom, 'addPost', {
       text: 'Later',
       botId: 'bot_1',
       at: '2026-11-23 17:00',
       zone: BERLIN,
     });
-    const shared = pressroom.planning.shareNext({ text: 'First', botId: 'bot_1' });
+    const shared = call(pressroom, 'shareNext', { text: 'First', botId: 'bot_1' });
     expect(wall(shared.post.scheduledAt)).toBe('2026-11-23T09:00+01:00');
     expect(shared.moved).toEqual([]);
   });
@@ -369,25 +383,21 @@ describe('share next', () => {
 
 describe('the duplicate-content guard', () => {
   const refusal = (action: () => unknown) => {
-    try {
-      action();
-    } catch (error) {
-      if (error instanceof DuplicateContent) return error;
-      throw error;
-    }
-    throw new Error('expected a duplicate refusal');
+    const error = thrownBy(action);
+    if (error instanceof DuplicateContent) return error;
+    throw error;
   };
 
   it('refuses the same text of the same bot within the window, unless allowed', () => {
     const { pressroom } = workspace('2026-11-23 08:00');
-    const first = pressroom.posts.addPost({
+    const first = call(pressroom, 'addPost', {
       text: 'Fresh rye today! https://bakery.example/rye',
       botId: 'bot_1',
       at: '2026-11-24 09:00',
       zone: BERLIN,
     });
     const again = { text: '  fresh RYE   today! ', botId: 'bot_1', zone: BERLIN };
-    const refused = refusal(() => pressroom.posts.addPost({ ...again, at: '2026-11-26 09:00' }));
+    const refused = refusal(() => call(pressroom, 'addPost', { ...again, at: '2026-11-26 09:00' }));
     expect(refused.message).toBe(
       `The same text as post ${first.id} of bot_1, going out 2026-11-24 09:00 (Europe/Berlin), within the 3-day duplicate window`,
     );
@@ -401,57 +411,60 @@ describe('the duplicate-content guard', () => {
       windowDays: 3,
     });
     // The window's edges: three days is in, three days and a minute is out.
-    refusal(() => pressroom.posts.addPost({ ...again, at: '2026-11-27 09:00' }));
-    refusal(() => pressroom.posts.addPost({ ...again, mode: 'publish_now' }));
-    expect(pressroom.posts.addPost({ ...again, at: '2026-11-27 09:01' }).status).toBe('scheduled');
+    refusal(() => call(pressroom, 'addPost', { ...again, at: '2026-11-27 09:00' }));
+    refusal(() => call(pressroom, 'addPost', { ...again, mode: 'publish_now' }));
+    expect(call(pressroom, 'addPost', { ...again, at: '2026-11-27 09:01' }).status).toBe(
+      'scheduled',
+    );
     // Another bot, and a draft, are no repeat.
     expect(
-      pressroom.posts.addPost({ ...again, botId: 'bot_2', at: '2026-11-24 09:00' }).status,
+      call(pressroom, 'addPost', { ...again, botId: 'bot_2', at: '2026-11-24 09:00' }).status,
     ).toBe('scheduled');
-    const draft = pressroom.posts.addPost({ ...again, at: '2026-11-24 10:00', mode: 'draft' });
+    const draft = call(pressroom, 'addPost', { ...again, at: '2026-11-24 10:00', mode: 'draft' });
     expect(
-      refusal(() => pressroom.posts.queuePost({ id: draft.id, mode: 'schedule' })).conflict.postId,
+      refusal(() => call(pressroom, 'queuePost', { id: draft.id, mode: 'schedule' })).conflict
+        .postId,
     ).toBe(first.id);
     expect(
-      pressroom.posts.queuePost({ id: draft.id, mode: 'schedule', allowDuplicate: true }).status,
+      call(pressroom, 'queuePost', { id: draft.id, mode: 'schedule', allowDuplicate: true }).status,
     ).toBe('scheduled');
     expect(
-      pressroom.posts.addPost({ ...again, at: '2026-11-25 09:00', allowDuplicate: true }).status,
+      call(pressroom, 'addPost', { ...again, at: '2026-11-25 09:00', allowDuplicate: true }).status,
     ).toBe('scheduled');
   });
 
   it('checks edits of queued posts, add to queue and share next, and is off with a window of 0', () => {
     const { pressroom } = workspace('2026-11-23 08:00');
-    pressroom.planning.setSchedule({ botId: 'bot_1', schedule: 'mon-fri 09:00,17:00' });
-    const rye = pressroom.planning.addToQueue({ text: 'Rye', botId: 'bot_1' });
-    const buns = pressroom.planning.addToQueue({ text: 'Buns', botId: 'bot_1' });
-    refusal(() => pressroom.posts.updatePost({ id: buns.id, text: 'RYE' }));
+    call(pressroom, 'setSchedule', { botId: 'bot_1', schedule: 'mon-fri 09:00,17:00' });
+    const rye = call(pressroom, 'addToQueue', { text: 'Rye', botId: 'bot_1' });
+    const buns = call(pressroom, 'addToQueue', { text: 'Buns', botId: 'bot_1' });
+    refusal(() => call(pressroom, 'updatePost', { id: buns.id, text: 'RYE' }));
     // Moving a post on its own is no repeat of itself.
     expect(
-      pressroom.posts.updatePost({ id: rye.id, at: '2026-11-24 09:00', zone: BERLIN }).text,
+      call(pressroom, 'updatePost', { id: rye.id, at: '2026-11-24 09:00', zone: BERLIN }).text,
     ).toBe('Rye');
     const posts = pressroom.store.posts.list().length;
-    refusal(() => pressroom.planning.addToQueue({ text: 'rye', botId: 'bot_1' }));
-    refusal(() => pressroom.planning.shareNext({ text: 'rye', botId: 'bot_1' }));
+    refusal(() => call(pressroom, 'addToQueue', { text: 'rye', botId: 'bot_1' }));
+    refusal(() => call(pressroom, 'shareNext', { text: 'rye', botId: 'bot_1' }));
     expect(pressroom.store.posts.list()).toHaveLength(posts);
     expect(pressroom.store.posts.require(buns.id).scheduledAt).toBe(buns.scheduledAt);
 
-    pressroom.settings.saveSettings({ duplicateWindowDays: 0 });
+    call(pressroom, 'saveSettings', { duplicateWindowDays: 0 });
     expect(pressroom.settings.getSettings().duplicateWindowDays).toBe(0);
-    expect(pressroom.planning.addToQueue({ text: 'rye', botId: 'bot_1' }).status).toBe('scheduled');
+    expect(call(pressroom, 'addToQueue', { text: 'rye', botId: 'bot_1' }).status).toBe('scheduled');
   });
 
   it('counts published posts, and answers the renderer a `duplicate` error it can retry', async () => {
     const { session } = await openDemoSession();
-    const call = async <K extends OperationName>(operation: K, input: unknown) =>
+    const invoked = async <K extends OperationName>(operation: K, input: unknown) =>
       (await invoke(session, operation, input)) as CallResult<OperationResults[K]>;
 
-    const out = await call('addPost', { text: 'Open now', botId: 'bot_1', mode: 'publish_now' });
+    const out = await invoked('addPost', { text: 'Open now', botId: 'bot_1', mode: 'publish_now' });
     expect(out.ok).toBe(true);
-    await session.current.queue.publishDue();
-    const published = session.current.posts.listPosts({ status: 'published' })[0]!;
+    await call(session.current, 'publishDue');
+    const published = call(session.current, 'listPosts', { status: 'published' })[0]!;
     const tomorrow = new Date(Date.now() + DAY).toISOString();
-    const refused = await call('addPost', { text: 'OPEN NOW', botId: 'bot_1', at: tomorrow });
+    const refused = await invoked('addPost', { text: 'OPEN NOW', botId: 'bot_1', at: tomorrow });
     expect(refused).toEqual({
       ok: false,
       error: {
@@ -468,7 +481,7 @@ describe('the duplicate-content guard', () => {
         }),
       },
     });
-    const retried = await call('addPost', {
+    const retried = await invoked('addPost', {
       text: 'OPEN NOW',
       botId: 'bot_1',
       at: tomorrow,
@@ -476,11 +489,13 @@ describe('the duplicate-content guard', () => {
     });
     expect(retried).toMatchObject({ ok: true, value: { status: 'scheduled' } });
 
-    expect(await call('setSchedule', { botId: 'bot_1', schedule: 'someday 09:00' })).toMatchObject({
+    expect(
+      await invoked('setSchedule', { botId: 'bot_1', schedule: 'someday 09:00' }),
+    ).toMatchObject({
       ok: false,
       error: { kind: 'invalid_input', issues: [{ field: 'schedule' }] },
     });
-    expect(await call('addToQueue', { text: 'No slots', botId: 'bot_1' })).toMatchObject({
+    expect(await invoked('addToQueue', { text: 'No slots', botId: 'bot_1' })).toMatchObject({
       ok: false,
       error: {
         kind: 'invalid_input',

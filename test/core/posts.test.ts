@@ -3,20 +3,22 @@ import { describe, expect, it } from 'vitest';
 import { InvalidInput, NotAllowed } from '../../main/core/errors';
 import { Pressroom } from '../../main/core/pressroom';
 import { startTestPlatform } from '../support/platform';
+import { call } from '../../main/core/service';
+import { thrownBy } from '../support/calls';
 
 const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
 
 describe('post editing', () => {
   it('reschedules a scheduled post in place and keeps one queue item', async () => {
     const pressroom = new Pressroom({ dbFile: ':memory:' });
-    const post = pressroom.posts.addPost({
+    const post = call(pressroom, 'addPost', {
       text: 'First',
       botId: 'bot_1',
       at: inAnHour(),
       zone: 'UTC',
     });
     const later = new Date(Date.now() + 7_200_000);
-    const updated = pressroom.posts.updatePost({
+    const updated = call(pressroom, 'updatePost', {
       id: post.id,
       text: 'Second',
       at: later.toISOString(),
@@ -29,34 +31,47 @@ describe('post editing', () => {
     const items = pressroom.store.outbox.list();
     expect(items).toHaveLength(1);
     expect(items[0]).toMatchObject({ dueAt: later.getTime(), readyAt: later.getTime() });
-    expect(() =>
-      pressroom.posts.updatePost({ id: post.id, at: '2026-03-29 02:30', zone: 'Europe/Berlin' }),
-    ).toThrow(InvalidInput);
+    expect(
+      thrownBy(() =>
+        call(pressroom, 'updatePost', {
+          id: post.id,
+          at: '2026-03-29 02:30',
+          zone: 'Europe/Berlin',
+        }),
+      ),
+    ).toBeInstanceOf(InvalidInput);
     pressroom.close();
   });
 
   it('deletes a scheduled post or moves it to the drafts, until its first attempt begins', () => {
     const pressroom = new Pressroom({ dbFile: ':memory:' });
     const at = inAnHour();
-    const kept = pressroom.posts.addPost({ text: 'Keep me', botId: 'bot_1', at, zone: 'UTC' });
-    const drafted = pressroom.posts.moveToDrafts({ id: kept.id });
+    const kept = call(pressroom, 'addPost', { text: 'Keep me', botId: 'bot_1', at, zone: 'UTC' });
+    const drafted = call(pressroom, 'moveToDrafts', { id: kept.id });
     expect(drafted).toMatchObject({ status: 'draft', scheduledAt: Date.parse(at) });
     expect(pressroom.store.outbox.list().map((item) => item.state)).toEqual(['cancelled']);
     // Already a draft: nothing to do.
-    expect(pressroom.posts.moveToDrafts({ id: kept.id })).toMatchObject({ status: 'draft' });
+    expect(call(pressroom, 'moveToDrafts', { id: kept.id })).toMatchObject({ status: 'draft' });
 
-    const gone = pressroom.posts.addPost({ text: 'Delete me', botId: 'bot_1', at, zone: 'UTC' });
-    expect(pressroom.posts.deletePost({ id: gone.id })).toEqual({ removed: 1 });
+    const gone = call(pressroom, 'addPost', { text: 'Delete me', botId: 'bot_1', at, zone: 'UTC' });
+    expect(call(pressroom, 'deletePost', { id: gone.id })).toEqual({ removed: 1 });
     expect(pressroom.store.posts.get(gone.id)).toBeUndefined();
 
     // An attempt whose outcome is still being settled stays where it is.
-    const trying = pressroom.posts.addPost({ text: 'In flight', botId: 'bot_1', at, zone: 'UTC' });
+    const trying = call(pressroom, 'addPost', {
+      text: 'In flight',
+      botId: 'bot_1',
+      at,
+      zone: 'UTC',
+    });
     const item = pressroom.store.outbox.openFor({ postId: trying.id })!;
     pressroom.store.db
       .prepare("UPDATE outbox SET state = 'retrying', attempts = 1 WHERE id = ?")
       .run(item.id);
-    expect(() => pressroom.posts.deletePost({ id: trying.id })).toThrow(NotAllowed);
-    expect(() => pressroom.posts.moveToDrafts({ id: trying.id })).toThrow(
+    expect(thrownBy(() => call(pressroom, 'deletePost', { id: trying.id }))).toBeInstanceOf(
+      NotAllowed,
+    );
+    expect(() => call(pressroom, 'moveToDrafts', { id: trying.id })).toThrow(
       /being sent or retried; cancel it in the Queue/,
     );
     expect(pressroom.store.posts.get(trying.id)).toBeDefined();
@@ -70,14 +85,14 @@ describe('post editing', () => {
       apiBase: platform.server.baseUrl,
       token: platform.server.token,
     });
-    const draft = pressroom.posts.addPost({ text: 'Draft', botId: 'bot_999', mode: 'draft' });
+    const draft = call(pressroom, 'addPost', { text: 'Draft', botId: 'bot_999', mode: 'draft' });
     expect(pressroom.store.outbox.list()).toHaveLength(0);
-    pressroom.posts.queuePost({ id: draft.id, mode: 'publish_now' });
-    await pressroom.queue.publishDue();
+    call(pressroom, 'queuePost', { id: draft.id, mode: 'publish_now' });
+    await call(pressroom, 'publishDue');
     expect(pressroom.store.posts.require(draft.id).status).toBe('failed');
-    pressroom.posts.updatePost({ id: draft.id, botId: 'bot_1' });
-    pressroom.posts.queuePost({ id: draft.id, mode: 'publish_now' });
-    await pressroom.queue.publishDue();
+    call(pressroom, 'updatePost', { id: draft.id, botId: 'bot_1' });
+    call(pressroom, 'queuePost', { id: draft.id, mode: 'publish_now' });
+    await call(pressroom, 'publishDue');
     expect(pressroom.store.posts.require(draft.id).status).toBe('published');
     expect(pressroom.store.outbox.list().map((item) => item.state)).toEqual(['cancelled', 'done']);
     pressroom.close();
@@ -90,24 +105,28 @@ describe('post editing', () => {
       apiBase: platform.server.baseUrl,
       token: platform.server.token,
     });
-    const published = pressroom.posts.addPost({ text: 'Out', botId: 'bot_1', mode: 'publish_now' });
-    const handed = pressroom.posts.addPost({
+    const published = call(pressroom, 'addPost', {
+      text: 'Out',
+      botId: 'bot_1',
+      mode: 'publish_now',
+    });
+    const handed = call(pressroom, 'addPost', {
       text: 'Platform has it',
       botId: 'bot_1',
       at: inAnHour(),
       zone: 'UTC',
       mode: 'hand_off',
     });
-    await pressroom.queue.publishDue();
-    expect(() => pressroom.posts.updatePost({ id: published.id, text: 'x' })).toThrow(
+    await call(pressroom, 'publishDue');
+    expect(thrownBy(() => call(pressroom, 'updatePost', { id: published.id, text: 'x' }))).toEqual(
       new NotAllowed(
         `Post ${published.id} cannot be changed. It is published; API v1 has no way to change a published post.`,
       ),
     );
-    expect(() => pressroom.posts.updatePost({ id: handed.id, at: inAnHour() })).toThrow(
+    expect(() => call(pressroom, 'updatePost', { id: handed.id, at: inAnHour() })).toThrow(
       /handed off: the platform publishes it/,
     );
-    expect(() => pressroom.posts.queuePost({ id: 999, mode: 'publish_now' })).toThrow(
+    expect(() => call(pressroom, 'queuePost', { id: 999, mode: 'publish_now' })).toThrow(
       'id: no post 999',
     );
     pressroom.close();
@@ -122,7 +141,7 @@ describe('the calendar’s range', () => {
   function workspace() {
     const pressroom = new Pressroom({ dbFile: ':memory:' });
     const add = (text: string, at: string, fields: { botId?: string; mode?: 'draft' } = {}) =>
-      pressroom.posts.addPost({ text, at, zone: 'UTC', botId: 'bot_1', ...fields }).id;
+      call(pressroom, 'addPost', { text, at, zone: 'UTC', botId: 'bot_1', ...fields }).id;
     const ids = [
       add('Rye', '2099-11-23T08:00Z'),
       add('Spelt', '2099-11-23T09:00Z', { mode: 'draft' }),
@@ -134,23 +153,23 @@ describe('the calendar’s range', () => {
       // The 25th in Berlin: after the range.
       add('Too late', '2099-11-24T23:30Z'),
     ];
-    const undated = pressroom.posts.addPost({ text: 'Someday', mode: 'draft' }).id;
-    pressroom.planning.setSchedule({ botId: 'bot_1', schedule: 'mon-sun 15:00' });
+    const undated = call(pressroom, 'addPost', { text: 'Someday', mode: 'draft' }).id;
+    call(pressroom, 'setSchedule', { botId: 'bot_1', schedule: 'mon-sun 15:00' });
     return { pressroom, ids, undated };
   }
 
   it('sends the earliest posts of each wall day and counts the rest, with drafts, slots and bots', () => {
     const { pressroom, ids, undated } = workspace();
-    const capped = pressroom.planning.getCalendar({ ...range, perDay: 2 });
+    const capped = call(pressroom, 'getCalendar', { ...range, perDay: 2 });
     expect(capped.posts.map((post) => post.id)).toEqual([ids[0], ids[1], ids[4], ids[5]]);
     expect(capped.hidden).toEqual({ '2099-11-23': 2 });
     expect(capped.drafts.map((post) => post.id)).toEqual([undated]);
     expect(capped.freeSlots).toHaveLength(2);
     expect(capped.freeSlots).toEqual(
-      pressroom.planning.listFreeSlots({ from: range.from, to: range.to }),
+      call(pressroom, 'listFreeSlots', { from: range.from, to: range.to }),
     );
-    expect(capped.bots).toEqual(pressroom.bots.listBots());
-    const all = pressroom.planning.getCalendar(range);
+    expect(capped.bots).toEqual(call(pressroom, 'listBots'));
+    const all = call(pressroom, 'getCalendar', range);
     expect(all.posts.map((post) => post.id)).toEqual(ids.slice(0, 6));
     expect(all.hidden).toEqual({});
     pressroom.close();
@@ -158,15 +177,17 @@ describe('the calendar’s range', () => {
 
   it('filters by bot, by no bot and by status before counting', () => {
     const { pressroom, ids } = workspace();
-    const ofBot = pressroom.planning.getCalendar({ ...range, perDay: 1, botId: 'bot_1' });
+    const ofBot = call(pressroom, 'getCalendar', { ...range, perDay: 1, botId: 'bot_1' });
     expect(ofBot.posts.map((post) => post.id)).toEqual([ids[0], ids[4]]);
     expect(ofBot.hidden).toEqual({ '2099-11-23': 3 });
-    const noBot = pressroom.planning.getCalendar({ ...range, botId: null });
+    const noBot = call(pressroom, 'getCalendar', { ...range, botId: null });
     expect(noBot.posts.map((post) => post.id)).toEqual([ids[5]]);
-    const drafts = pressroom.planning.getCalendar({ ...range, perDay: 1, status: 'draft' });
+    const drafts = call(pressroom, 'getCalendar', { ...range, perDay: 1, status: 'draft' });
     expect(drafts.posts.map((post) => post.id)).toEqual([ids[1]]);
     expect(drafts.hidden).toEqual({});
-    expect(() => pressroom.planning.getCalendar({ ...range, perDay: 0 })).toThrow(InvalidInput);
+    expect(thrownBy(() => call(pressroom, 'getCalendar', { ...range, perDay: 0 }))).toBeInstanceOf(
+      InvalidInput,
+    );
     pressroom.close();
   });
 });

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { detectEncoding } from '../../main/csv/decode';
 import { Pressroom } from '../../main/core/pressroom';
 import { csvFiles } from '../support/csv-files';
+import { call } from '../../main/core/service';
 
 const { fixture } = csvFiles('encodings');
 const workspace = () =>
@@ -51,7 +52,7 @@ describe('encodings found by the detector', () => {
   it.each(Object.keys(FILES) as (keyof typeof FILES)[])('reads %s', async (encoding) => {
     const pressroom = workspace();
     const path = fixture(iconv.encode(FILES[encoding], encoding));
-    const result = await pressroom.imports.importFile({
+    const result = await call(pressroom, 'importFile', {
       kind: 'products',
       path,
       mapping: MAPPINGS[encoding],
@@ -75,9 +76,9 @@ describe('an encoding named by the user', () => {
     const pressroom = workspace();
     // Short and ambiguous: no detector can tell this Cyrillic from Western text for sure.
     const path = fixture(iconv.encode('sku,name,price\nA,Пирог,3\n', 'windows-1251'));
-    const guessed = await pressroom.imports.importFile({ kind: 'products', path, dryRun: true });
+    const guessed = await call(pressroom, 'importFile', { kind: 'products', path, dryRun: true });
     expect(guessed.encoding).not.toBe('windows-1251');
-    const named = await pressroom.imports.importFile({
+    const named = await call(pressroom, 'importFile', {
       kind: 'products',
       path,
       encoding: 'windows-1251',

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { Pressroom } from '../../main/core/pressroom';
 import { csvFiles } from '../support/csv-files';
 import { badRowsOf } from '../support/uploads';
+import { call } from '../../main/core/service';
 
 const { folder, fixture } = csvFiles('formulas');
 const workspace = () =>
@@ -34,31 +35,31 @@ describe('formula cells', () => {
       ...FORMULAS.map((cell, i) => `${Papa.unparse([[`F${i}`, cell, '3.50', 'EUR', cell, 2]])}`),
     ].join('\n');
     expect(
-      await pressroom.imports.importFile({ kind: 'products', path: fixture(`${products}\n`) }),
+      await call(pressroom, 'importFile', { kind: 'products', path: fixture(`${products}\n`) }),
     ).toMatchObject({ inserted: FORMULAS.length, invalid: 0 });
     const posts = ['text', ...FORMULAS.map((cell) => Papa.unparse([[cell]]))].join('\n');
     expect(
-      await pressroom.imports.importFile({ kind: 'posts', path: fixture(`${posts}\n`) }),
+      await call(pressroom, 'importFile', { kind: 'posts', path: fixture(`${posts}\n`) }),
     ).toMatchObject({ inserted: FORMULAS.length, invalid: 0 });
     expect(pressroom.store.products.list().map((product) => product.name)).toEqual(FORMULAS);
 
     for (const kind of ['products', 'posts'] as const) {
       const path = join(folder, `export-${kind}.csv`);
-      await pressroom.imports.exportFile({ kind, path, bom: true });
+      await call(pressroom, 'exportFile', { kind, path, bom: true });
       const cells = cellsOf(readFileSync(path, 'utf8'));
       expect(cells.filter(runsAsFormula)).toEqual([]);
       // Prefixed with a single quote, as OWASP describes: a spreadsheet shows it as text.
       for (const formula of FORMULAS) expect(cells).toContain(`'${formula}`);
       // The price and stock are ours, written as plain non-negative numbers: never prefixed.
       if (kind === 'products') expect(cells).toContain('3.50');
-      expect(await pressroom.imports.importFile({ kind, path })).toMatchObject({
+      expect(await call(pressroom, 'importFile', { kind, path })).toMatchObject({
         rows: FORMULAS.length,
         inserted: 0,
         updated: 0,
         unchanged: FORMULAS.length,
         invalid: 0,
       });
-      const text = await pressroom.imports.exportText({ kind });
+      const text = await call(pressroom, 'exportText', { kind });
       expect(cellsOf(text.csv).filter(runsAsFormula)).toEqual([]);
     }
     expect(pressroom.store.posts.list().map((post) => post.text)).toEqual(FORMULAS);
@@ -68,7 +69,7 @@ describe('formula cells', () => {
   it('are written inert in the bad-rows file, and read back as they were', async () => {
     const pressroom = workspace();
     const path = fixture('sku,name,price\n=cmd,\tTab,-4\n@x,\rCR,=1+1\n');
-    const result = await pressroom.imports.importFile({ kind: 'products', path, onError: 'skip' });
+    const result = await call(pressroom, 'importFile', { kind: 'products', path, onError: 'skip' });
     expect(result.invalid).toBe(2);
     const badRows = await badRowsOf(pressroom, result);
     const cells = cellsOf(badRows);
@@ -78,7 +79,7 @@ describe('formula cells', () => {
     );
     // Fixed in a spreadsheet and imported again, the cells are read as the original text.
     const fixed = fixture(badRows.replace("'-4", '4').replace("'=1+1", '5'));
-    const again = await pressroom.imports.importFile({ kind: 'products', path: fixed });
+    const again = await call(pressroom, 'importFile', { kind: 'products', path: fixed });
     expect(again).toMatchObject({ inserted: 2, invalid: 0 });
     expect(pressroom.store.products.list().map((p) => [p.sku, p.name])).toEqual([
       ['=cmd', 'Tab'],
@@ -92,7 +93,7 @@ describe('formula cells', () => {
     const own = ["'Tis the season", "'90s classics", "''=twice", "'"];
     const posts = ['text', ...own.map((cell) => Papa.unparse([[cell]]))].join('\n');
     expect(
-      await pressroom.imports.importFile({ kind: 'posts', path: fixture(`${posts}\n`) }),
+      await call(pressroom, 'importFile', { kind: 'posts', path: fixture(`${posts}\n`) }),
     ).toMatchObject({ inserted: own.length, invalid: 0 });
     expect(pressroom.store.posts.list().map((post) => post.text)).toEqual(own);
     pressroom.close();

@@ -8,6 +8,8 @@ import { PRIORITY } from '../../shared/domain';
 import { Pressroom } from '../../main/core/pressroom';
 import { UnusableFile } from '../../main/csv/import';
 import { csvFiles } from '../support/csv-files';
+import { call } from '../../main/core/service';
+import { rejectedBy } from '../support/calls';
 
 const { folder, fixture } = csvFiles('import');
 const workspace = () =>
@@ -19,7 +21,7 @@ describe('product import', () => {
     const path = fixture(
       'sku,name,price,stock\nA,Loaf,3.50,4\nB,,x,-1\n"C","Cake, large","1,299.00",\nA,Again,1,1\n',
     );
-    const result = await pressroom.imports.importFile({ kind: 'products', path });
+    const result = await call(pressroom, 'importFile', { kind: 'products', path });
     expect(result).toMatchObject({ rows: 4, invalid: 2, inserted: 0, batch: null, written: false });
     expect(result.errors).toEqual([
       { row: 3, column: 'name', value: '', message: 'Name is required' },
@@ -41,7 +43,7 @@ describe('product import', () => {
     const path = fixture(
       'sku,name,price,currency\nA,Loaf,3.50,EUR\nB,Bad,-2,EUR\nC,Cake,"1.299,00",EUR\n',
     );
-    const result = await pressroom.imports.importFile({ kind: 'products', path, onError: 'skip' });
+    const result = await call(pressroom, 'importFile', { kind: 'products', path, onError: 'skip' });
     expect(result).toMatchObject({ rows: 3, inserted: 2, invalid: 1, written: true });
     expect(
       pressroom.store.products.list().map((p) => [p.sku, p.priceMinor, p.currency, p.status]),
@@ -49,13 +51,13 @@ describe('product import', () => {
       ['A', 350, 'EUR', 'draft'],
       ['C', 129900, 'EUR', 'draft'],
     ]);
-    expect(pressroom.imports.undoImport({ batch: result.batch ?? '' })).toEqual({
+    expect(call(pressroom, 'undoImport', { batch: result.batch ?? '' })).toEqual({
       kind: 'products',
       removed: 2,
       restored: 0,
     });
     expect(pressroom.store.products.list()).toEqual([]);
-    expect(() => pressroom.imports.undoImport({ batch: result.batch ?? '' })).toThrow(
+    expect(() => call(pressroom, 'undoImport', { batch: result.batch ?? '' })).toThrow(
       'was undone already',
     );
     pressroom.close();
@@ -64,8 +66,8 @@ describe('product import', () => {
   it('re-imports safely: unchanged rows are unchanged, changed drafts updated', async () => {
     const pressroom = workspace();
     const first = fixture('sku,name,price\nA,Loaf,3.50\nB,Bun,1\n');
-    await pressroom.imports.importFile({ kind: 'products', path: first });
-    const again = await pressroom.imports.importFile({
+    await call(pressroom, 'importFile', { kind: 'products', path: first });
+    const again = await call(pressroom, 'importFile', {
       kind: 'products',
       path: fixture('sku,name,price\nA,Loaf,3.50\nB,Bun,1.20\n'),
     });
@@ -76,16 +78,16 @@ describe('product import', () => {
 
   it('undoes a re-import by restoring the drafts it changed, removing only what it added', async () => {
     const pressroom = workspace();
-    const first = await pressroom.imports.importFile({
+    const first = await call(pressroom, 'importFile', {
       kind: 'products',
       path: fixture('sku,name,price\nA,Loaf,3.50\nB,Bun,1\n'),
     });
-    const again = await pressroom.imports.importFile({
+    const again = await call(pressroom, 'importFile', {
       kind: 'products',
       path: fixture('sku,name,price,stock\nA,Loaf,3.50,\nB,Big bun,1.20,7\nC,Cake,9\n'),
     });
     expect(again).toMatchObject({ inserted: 1, updated: 1, unchanged: 1 });
-    expect(pressroom.imports.undoImport({ batch: again.batch ?? '' })).toEqual({
+    expect(call(pressroom, 'undoImport', { batch: again.batch ?? '' })).toEqual({
       kind: 'products',
       removed: 1,
       restored: 1,
@@ -97,7 +99,7 @@ describe('product import', () => {
       ['B', 'Bun', 100, null, first.batch],
     ]);
     // The first import, undone in turn, takes its own products away.
-    expect(pressroom.imports.undoImport({ batch: first.batch ?? '' })).toMatchObject({
+    expect(call(pressroom, 'undoImport', { batch: first.batch ?? '' })).toMatchObject({
       removed: 2,
     });
     expect(pressroom.store.products.list()).toEqual([]);
@@ -106,14 +108,14 @@ describe('product import', () => {
 
   it('takes back what it wrote when a bad row comes late, with on-error abort', async () => {
     const pressroom = workspace();
-    await pressroom.imports.importFile({
+    await call(pressroom, 'importFile', {
       kind: 'products',
       path: fixture('sku,name,price\nSKU-1,Kept as it was,1\n'),
     });
     const before = pressroom.store.products.list();
     // More rows than one write transaction, so some are written before the bad one is read.
     const rows = Array.from({ length: 25_000 }, (_, i) => `SKU-${i},Item ${i},${i}.99`);
-    const result = await pressroom.imports.importFile({
+    const result = await call(pressroom, 'importFile', {
       kind: 'products',
       path: fixture(`sku,name,price\n${rows.join('\n')}\nSKU-X,Bad,abc\n`),
     });
@@ -146,7 +148,9 @@ describe('product import', () => {
     const rows = Array.from({ length: 12_000 }, (_, i) => `SKU-${i},Item ${i},1`);
     const path = fixture(`sku,name,price\n${rows.join('\n')}\nSKU-X,Bad,abc\n`);
     let sent: number | undefined;
-    const result = await pressroom.imports.importFile({ kind: 'products', path }, (progress) => {
+    pressroom.subscribe((event) => {
+      if (event.type !== 'import') return;
+      const { progress } = event;
       if (progress.rowsWritten === 0 || sent !== undefined) return;
       // The user queues a draft the import has just written, and the queue starts sending it.
       const draft = pressroom.store.products.list().find((p) => p.sku === 'SKU-5');
@@ -160,6 +164,7 @@ describe('product import', () => {
       pressroom.store.outbox.claim(item.id);
       sent = draft.id;
     });
+    const result = await call(pressroom, 'importFile', { kind: 'products', path });
     expect(sent).toBeDefined();
     expect(result).toMatchObject({ invalid: 1, inserted: 1, written: false });
     expect(result.batch).toEqual(expect.any(String));
@@ -167,7 +172,7 @@ describe('product import', () => {
       expect.objectContaining({ id: sent, sku: 'SKU-5', status: 'sending', batchId: result.batch }),
     ]);
     expect(pressroom.store.imports.batch(result.batch ?? '')).toMatchObject({ kind: 'products' });
-    expect(() => pressroom.imports.undoImport({ batch: result.batch ?? '' })).toThrow(
+    expect(() => call(pressroom, 'undoImport', { batch: result.batch ?? '' })).toThrow(
       /have gone to the platform already/,
     );
     pressroom.close();
@@ -177,11 +182,13 @@ describe('product import', () => {
     const pressroom = workspace();
     const rows = Array.from({ length: 12_000 }, (_, i) => `SKU-${i},Item ${i},1`);
     const path = fixture(`sku,name,price\n${rows.join('\n')}\n`);
+    pressroom.subscribe((event) => {
+      if (event.type === 'import' && event.progress.rowsWritten > 0)
+        throw new Error('the window went away');
+    });
     await expect(
-      pressroom.imports.importFile({ kind: 'products', path, onError: 'skip' }, (progress) => {
-        if (progress.rowsWritten > 0) throw new Error('the window went away');
-      }),
-    ).rejects.toThrow('the window went away');
+      call(pressroom, 'importFile', { kind: 'products', path, onError: 'skip' }),
+    ).rejects.toMatchObject({ cause: new Error('the window went away') });
     expect(pressroom.store.products.list()).toEqual([]);
     pressroom.close();
   });
@@ -191,7 +198,7 @@ describe('product import', () => {
     const dbFile = join(folder, 'workspace.sqlite');
     let clock = Date.UTC(2026, 10, 22, 12);
     const crashed = new Pressroom({ dbFile, now: () => clock });
-    await crashed.imports.importFile({
+    await call(crashed, 'importFile', {
       kind: 'products',
       path: fixture('sku,name,price\nA,Loaf,3\n'),
     });
@@ -250,7 +257,7 @@ describe('product import', () => {
     ],
   ])('reads %s without mojibake', async (_name, bytes) => {
     const pressroom = workspace();
-    const result = await pressroom.imports.importFile({ kind: 'products', path: fixture(bytes) });
+    const result = await call(pressroom, 'importFile', { kind: 'products', path: fixture(bytes) });
     expect(result.inserted).toBe(1);
     expect(pressroom.store.products.list()[0]).toMatchObject({
       name: 'Crème brûlée',
@@ -262,13 +269,13 @@ describe('product import', () => {
   it('stops before any row when a required column is missing, or the file is unusable', async () => {
     const pressroom = workspace();
     await expect(
-      pressroom.imports.importFile({ kind: 'products', path: fixture('sku,title\nA,B\n') }),
+      call(pressroom, 'importFile', { kind: 'products', path: fixture('sku,title\nA,B\n') }),
     ).rejects.toThrow(/has no "price" column/);
+    expect(
+      await rejectedBy(call(pressroom, 'importFile', { kind: 'products', path: fixture('') })),
+    ).toBeInstanceOf(UnusableFile);
     await expect(
-      pressroom.imports.importFile({ kind: 'products', path: fixture('') }),
-    ).rejects.toBeInstanceOf(UnusableFile);
-    await expect(
-      pressroom.imports.importFile({ kind: 'products', path: join(folder, 'nope.csv') }),
+      call(pressroom, 'importFile', { kind: 'products', path: join(folder, 'nope.csv') }),
     ).rejects.toThrow('does not exist');
     pressroom.close();
   });
@@ -286,7 +293,7 @@ describe('post import', () => {
         'Past,2026-11-01,10:00,UTC,bot_1,',
       ].join('\n'),
     );
-    const refused = await pressroom.imports.importFile({ kind: 'posts', path, queue: true });
+    const refused = await call(pressroom, 'importFile', { kind: 'posts', path, queue: true });
     expect(refused.errors.map((e) => [e.row, e.message])).toEqual([
       [
         3,
@@ -294,7 +301,7 @@ describe('post import', () => {
       ],
       [5, 'This time is in the past; fix it, or import with --past publish-now'],
     ]);
-    const result = await pressroom.imports.importFile({
+    const result = await call(pressroom, 'importFile', {
       kind: 'posts',
       path,
       queue: true,
@@ -302,7 +309,7 @@ describe('post import', () => {
       past: 'publish-now',
     });
     expect(result).toMatchObject({ inserted: 3, invalid: 1 });
-    const posts = Object.fromEntries(pressroom.posts.listPosts().map((post) => [post.text, post]));
+    const posts = Object.fromEntries(call(pressroom, 'listPosts').map((post) => [post.text, post]));
     expect(posts.Morning).toMatchObject({
       scheduledAt: Date.UTC(2026, 11, 1, 8),
       zone: 'Europe/Berlin',
@@ -311,7 +318,7 @@ describe('post import', () => {
     });
     expect(posts['No time']?.status).toBe('draft');
     expect(posts.Past?.status).toBe('scheduled');
-    const again = await pressroom.imports.importFile({
+    const again = await call(pressroom, 'importFile', {
       kind: 'posts',
       path,
       onError: 'skip',
@@ -326,10 +333,13 @@ describe('post import', () => {
     const pressroom = workspace();
     const rows = Array.from({ length: 12_000 }, (_, i) => `SKU-${i},Item ${i},${i}.99`).join('\n');
     const seen: number[] = [];
-    const result = await pressroom.imports.importFile(
-      { kind: 'products', path: fixture(`sku,name,price\n${rows}\n`) },
-      (p) => seen.push(p.rowsRead),
-    );
+    pressroom.subscribe((event) => {
+      if (event.type === 'import') seen.push(event.progress.rowsRead);
+    });
+    const result = await call(pressroom, 'importFile', {
+      kind: 'products',
+      path: fixture(`sku,name,price\n${rows}\n`),
+    });
     expect(result.inserted).toBe(12_000);
     expect(seen).toContain(5_000);
     expect(seen.at(-1)).toBe(12_000);
@@ -348,7 +358,7 @@ describe('Shopify product export', () => {
       'sourdough,,,,,,,,,https://cdn.example.com/sd-2.jpg,',
       'babka,Chocolate babka,,Bakery,Title,Default Title,BB-1,,12.50,https://cdn.example.com/bb.jpg,active',
     ];
-    const result = await pressroom.imports.importFile({
+    const result = await call(pressroom, 'importFile', {
       kind: 'products',
       path: fixture([header, ...rows].join('\n')),
     });
@@ -383,10 +393,10 @@ describe('export', () => {
       }),
     );
     const path = join(folder, 'export-every-currency.csv');
-    expect(await pressroom.imports.exportFile({ kind: 'products', path, bom: false })).toBe(
+    expect(await call(pressroom, 'exportFile', { kind: 'products', path, bom: false })).toBe(
       currencies.length,
     );
-    const again = await pressroom.imports.importFile({ kind: 'products', path });
+    const again = await call(pressroom, 'importFile', { kind: 'products', path });
     expect(again).toMatchObject({ invalid: 0, updated: 0, unchanged: currencies.length });
     expect(pressroom.store.products.list().find((p) => p.currency === 'KWD')?.priceMinor).toBe(
       1250 + currencies.indexOf('KWD') * 1001,
@@ -396,13 +406,13 @@ describe('export', () => {
 
   it('round-trips: export, then import again, changes nothing', async () => {
     const pressroom = workspace();
-    await pressroom.imports.importFile({
+    await call(pressroom, 'importFile', {
       kind: 'products',
       path: fixture(
         'sku,name,price,currency,description,stock,image_url\nA,"Loaf, rye","3.50",EUR,"Line one\nline two",4,https://example.com/a.jpg\nB,Yen bun,1299,JPY,,,\n',
       ),
     });
-    await pressroom.imports.importFile({
+    await call(pressroom, 'importFile', {
       kind: 'posts',
       path: fixture(
         'text,scheduled_at,timezone,bot,media_urls\n"Hello, ""world""",2026-12-01 09:00,Europe/Berlin,bot_1,https://example.com/a.jpg|https://example.com/b.jpg\nDraft,,,,\n',
@@ -410,8 +420,8 @@ describe('export', () => {
     });
     for (const kind of ['products', 'posts'] as const) {
       const path = join(folder, `export-${kind}.csv`);
-      expect(await pressroom.imports.exportFile({ kind, path, bom: kind === 'posts' })).toBe(2);
-      const again = await pressroom.imports.importFile({ kind, path });
+      expect(await call(pressroom, 'exportFile', { kind, path, bom: kind === 'posts' })).toBe(2);
+      const again = await call(pressroom, 'importFile', { kind, path });
       expect(again).toMatchObject({ rows: 2, inserted: 0, updated: 0, unchanged: 2, invalid: 0 });
     }
     pressroom.close();

@@ -7,6 +7,7 @@ import { toInstant } from '../../shared/time';
 import { Pressroom } from '../../main/core/pressroom';
 import { uploaded } from '../support/uploads';
 import { csvFiles } from '../support/csv-files';
+import { call } from '../../main/core/service';
 
 const { fixture } = csvFiles('planning');
 const BERLIN = 'Europe/Berlin';
@@ -24,8 +25,8 @@ const wall = (ms: number | null) =>
 /** A Monday morning in Berlin, bot_1 posting weekdays at 09:00 and 17:00. */
 function workspace(): Pressroom {
   const pressroom = new Pressroom({ dbFile: ':memory:', now: () => local('2026-11-23 08:00') });
-  pressroom.settings.saveSettings({ timezone: BERLIN });
-  pressroom.planning.setSchedule({ botId: 'bot_1', schedule: 'mon-fri 09:00,17:00' });
+  call(pressroom, 'saveSettings', { timezone: BERLIN });
+  call(pressroom, 'setSchedule', { botId: 'bot_1', schedule: 'mon-fri 09:00,17:00' });
   return pressroom;
 }
 
@@ -40,15 +41,20 @@ describe('import with fillSlots', () => {
 
   it('previews the slots rows will get, then imports them there, queued', async () => {
     const pressroom = workspace();
-    pressroom.settings.saveSettings({ defaultBotId: 'bot_1' });
-    pressroom.posts.addPost({ text: 'Held', botId: 'bot_1', at: '2026-11-23 09:00', zone: BERLIN });
+    call(pressroom, 'saveSettings', { defaultBotId: 'bot_1' });
+    call(pressroom, 'addPost', {
+      text: 'Held',
+      botId: 'bot_1',
+      at: '2026-11-23 09:00',
+      zone: BERLIN,
+    });
     const upload = {
       kind: 'posts' as const,
       upload: await uploaded(pressroom, 'calendar.csv', csv),
       timezone: BERLIN,
       fillSlots: true,
     };
-    const preview = await pressroom.imports.previewUpload(upload);
+    const preview = await call(pressroom, 'previewUpload', upload);
     const expected = [
       // Monday 09:00 is held by a post, 17:00 by the dated row: Tuesday's slots come next.
       { row: 3, botId: 'bot_1', at: local('2026-11-24 09:00') },
@@ -65,7 +71,7 @@ describe('import with fillSlots', () => {
     ]);
     expect(pressroom.store.posts.list()).toHaveLength(1);
 
-    const result = await pressroom.imports.importUpload({ ...upload, onError: 'skip' });
+    const result = await call(pressroom, 'importUpload', { ...upload, onError: 'skip' });
     expect(result).toMatchObject({ inserted: 3, invalid: 1, written: true, slots: expected });
     const imported = pressroom.store.posts.list().filter((post) => post.batchId === result.batch);
     expect(
@@ -83,7 +89,7 @@ describe('import with fillSlots', () => {
 
   it('says which undated row has no bot when there is no default bot, and is refused for products', async () => {
     const pressroom = workspace();
-    const result = await pressroom.imports.importFile({
+    const result = await call(pressroom, 'importFile', {
       kind: 'posts',
       path: fixture('text\nNowhere\n'),
       fillSlots: true,
@@ -98,7 +104,7 @@ describe('import with fillSlots', () => {
       },
     ]);
     await expect(
-      pressroom.imports.importFile({
+      call(pressroom, 'importFile', {
         kind: 'products',
         path: fixture('sku,name,price\nA,B,1\n'),
         fillSlots: true,
@@ -114,10 +120,10 @@ describe('import with fillSlots', () => {
       const minutes = index * 15;
       return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
     });
-    pressroom.planning.setSchedule({ botId: 'bot_1', schedule: `mon-sun ${quarters.join(',')}` });
+    call(pressroom, 'setSchedule', { botId: 'bot_1', schedule: `mon-sun ${quarters.join(',')}` });
     const rows = Array.from({ length: 8_500 }, (_, i) => `${i} ${'x'.repeat(4_000)},bot_1`);
     const path = fixture(`text,bot\n${rows.join('\n')}\n`);
-    const result = await pressroom.imports.importFile({ kind: 'posts', path, fillSlots: true });
+    const result = await call(pressroom, 'importFile', { kind: 'posts', path, fillSlots: true });
     expect(result).toMatchObject({ rows: 8_500, inserted: 8_500, duplicates: 0, written: true });
     const times = pressroom.store.posts.list().map((post) => post.scheduledAt);
     // The answer lists the first slots and counts them all.
@@ -144,14 +150,14 @@ describe('import and the duplicate guard', () => {
 
   it('leaves out rows repeating a post or an earlier row, each with a warning', async () => {
     const pressroom = workspace();
-    const rye = pressroom.posts.addPost({
+    const rye = call(pressroom, 'addPost', {
       text: 'Fresh rye today',
       botId: 'bot_1',
       at: '2026-11-23 09:00',
       zone: BERLIN,
     });
     const path = fixture(csv);
-    const result = await pressroom.imports.importFile({
+    const result = await call(pressroom, 'importFile', {
       kind: 'posts',
       path,
       queue: true,
@@ -187,7 +193,7 @@ describe('import and the duplicate guard', () => {
     ]);
 
     // The same file again: the rows it wrote are the same posts, unchanged, not repeats.
-    const again = await pressroom.imports.importFile({
+    const again = await call(pressroom, 'importFile', {
       kind: 'posts',
       path,
       queue: true,
@@ -199,13 +205,13 @@ describe('import and the duplicate guard', () => {
 
   it('imports them all with allowDuplicates, and does not check drafts', async () => {
     const pressroom = workspace();
-    pressroom.posts.addPost({
+    call(pressroom, 'addPost', {
       text: 'Fresh rye today',
       botId: 'bot_1',
       at: '2026-11-23 09:00',
       zone: BERLIN,
     });
-    const allowed = await pressroom.imports.importFile({
+    const allowed = await call(pressroom, 'importFile', {
       kind: 'posts',
       path: fixture(csv),
       queue: true,
@@ -214,7 +220,7 @@ describe('import and the duplicate guard', () => {
     });
     expect(allowed).toMatchObject({ inserted: 5, duplicates: 0, warnings: [] });
 
-    const drafts = await pressroom.imports.importFile({
+    const drafts = await call(pressroom, 'importFile', {
       kind: 'posts',
       path: fixture(csv.replaceAll('2026-11-2', '2026-12-0')),
       timezone: BERLIN,

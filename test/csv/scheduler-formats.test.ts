@@ -7,6 +7,7 @@ import { toInstant } from '../../shared/time';
 import { Pressroom } from '../../main/core/pressroom';
 import { csvFiles } from '../support/csv-files';
 import { badRowsOf } from '../support/uploads';
+import { call } from '../../main/core/service';
 
 const { fixture } = csvFiles('schedulers');
 const BERLIN = 'Europe/Berlin';
@@ -17,12 +18,11 @@ const at = (text: string) => {
 };
 const workspace = () => {
   const pressroom = new Pressroom({ dbFile: ':memory:', now: () => at('2026-11-23 08:00') });
-  pressroom.settings.saveSettings({ timezone: BERLIN });
+  call(pressroom, 'saveSettings', { timezone: BERLIN });
   return pressroom;
 };
 const posts = (pressroom: Pressroom) =>
-  pressroom.posts
-    .listPosts()
+  call(pressroom, 'listPosts')
     .map((post) => ({
       text: post.text,
       at: post.scheduledAt,
@@ -42,7 +42,7 @@ describe('Hootsuite bulk file (no header row)', () => {
         '12/02/2026 17:30,Stollen season starts,',
       ].join('\r\n'),
     );
-    const result = await pressroom.imports.importFile({
+    const result = await call(pressroom, 'importFile', {
       kind: 'posts',
       path,
       timezone: BERLIN,
@@ -78,7 +78,7 @@ describe('Hootsuite bulk file (no header row)', () => {
   it('reads day-first dates, and numbers rows from 1 in errors', async () => {
     const pressroom = workspace();
     const path = fixture('13/12/2026 08:15,Lucia buns\n31/02/2026 08:15,No such day\n');
-    const result = await pressroom.imports.importFile({
+    const result = await call(pressroom, 'importFile', {
       kind: 'posts',
       path,
       timezone: BERLIN,
@@ -107,9 +107,9 @@ describe('Hootsuite bulk file (no header row)', () => {
     const path = fixture('Good morning,bot_1\nGood night,bot_1\n');
     // No date in it: the first row reads as a header, which names no text column.
     await expect(
-      pressroom.imports.importFile({ kind: 'posts', path, dryRun: true }),
+      call(pressroom, 'importFile', { kind: 'posts', path, dryRun: true }),
     ).rejects.toThrow('has no "text" column (the header row has: Good morning, bot_1)');
-    const asData = await pressroom.imports.importFile({
+    const asData = await call(pressroom, 'importFile', {
       kind: 'posts',
       path,
       firstRowIsData: true,
@@ -131,7 +131,7 @@ describe('schedulers’ bulk templates', () => {
         `Ideas for the 2nd,2026-12-02,10:00,TRUE,TRUE,FALSE,${pic('b1')},,,FALSE`,
       ].join('\n'),
     );
-    const result = await pressroom.imports.importFile({
+    const result = await call(pressroom, 'importFile', {
       kind: 'posts',
       path,
       timezone: BERLIN,
@@ -156,7 +156,7 @@ describe('schedulers’ bulk templates', () => {
       },
     ]);
     expect(pressroom.store.outbox.list()).toHaveLength(1);
-    const again = await pressroom.imports.importFile({
+    const again = await call(pressroom, 'importFile', {
       kind: 'posts',
       path,
       timezone: BERLIN,
@@ -176,7 +176,7 @@ describe('schedulers’ bulk templates', () => {
         `Gingerbread workshop,${pic('ginger')},events,2026-12-05 11:00`,
       ].join('\n'),
     );
-    const result = await pressroom.imports.importFile({
+    const result = await call(pressroom, 'importFile', {
       kind: 'posts',
       path,
       timezone: BERLIN,
@@ -204,7 +204,7 @@ describe('schedulers’ bulk templates', () => {
         `One loaf,2026-12-07,08:00,${pic('l3')},,yes`,
       ].join('\n'),
     );
-    const result = await pressroom.imports.importFile({
+    const result = await call(pressroom, 'importFile', {
       kind: 'posts',
       path,
       timezone: BERLIN,
@@ -227,7 +227,7 @@ describe('schedulers’ bulk templates', () => {
         `2026-12-08 12:00,Pretzel day,https://bakery.example.com/pretzel,"${pic('p1')},${pic('p2')}",,specials`,
       ].join('\n'),
     );
-    const result = await pressroom.imports.importFile({
+    const result = await call(pressroom, 'importFile', {
       kind: 'posts',
       path,
       timezone: BERLIN,
@@ -250,7 +250,7 @@ describe('schedulers’ bulk templates', () => {
         `12/09/2026,14:00,Cinnamon rolls at two,https://bakery.example.com/rolls,${pic('roll')}`,
       ].join('\n'),
     );
-    const result = await pressroom.imports.importFile({
+    const result = await call(pressroom, 'importFile', {
       kind: 'posts',
       path,
       timezone: BERLIN,
@@ -272,7 +272,7 @@ describe('bots for files without a bot column', () => {
 
   it('a queued row that ends with no bot is a row error, and nothing is queued', async () => {
     const pressroom = workspace();
-    const result = await pressroom.imports.importFile({
+    const result = await call(pressroom, 'importFile', {
       kind: 'posts',
       path: fixture(file),
       queue: true,
@@ -291,7 +291,7 @@ describe('bots for files without a bot column', () => {
 
   it('--bot gives every row without one its bot, by id or by name', async () => {
     const pressroom = workspace();
-    const result = await pressroom.imports.importFile({
+    const result = await call(pressroom, 'importFile', {
       kind: 'posts',
       path: fixture(
         `${file}With its own,2026-12-02 07:00,bot_2\n`.replace(

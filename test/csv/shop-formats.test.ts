@@ -5,6 +5,7 @@ import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { Pressroom } from '../../main/core/pressroom';
 import { csvFiles } from '../support/csv-files';
+import { call } from '../../main/core/service';
 
 const { fixture: writeCsv } = csvFiles('shops');
 const fixture = (rows: Partial<Record<string, string>>[], header: string[]) => {
@@ -139,8 +140,8 @@ describe('Shopify product export', () => {
 
   it('names variants by their options, pictures them by Variant Image, leaves archived out', async () => {
     const pressroom = workspace();
-    pressroom.settings.saveSettings({ defaultCurrency: 'CAD' });
-    const result = await pressroom.imports.importFile({
+    call(pressroom, 'saveSettings', { defaultCurrency: 'CAD' });
+    const result = await call(pressroom, 'importFile', {
       kind: 'products',
       path: fixture(rows, SHOPIFY),
     });
@@ -160,12 +161,12 @@ describe('Shopify product export', () => {
     ]);
     expect(pressroom.store.products.list()[1]?.description).toBe('<p>Stone-washed linen.</p>');
     // The same file again changes nothing; undo takes the products back.
-    const again = await pressroom.imports.importFile({
+    const again = await call(pressroom, 'importFile', {
       kind: 'products',
       path: fixture(rows, SHOPIFY),
     });
     expect(again).toMatchObject({ rows: 4, inserted: 0, updated: 0, unchanged: 4 });
-    expect(pressroom.imports.undoImport({ batch: result.batch ?? '' })).toMatchObject({
+    expect(call(pressroom, 'undoImport', { batch: result.batch ?? '' })).toMatchObject({
       removed: 4,
     });
     expect(pressroom.store.products.list()).toEqual([]);
@@ -174,7 +175,7 @@ describe('Shopify product export', () => {
 
   it('queues active products, but a Shopify draft stays a local draft', async () => {
     const pressroom = workspace();
-    const result = await pressroom.imports.importFile({
+    const result = await call(pressroom, 'importFile', {
       kind: 'products',
       path: fixture(rows, SHOPIFY),
       queue: true,
@@ -222,7 +223,7 @@ const WOO = [
 describe('WooCommerce product export', () => {
   it('imports simple, variation and external rows; counts variable and grouped containers', async () => {
     const pressroom = workspace();
-    pressroom.settings.saveSettings({ defaultCurrency: 'EUR' });
+    call(pressroom, 'saveSettings', { defaultCurrency: 'EUR' });
     const path = fixture(
       [
         {
@@ -286,7 +287,7 @@ describe('WooCommerce product export', () => {
       ],
       WOO,
     );
-    const result = await pressroom.imports.importFile({ kind: 'products', path });
+    const result = await call(pressroom, 'importFile', { kind: 'products', path });
     expect(result).toMatchObject({
       source: 'WooCommerce product export',
       rows: 4,
@@ -357,7 +358,7 @@ describe('Etsy listings export', () => {
   it('prices in CURRENCY_CODE, stocks QUANTITY, and says how to give a listing a SKU', async () => {
     const pressroom = workspace();
     const path = fixture(listings, ETSY);
-    const result = await pressroom.imports.importFile({ kind: 'products', path, onError: 'skip' });
+    const result = await call(pressroom, 'importFile', { kind: 'products', path, onError: 'skip' });
     expect(result).toMatchObject({ source: 'Etsy listings export', inserted: 1, invalid: 1 });
     expect(result.errors).toEqual([
       {
@@ -381,7 +382,7 @@ describe('Etsy listings export', () => {
         [{ sku: header, name: 'Jar', price: '5', [header]: 'JPY' }],
         ['sku', 'name', 'price', header],
       );
-      await pressroom.imports.importFile({ kind: 'products', path });
+      await call(pressroom, 'importFile', { kind: 'products', path });
     }
     expect(pressroom.store.products.list().map((p) => [p.sku, p.priceMinor, p.currency])).toEqual(
       ['currency', 'currency_code', 'Currency Code', 'CURRENCY_CODE'].map((sku) => [sku, 5, 'JPY']),
@@ -393,9 +394,9 @@ describe('Etsy listings export', () => {
 describe('a file without a currency column', () => {
   it('takes the workspace’s currency, as Settings shows it', async () => {
     const pressroom = workspace();
-    pressroom.settings.saveSettings({ defaultCurrency: 'SEK' });
+    call(pressroom, 'saveSettings', { defaultCurrency: 'SEK' });
     const path = fixture([{ sku: 'A', name: 'Bun', price: '25' }], ['sku', 'name', 'price']);
-    await pressroom.imports.importFile({ kind: 'products', path });
+    await call(pressroom, 'importFile', { kind: 'products', path });
     expect(pressroom.settings.getSettings().defaultCurrency).toBe('SEK');
     expect(pressroom.store.products.list()[0]).toMatchObject({ priceMinor: 2500, currency: 'SEK' });
     pressroom.close();

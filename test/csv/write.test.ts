@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { Pressroom } from '../../main/core/pressroom';
 import { csvFiles } from '../support/csv-files';
+import { call } from '../../main/core/service';
 
 const { fixture } = csvFiles('write');
 const now = Date.UTC(2026, 10, 22, 12);
@@ -17,7 +18,7 @@ describe('product writes', () => {
     const pressroom = workspace();
     // 12,345 rows: whole write batches, whole multi-row statements and a remainder of each.
     const path = fixture(productsCsv(12_345, (i) => `S-${i},"Item ${i}",${i}.05,Line ${i}`));
-    const result = await pressroom.imports.importFile({ kind: 'products', path });
+    const result = await call(pressroom, 'importFile', { kind: 'products', path });
     expect(result).toMatchObject({ rows: 12_345, inserted: 12_345, invalid: 0, written: true });
     const products = pressroom.store.products.list();
     expect(products).toHaveLength(12_345);
@@ -42,7 +43,7 @@ describe('product writes', () => {
 
   it('queues each new product, updates drafts met again, and leaves platform products alone', async () => {
     const pressroom = workspace();
-    await pressroom.imports.importFile({
+    await call(pressroom, 'importFile', {
       kind: 'products',
       path: fixture('sku,name,price\nOLD,Old,1\nSAME,Same,2\n'),
     });
@@ -58,7 +59,7 @@ describe('product writes', () => {
         imageUrl: null,
       },
     ]);
-    const result = await pressroom.imports.importFile({
+    const result = await call(pressroom, 'importFile', {
       kind: 'products',
       queue: true,
       path: fixture(
@@ -91,12 +92,12 @@ describe('product writes', () => {
   it('finds the SKUs already in the catalog among new ones, in whole statements and the rest', async () => {
     const pressroom = workspace();
     // Drafts at rows 50 and 250 of the next file: one in a 100-row statement, one in the rest.
-    await pressroom.imports.importFile({
+    await call(pressroom, 'importFile', {
       kind: 'products',
       path: fixture('sku,name,price\nS-49,Kept,49.05\nS-249,Before,1\n'),
     });
     const before = new Map(pressroom.store.products.list().map((p) => [p.sku, p.id]));
-    const result = await pressroom.imports.importFile({
+    const result = await call(pressroom, 'importFile', {
       kind: 'products',
       path: fixture(productsCsv(260, (i) => `S-${i},"${i === 49 ? 'Kept' : `Item ${i}`}",${i}.05`)),
     });
@@ -118,7 +119,7 @@ describe('product writes', () => {
     );
     expect(added.every((p, i) => i === 0 || p.id > (added[i - 1]?.id ?? 0))).toBe(true);
     // Undo takes back the new ones and gives S-249 its earlier fields.
-    expect(pressroom.imports.undoImport({ batch: result.batch ?? '' })).toEqual({
+    expect(call(pressroom, 'undoImport', { batch: result.batch ?? '' })).toEqual({
       kind: 'products',
       removed: 258,
       restored: 1,
@@ -138,14 +139,15 @@ describe('product writes', () => {
     const bad = fixture(
       productsCsv(3_500, (i) => `B-${i},Big ${i},${i === 3_499 ? 'x' : i},${long(i)}`),
     );
-    const refused = await pressroom.imports.importFile({ kind: 'products', path: bad });
+    const refused = await call(pressroom, 'importFile', { kind: 'products', path: bad });
     expect(refused).toMatchObject({ rows: 3_500, invalid: 1, inserted: 0, written: false });
     expect(pressroom.store.products.list()).toEqual([]);
 
     const seen: number[] = [];
-    const result = await pressroom.imports.importFile({ kind: 'products', path }, (progress) =>
-      seen.push(progress.rowsWritten),
-    );
+    pressroom.subscribe((event) => {
+      if (event.type === 'import') seen.push(event.progress.rowsWritten);
+    });
+    const result = await call(pressroom, 'importFile', { kind: 'products', path });
     expect(result).toMatchObject({ rows: 3_500, inserted: 3_500, written: true });
     const products = pressroom.store.products.list();
     expect(products.map((p) => [p.sku, p.priceMinor, p.description])).toEqual(

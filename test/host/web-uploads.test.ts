@@ -10,6 +10,7 @@ import { Session } from '../../main/core/session';
 import { startWebHost } from '../../main/host/web';
 import type { WebHost } from '../../main/host/web';
 import { MAX_UPLOAD_BYTES } from '../../shared/contract';
+import { call } from '../../main/core/service';
 
 const open: { web: WebHost; session: Session }[] = [];
 afterEach(async () => {
@@ -127,7 +128,7 @@ describe('web host uploads', () => {
     const { session, upload } = await host();
     const sent = await upload('week.csv', Buffer.from('text\nMonday\n'));
     expect(sent).toMatchObject({ status: 200, body: { ok: true } });
-    const preview = await session.current.imports.previewUpload({
+    const preview = await call(session.current, 'previewUpload', {
       kind: 'posts',
       upload: String(sent.body.value?.upload),
     });
@@ -160,9 +161,9 @@ describe('web host uploads', () => {
       },
     });
     expect(
-      await session.current.imports
-        .previewUpload({ kind: 'posts', upload: 'unknown' })
-        .catch((error: Error) => error.message),
+      await call(session.current, 'previewUpload', { kind: 'posts', upload: 'unknown' }).catch(
+        (error: Error) => error.message,
+      ),
     ).toBe('upload: this file is no longer kept: pick it again');
   });
 

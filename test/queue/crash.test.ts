@@ -16,6 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { ODD_ANSWERS } from '../../main/emulator/server-state';
 import { Pressroom } from '../../main/core/pressroom';
 import { startTestPlatform } from '../support/platform';
+import { call } from '../../main/core/service';
 
 const POSTS = 300;
 /** Posts with one text, repeated on purpose: each must go out, none matched to another. */
@@ -81,7 +82,7 @@ describe('crash safety', () => {
       // Due soon after the first engine is up, when nothing else is due yet.
       const movedDueAt = Date.now() + 2_500;
       const moved = Array.from({ length: MOVED }, (_, i) =>
-        setup.posts.addPost({
+        call(setup, 'addPost', {
           text: `Crash-safe moved ${i}`,
           botId: 'bot_3',
           at: new Date(movedDueAt).toISOString(),
@@ -90,7 +91,7 @@ describe('crash safety', () => {
       );
       const scheduledAt = Date.now() + 4_000;
       for (let i = 0; i < SCHEDULED; i++)
-        setup.posts.addPost({
+        call(setup, 'addPost', {
           text: `Crash-safe scheduled ${i}`,
           botId: 'bot_2',
           at: new Date(scheduledAt).toISOString(),
@@ -111,7 +112,7 @@ describe('crash safety', () => {
         const to = Date.now() + 3_000;
         for (const post of moved) {
           try {
-            user.posts.updatePost({ id: post.id, at: new Date(to).toISOString(), zone: 'UTC' });
+            call(user, 'updatePost', { id: post.id, at: new Date(to).toISOString(), zone: 'UTC' });
             movedTo.set(post.text, to);
           } catch (error) {
             // Refused only because it is being sent or has gone out: it must then exist once.
@@ -120,9 +121,13 @@ describe('crash safety', () => {
         }
         // Then the backlog the engine works through while it is killed again and again.
         for (let i = 0; i < POSTS; i++)
-          user.posts.addPost({ text: `Crash-safe post ${i}`, botId: 'bot_1', mode: 'publish_now' });
+          call(user, 'addPost', {
+            text: `Crash-safe post ${i}`,
+            botId: 'bot_1',
+            mode: 'publish_now',
+          });
         for (let i = 0; i < REPEATS; i++)
-          user.posts.addPost({
+          call(user, 'addPost', {
             text: 'Crash-safe repeat',
             botId: 'bot_1',
             mode: 'publish_now',
@@ -133,13 +138,13 @@ describe('crash safety', () => {
       const cancelAndReschedule = () => {
         for (const item of user.store.outbox.list('retrying')) {
           if (!item.outcomeUnknown || item.postId === null) continue;
-          user.queue.cancelItem({ id: item.id });
-          user.posts.updatePost({
+          call(user, 'cancelItem', { id: item.id });
+          call(user, 'updatePost', {
             id: item.postId,
             at: new Date(Date.now() + 500).toISOString(),
             zone: 'UTC',
           });
-          user.posts.queuePost({ id: item.postId, mode: 'schedule' });
+          call(user, 'queuePost', { id: item.postId, mode: 'schedule' });
           cancelledUnknown++;
         }
       };
@@ -225,7 +230,7 @@ describe('crash safety', () => {
 
       user.close();
       const check = new Pressroom({ dbFile });
-      expect(check.queue.status().outbox).toMatchObject({
+      expect(call(check, 'status').outbox).toMatchObject({
         done: POSTS + REPEATS + SCHEDULED + MOVED,
         failed: 0,
         queued: 0,
@@ -266,7 +271,7 @@ describe('crash safety', () => {
       const user = new Pressroom({ dbFile });
       const count = 80;
       for (let i = 0; i < count; i++)
-        user.posts.addPost({ text: `Spec-literal ${i}`, botId: 'bot_1', mode: 'publish_now' });
+        call(user, 'addPost', { text: `Spec-literal ${i}`, botId: 'bot_1', mode: 'publish_now' });
       user.close();
       const env = {
         CRASH_DB: dbFile,
@@ -289,7 +294,7 @@ describe('crash safety', () => {
       expect(perText.size).toBe(count); // none lost
       expect([...perText.values()].filter((copies) => copies !== 1)).toEqual([]); // none twice
       const check = new Pressroom({ dbFile });
-      expect(check.queue.status().outbox).toMatchObject({ done: count, failed: 0, sending: 0 });
+      expect(call(check, 'status').outbox).toMatchObject({ done: count, failed: 0, sending: 0 });
       check.close();
       expect(kills).toBeGreaterThan(0);
       expect(

@@ -10,6 +10,7 @@ import { WorkspaceStore } from '../../main/store';
 import { rejectionOf, startTestPlatform } from '../support/platform';
 import type { TestPlatform } from '../support/platform';
 import { startSilentProcess } from '../support/processes';
+import { call } from '../../main/core/service';
 
 function workspaceFile(): string {
   return join(mkdtempSync(join(tmpdir(), 'pressroom-lease-')), 'workspace.sqlite');
@@ -53,16 +54,16 @@ describe('two engines on one workspace', () => {
       });
     const first = engine(0);
     const texts = Array.from({ length: 20 }, (_, i) => `Leased post ${i}`);
-    for (const text of texts) first.posts.addPost({ text, botId: 'bot_1', mode: 'publish_now' });
-    const publishing = first.queue.publishDue();
+    for (const text of texts) call(first, 'addPost', { text, botId: 'bot_1', mode: 'publish_now' });
+    const publishing = call(first, 'publishDue');
     await until(() => first.store.outbox.counts().sending > 0);
 
     const ahead = engine(40_000);
-    await ahead.queue.publishDue();
+    await call(ahead, 'publishDue');
     await publishing;
     expect(await copiesOn(platform, texts)).toEqual(texts.map(() => 1));
-    expect(ahead.queue.status().paused).toMatch(/Another Pressroom process/);
-    expect(first.queue.status().outbox).toMatchObject({ done: 20, sending: 0, failed: 0 });
+    expect(call(ahead, 'status').paused).toMatch(/Another Pressroom process/);
+    expect(call(first, 'status').outbox).toMatchObject({ done: 20, sending: 0, failed: 0 });
     ahead.close();
     first.close();
   });
@@ -77,8 +78,9 @@ describe('two engines on one workspace', () => {
       token: platform.server.token,
     });
     const texts = Array.from({ length: 10 }, (_, i) => `Fenced post ${i}`);
-    for (const text of texts) holder.posts.addPost({ text, botId: 'bot_1', mode: 'publish_now' });
-    const publishing = holder.queue.publishDue();
+    for (const text of texts)
+      call(holder, 'addPost', { text, botId: 'bot_1', mode: 'publish_now' });
+    const publishing = call(holder, 'publishDue');
     await until(() => holder.store.outbox.counts().done > 0);
 
     // Another process decides the holder is stale (it was suspended, say) and takes the lease over.
@@ -89,7 +91,7 @@ describe('two engines on one workspace', () => {
     const sentAfter = (await copiesOn(platform, texts)).reduce((sum, n) => sum + n, 0);
     // At most what was already on its way when the lease changed hands.
     expect(sentAfter - sentBefore).toBeLessThanOrEqual(2);
-    expect(holder.queue.status().paused).toMatch(/Another Pressroom process/);
+    expect(call(holder, 'status').paused).toMatch(/Another Pressroom process/);
     taker.close();
     holder.close();
   });
@@ -108,7 +110,8 @@ describe('two engines on one workspace', () => {
       leaseStaleMs: 400,
     });
     const texts = ['Waited for 1', 'Waited for 2'];
-    for (const text of texts) engine.posts.addPost({ text, botId: 'bot_1', mode: 'publish_now' });
+    for (const text of texts)
+      call(engine, 'addPost', { text, botId: 'bot_1', mode: 'publish_now' });
     const started = performance.now();
     expect(await engine.queue.publishUntilEmpty()).toMatchObject({ published: 2, failed: 0 });
     // Judged by its own elapsed time: the holder's beat stood still for the stale time.
@@ -130,9 +133,9 @@ describe('two engines on one workspace', () => {
       });
     const holder = open();
     // Takes the lease and keeps beating it; it runs no scheduler, so it sends nothing more.
-    await holder.queue.publishDue();
+    await call(holder, 'publishDue');
     const other = open();
-    other.posts.addPost({ text: 'Kept back', botId: 'bot_1', mode: 'publish_now' });
+    call(other, 'addPost', { text: 'Kept back', botId: 'bot_1', mode: 'publish_now' });
     const error = await rejectionOf(other.queue.publishUntilEmpty());
     expect(String(error)).toMatch(
       new RegExp(

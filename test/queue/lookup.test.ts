@@ -8,6 +8,7 @@ import type { Quirks } from '../../main/emulator/quirks';
 import type { PlatformServerOptions } from '../../main/emulator/server';
 import { startTestPlatform } from '../support/platform';
 import type { TestPlatform } from '../support/platform';
+import { call } from '../../main/core/service';
 
 const FAST_RETRY = { baseMs: 1, capMs: 5, maxAttempts: 5 };
 
@@ -65,9 +66,9 @@ describe('the lookup after a lost answer', () => {
       await platform.admin('PUT', '/faults', { odd_answer_rate: 1, odd_answer: 'html_502' });
       const pressroom = pressroomOn(platform);
       // Measure the clock as any earlier request would have.
-      await pressroom.queue.sync();
+      await call(pressroom, 'sync');
       for (let i = 0; i < 4; i++)
-        pressroom.posts.addPost({
+        call(pressroom, 'addPost', {
           text: `  Lost answer ${i}\r\nsecond line  `,
           botId: 'bot_1',
           mode: 'publish_now',
@@ -75,7 +76,7 @@ describe('the lookup after a lost answer', () => {
       await pressroom.queue.publishUntilEmpty();
       expect(platform.server.stats.oddAfterCommit).toBeGreaterThanOrEqual(4);
       expect(serverPosts(platform, 'Lost answer')).toHaveLength(4);
-      expect(pressroom.queue.status().outbox).toMatchObject({ done: 4, failed: 0 });
+      expect(call(pressroom, 'status').outbox).toMatchObject({ done: 4, failed: 0 });
       pressroom.close();
     },
   );
@@ -85,7 +86,7 @@ describe('the lookup after a lost answer', () => {
     olderPosts(platform, 250);
     await platform.admin('PUT', '/faults', { odd_answer_rate: 1, odd_answer: 'html_502' });
     const pressroom = pressroomOn(platform);
-    pressroom.posts.addPost({ text: 'Behind page one', botId: 'bot_1', mode: 'publish_now' });
+    call(pressroom, 'addPost', { text: 'Behind page one', botId: 'bot_1', mode: 'publish_now' });
     await pressroom.queue.publishUntilEmpty();
     expect(serverPosts(platform, 'Behind page one')).toHaveLength(1);
     const [waiting] = pressroom.store.outbox.list('failed');
@@ -93,13 +94,13 @@ describe('the lookup after a lost answer', () => {
     expect(waiting?.lastError).toMatch(/not sure whether it was published/i);
     expect(waiting?.lastError).toMatch(/not read to its end/);
     // The user's Retry looks again, and is no surer: still one copy.
-    pressroom.queue.retryItem({ id: waiting?.id ?? 0 });
+    call(pressroom, 'retryItem', { id: waiting?.id ?? 0 });
     await pressroom.queue.publishUntilEmpty();
     expect(serverPosts(platform, 'Behind page one')).toHaveLength(1);
-    expect(pressroom.queue.status().outbox).toMatchObject({ done: 0, failed: 1 });
+    expect(call(pressroom, 'status').outbox).toMatchObject({ done: 0, failed: 1 });
     // The user looked: it is there.
-    pressroom.queue.markItemPublished({ id: waiting?.id ?? 0 });
-    expect(pressroom.posts.listPosts()[0]).toMatchObject({ status: 'published' });
+    call(pressroom, 'markItemPublished', { id: waiting?.id ?? 0 });
+    expect(call(pressroom, 'listPosts')[0]).toMatchObject({ status: 'published' });
     expect(serverPosts(platform, 'Behind page one')).toHaveLength(1);
     pressroom.close();
   });
@@ -113,10 +114,10 @@ describe('the lookup after a lost answer', () => {
     await platform.admin('PUT', '/faults', { odd_answer_rate: 1, odd_answer: 'html_502' });
     const pressroom = pressroomOn(platform, { windowMs: 3_000 });
     for (let i = 0; i < 12; i++)
-      pressroom.posts.addPost({ text: `Governed ${i}`, botId: 'bot_1', mode: 'publish_now' });
+      call(pressroom, 'addPost', { text: `Governed ${i}`, botId: 'bot_1', mode: 'publish_now' });
     await pressroom.queue.publishUntilEmpty();
     expect(serverPosts(platform, 'Governed')).toHaveLength(12);
-    expect(pressroom.queue.status().outbox).toMatchObject({ done: 12, failed: 0 });
+    expect(call(pressroom, 'status').outbox).toMatchObject({ done: 12, failed: 0 });
     expect(platform.server.stats.rateLimited).toBeLessThanOrEqual(1);
     pressroom.close();
   }, 30_000);
@@ -155,11 +156,11 @@ describe('the lookup after a lost answer', () => {
         return fetch(input, init);
       };
       const pressroom = pressroomOn(platform, { fetch: flaky });
-      pressroom.posts.addPost({ text: 'Looked up twice', botId: 'bot_1', mode: 'publish_now' });
+      call(pressroom, 'addPost', { text: 'Looked up twice', botId: 'bot_1', mode: 'publish_now' });
       await pressroom.queue.publishUntilEmpty();
       expect(lookupsToFail).toBe(0);
       expect(serverPosts(platform, 'Looked up twice')).toHaveLength(1);
-      expect(pressroom.queue.status().outbox).toMatchObject({ done: 1, failed: 0 });
+      expect(call(pressroom, 'status').outbox).toMatchObject({ done: 1, failed: 0 });
       pressroom.close();
     });
   });

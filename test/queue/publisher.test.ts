@@ -10,6 +10,7 @@ import type { PublisherEvent } from '../../main/queue/publisher';
 import { PRIORITY } from '../../shared/domain';
 import { startTestPlatform } from '../support/platform';
 import type { TestPlatform } from '../support/platform';
+import { call } from '../../main/core/service';
 
 function pressroomOn(platform: TestPlatform, extra: Partial<PressroomConfig> = {}) {
   const events: PublisherEvent[] = [];
@@ -48,14 +49,14 @@ describe('publisher', () => {
   it('publishes now, schedules for later, and hands off with the platform’s own schedule', async () => {
     const platform = await startTestPlatform({ seed: 'demo' });
     const { pressroom } = pressroomOn(platform);
-    const now = pressroom.posts.addPost({ text: 'Now', botId: 'bot_1', mode: 'publish_now' });
-    const later = pressroom.posts.addPost({
+    const now = call(pressroom, 'addPost', { text: 'Now', botId: 'bot_1', mode: 'publish_now' });
+    const later = call(pressroom, 'addPost', {
       text: 'Later',
       botId: 'bot_1',
       at: soon(300),
       zone: 'UTC',
     });
-    const handOff = pressroom.posts.addPost({
+    const handOff = call(pressroom, 'addPost', {
       text: 'Handed off',
       botId: 'bot_2',
       at: soon(3_600_000),
@@ -65,7 +66,7 @@ describe('publisher', () => {
 
     const report = await pressroom.queue.publishUntilEmpty();
     expect(report).toMatchObject({ published: 3, failed: 0 });
-    const local = Object.fromEntries(pressroom.posts.listPosts().map((post) => [post.text, post]));
+    const local = Object.fromEntries(call(pressroom, 'listPosts').map((post) => [post.text, post]));
     expect(local.Now?.status).toBe('published');
     expect(local.Later?.status).toBe('published');
     expect(local['Handed off']?.status).toBe('handed_off');
@@ -85,12 +86,12 @@ describe('publisher', () => {
   it('fails an invalid post with the server’s field errors, and does not retry it', async () => {
     const platform = await startTestPlatform({ seed: 'demo' });
     const { pressroom } = pressroomOn(platform);
-    pressroom.posts.addPost({ text: 'Nowhere', botId: 'bot_999', mode: 'publish_now' });
-    const report = await pressroom.queue.publishDue();
+    call(pressroom, 'addPost', { text: 'Nowhere', botId: 'bot_999', mode: 'publish_now' });
+    const report = await call(pressroom, 'publishDue');
     expect(report).toMatchObject({ published: 0, failed: 1 });
     const [item] = pressroom.store.outbox.list('failed');
     expect(item?.fieldErrors).toEqual([{ field: 'bot_id', message: 'no bot with id "bot_999"' }]);
-    expect(pressroom.posts.listPosts()[0]).toMatchObject({
+    expect(call(pressroom, 'listPosts')[0]).toMatchObject({
       status: 'failed',
       error: expect.stringContaining('no bot with id'),
     });
@@ -101,23 +102,23 @@ describe('publisher', () => {
     const platform = await startTestPlatform({ seed: 'demo' });
     const { pressroom, events } = pressroomOn(platform);
     for (let i = 0; i < 3; i++)
-      pressroom.posts.addPost({ text: `Post ${i}`, botId: 'bot_1', mode: 'publish_now' });
+      call(pressroom, 'addPost', { text: `Post ${i}`, botId: 'bot_1', mode: 'publish_now' });
     await platform.admin('POST', '/tokens/revoke', { token: platform.server.token });
-    await pressroom.queue.publishDue();
+    await call(pressroom, 'publishDue');
     expect(events.some((event) => event.type === 'paused')).toBe(true);
-    const status = pressroom.queue.status();
+    const status = call(pressroom, 'status');
     expect(status.paused).toMatch(/refused the API token \(401\)/);
     expect(status.outbox.failed).toBe(0);
     expect(status.outbox.queued + status.outbox.retrying).toBe(3);
     // Requests already under way when the first 401 came back may answer too; no new ones go.
     expect(status.requests).toBeLessThanOrEqual(3);
-    await pressroom.queue.publishDue();
-    expect(pressroom.queue.status().requests).toBe(status.requests);
+    await call(pressroom, 'publishDue');
+    expect(call(pressroom, 'status').requests).toBe(status.requests);
     // The user's own pause and resume.
-    pressroom.queue.pauseQueue();
-    expect(pressroom.queue.status().paused).toBe('Paused by you');
-    pressroom.queue.resumeQueue();
-    expect(pressroom.queue.status().paused).toBeNull();
+    call(pressroom, 'pauseQueue');
+    expect(call(pressroom, 'status').paused).toBe('Paused by you');
+    call(pressroom, 'resumeQueue');
+    expect(call(pressroom, 'status').paused).toBeNull();
     pressroom.close();
   });
 
@@ -139,7 +140,7 @@ describe('publisher', () => {
       priority: 1,
       dueAt: 0,
     });
-    expect(await pressroom.queue.publishDue()).toMatchObject({ published: 1 });
+    expect(await call(pressroom, 'publishDue')).toMatchObject({ published: 1 });
     expect(pressroom.store.products.require(product.id)).toMatchObject({
       status: 'published',
       remoteId: 'prod_1',
@@ -156,21 +157,25 @@ describe('publisher', () => {
     });
     const { pressroom } = pressroomOn(platform, { plan: 'enterprise' });
     for (let i = 0; i < 30; i++)
-      pressroom.posts.addPost({ text: `Exactly once ${i}`, botId: 'bot_1', mode: 'publish_now' });
+      call(pressroom, 'addPost', {
+        text: `Exactly once ${i}`,
+        botId: 'bot_1',
+        mode: 'publish_now',
+      });
     // Real backoff would make the test slow: retry at once, the reconciliation is what matters.
-    for (let pass = 0; pass < 50 && pressroom.queue.status().outbox.done < 30; pass++) {
+    for (let pass = 0; pass < 50 && call(pressroom, 'status').outbox.done < 30; pass++) {
       for (const item of pressroom.store.outbox.list('retrying'))
         pressroom.store.outbox.retry(item.id, 1);
-      await pressroom.queue.publishDue();
+      await call(pressroom, 'publishDue');
     }
-    expect(pressroom.queue.status().outbox).toMatchObject({ done: 30, failed: 0 });
+    expect(call(pressroom, 'status').outbox).toMatchObject({ done: 30, failed: 0 });
     expect(platform.server.stats.droppedAfterCommit).toBeGreaterThan(0);
     const remote = (await remotePosts(platform)).filter((post) =>
       post.text.startsWith('Exactly once'),
     );
     expect(remote).toHaveLength(30);
     expect(new Set(remote.map((post) => post.text)).size).toBe(30);
-    const local = pressroom.posts.listPosts();
+    const local = call(pressroom, 'listPosts');
     expect(local.every((post) => post.status === 'published' && post.remoteId !== null)).toBe(true);
     pressroom.close();
   });
@@ -189,11 +194,15 @@ describe('publisher', () => {
         retryRules: { baseMs: 1, capMs: 5, maxAttempts: 4 },
       });
       for (let i = 0; i < 8; i++)
-        pressroom.posts.addPost({ text: `Odd ${odd} ${i}`, botId: 'bot_1', mode: 'publish_now' });
+        call(pressroom, 'addPost', {
+          text: `Odd ${odd} ${i}`,
+          botId: 'bot_1',
+          mode: 'publish_now',
+        });
       await pressroom.queue.publishUntilEmpty();
       // As a user would: Retry whatever shows failed, then publish again.
       for (const item of pressroom.store.outbox.list('failed'))
-        pressroom.queue.retryItem({ id: item.id });
+        call(pressroom, 'retryItem', { id: item.id });
       await pressroom.queue.publishUntilEmpty();
       expect(platform.server.stats.oddAfterCommit).toBeGreaterThan(0);
       const remote = (await remotePosts(platform)).filter((post) =>
@@ -202,8 +211,8 @@ describe('publisher', () => {
       expect(remote.map((post) => post.text).sort()).toEqual(
         Array.from({ length: 8 }, (_, i) => `Odd ${odd} ${i}`).sort(),
       );
-      expect(pressroom.queue.status().outbox).toMatchObject({ done: 8, failed: 0 });
-      const linked = new Set(pressroom.posts.listPosts().map((post) => post.remoteId));
+      expect(call(pressroom, 'status').outbox).toMatchObject({ done: 8, failed: 0 });
+      const linked = new Set(call(pressroom, 'listPosts').map((post) => post.remoteId));
       expect(linked).toEqual(new Set(remote.map((post) => post.id)));
       pressroom.close();
     },
@@ -226,7 +235,7 @@ describe('publisher', () => {
       drop_after_commit_rate: 1,
     });
     const { pressroom } = pressroomOn(platform, { plan: 'enterprise', retryRules: FAST_RETRY });
-    pressroom.posts.addPost({ text: 'Found on page two', botId: 'bot_1', mode: 'publish_now' });
+    call(pressroom, 'addPost', { text: 'Found on page two', botId: 'bot_1', mode: 'publish_now' });
     // Every answer to a write is lost: only the lookups can tell the post went out.
     expect(await pressroom.queue.publishUntilEmpty()).toMatchObject({ published: 1, failed: 0 });
     expect(platform.server.stats.droppedAfterCommit).toBeGreaterThan(0);
@@ -234,7 +243,7 @@ describe('publisher', () => {
       (post) => post.text === 'Found on page two',
     );
     expect(remote).toHaveLength(1);
-    expect(pressroom.posts.listPosts()[0]?.remoteId).toBe(remote[0]?.id);
+    expect(call(pressroom, 'listPosts')[0]?.remoteId).toBe(remote[0]?.id);
     pressroom.close();
   });
 
@@ -254,10 +263,10 @@ describe('publisher', () => {
       return fetch(input, init);
     };
     const { pressroom } = pressroomOn(platform, { fetch: lossy, retryRules: FAST_RETRY });
-    pressroom.posts.addPost({ text: 'Twice on purpose', botId: 'bot_1', mode: 'publish_now' });
+    call(pressroom, 'addPost', { text: 'Twice on purpose', botId: 'bot_1', mode: 'publish_now' });
     await pressroom.queue.publishUntilEmpty();
     loseNextWrite = true;
-    pressroom.posts.addPost({
+    call(pressroom, 'addPost', {
       text: 'Twice on purpose',
       botId: 'bot_1',
       mode: 'publish_now',
@@ -266,7 +275,7 @@ describe('publisher', () => {
     await pressroom.queue.publishUntilEmpty();
     const remote = (await remotePosts(platform)).filter((post) => post.text === 'Twice on purpose');
     expect(remote).toHaveLength(2);
-    expect(new Set(pressroom.posts.listPosts().map((post) => post.remoteId))).toEqual(
+    expect(new Set(call(pressroom, 'listPosts').map((post) => post.remoteId))).toEqual(
       new Set(remote.map((post) => post.id)),
     );
     pressroom.close();
@@ -281,12 +290,12 @@ describe('publisher', () => {
         ignore_idempotency: true,
       });
       const { pressroom } = pressroomOn(platform, { retryRules: rules });
-      const post = pressroom.posts.addPost({
+      const post = call(pressroom, 'addPost', {
         text: 'Went out once',
         botId: 'bot_1',
         mode: 'publish_now',
       });
-      await pressroom.queue.publishDue();
+      await call(pressroom, 'publishDue');
       await platform.admin('PUT', '/faults', { drop_after_commit_rate: 0 });
       const copies = async () =>
         (await remotePosts(platform)).filter((remote) => remote.text === 'Went out once').length;
@@ -297,10 +306,10 @@ describe('publisher', () => {
       const { pressroom, copies } = await lostAnswer();
       const [failed] = pressroom.store.outbox.list('failed');
       expect(failed?.lastError).toMatch(/Gave up after 1 attempts/);
-      pressroom.queue.retryItem({ id: failed?.id ?? 0 });
+      call(pressroom, 'retryItem', { id: failed?.id ?? 0 });
       await pressroom.queue.publishUntilEmpty();
       expect(await copies()).toBe(1);
-      expect(pressroom.queue.status().outbox).toMatchObject({ done: 1, failed: 0 });
+      expect(call(pressroom, 'status').outbox).toMatchObject({ done: 1, failed: 0 });
       pressroom.close();
     });
 
@@ -312,9 +321,9 @@ describe('publisher', () => {
       });
       const [retrying] = pressroom.store.outbox.list('retrying');
       expect(retrying?.outcomeUnknown).toBe(true);
-      pressroom.queue.cancelItem({ id: retrying?.id ?? 0 });
-      pressroom.posts.updatePost({ id: post.id, at: soon(50), zone: 'UTC' });
-      pressroom.posts.queuePost({ id: post.id, mode: 'schedule' });
+      call(pressroom, 'cancelItem', { id: retrying?.id ?? 0 });
+      call(pressroom, 'updatePost', { id: post.id, at: soon(50), zone: 'UTC' });
+      call(pressroom, 'queuePost', { id: post.id, mode: 'schedule' });
       await pressroom.queue.publishUntilEmpty();
       expect(await copies()).toBe(1);
       expect(pressroom.store.posts.require(post.id)).toMatchObject({ status: 'published' });
@@ -323,9 +332,9 @@ describe('publisher', () => {
 
     it('and a sync that finds the post settles its item, so it is never sent again', async () => {
       const { pressroom, post, copies } = await lostAnswer();
-      expect(pressroom.queue.status().outbox.failed).toBe(1);
-      await pressroom.queue.sync();
-      expect(pressroom.queue.status().outbox).toMatchObject({ done: 1, failed: 0 });
+      expect(call(pressroom, 'status').outbox.failed).toBe(1);
+      await call(pressroom, 'sync');
+      expect(call(pressroom, 'status').outbox).toMatchObject({ done: 1, failed: 0 });
       expect(pressroom.store.posts.require(post.id)).toMatchObject({ status: 'published' });
       expect(await copies()).toBe(1);
       pressroom.close();
@@ -338,16 +347,16 @@ describe('publisher', () => {
     // A request is in flight before any rate-limit header was seen: the governor lets no second
     // one go yet (slow start), so the next request waits for budget.
     const inFlight = await pressroom.governor.acquire(PRIORITY.sync);
-    const post = pressroom.posts.addPost({
+    const post = call(pressroom, 'addPost', {
       text: 'Next week',
       botId: 'bot_1',
       at: soon(100),
       zone: 'UTC',
     });
     await new Promise((resolve) => setTimeout(resolve, 120));
-    const pass = pressroom.queue.publishDue();
+    const pass = call(pressroom, 'publishDue');
     expect(pressroom.governor.state().waiting).toBe(1);
-    pressroom.posts.updatePost({ id: post.id, at: soon(7 * 86_400_000), zone: 'UTC' });
+    call(pressroom, 'updatePost', { id: post.id, at: soon(7 * 86_400_000), zone: 'UTC' });
     inFlight();
     await pass;
     expect(pressroom.store.posts.require(post.id).status).toBe('scheduled');
@@ -358,8 +367,8 @@ describe('publisher', () => {
   it('a user’s pause stops publishing only: sync and AI assist still go', async () => {
     const platform = await startTestPlatform({ seed: 'demo' });
     const { pressroom } = pressroomOn(platform);
-    pressroom.posts.addPost({ text: 'Held', botId: 'bot_1', mode: 'publish_now' });
-    pressroom.queue.pauseQueue();
+    call(pressroom, 'addPost', { text: 'Held', botId: 'bot_1', mode: 'publish_now' });
+    call(pressroom, 'pauseQueue');
     const within = <T>(work: Promise<T>) =>
       Promise.race([
         work,
@@ -367,11 +376,11 @@ describe('publisher', () => {
           setTimeout(() => reject(new Error('still waiting after 3 s')), 3_000),
         ),
       ]);
-    await within(pressroom.queue.sync());
+    await within(call(pressroom, 'sync'));
     expect(
-      (await within(pressroom.ai.aiAssist({ task: 'shorten', text: 'A long text' }))).text,
+      (await within(call(pressroom, 'aiAssist', { task: 'shorten', text: 'A long text' }))).text,
     ).not.toBe('');
-    expect(await pressroom.queue.publishDue()).toMatchObject({ published: 0 });
+    expect(await call(pressroom, 'publishDue')).toMatchObject({ published: 0 });
     expect(pressroom.store.outbox.list('queued')).toHaveLength(1);
     pressroom.close();
   });
@@ -396,16 +405,16 @@ describe('publisher', () => {
       fetch: once429,
       graceMs: 30 * 60_000,
     });
-    const post = pressroom.posts.addPost({
+    const post = call(pressroom, 'addPost', {
       text: 'Backed off',
       botId: 'bot_1',
       at: soon(200),
       zone: 'UTC',
     });
     await new Promise((resolve) => setTimeout(resolve, 250));
-    expect(await pressroom.queue.publishDue()).toMatchObject({ retrying: 1 });
+    expect(await call(pressroom, 'publishDue')).toMatchObject({ retrying: 1 });
     offset = 3 * 3_600_000; // the laptop slept for three hours
-    expect(await pressroom.queue.publishDue()).toMatchObject({ missed: 1, published: 0 });
+    expect(await call(pressroom, 'publishDue')).toMatchObject({ missed: 1, published: 0 });
     expect(events.some((event) => event.type === 'missed')).toBe(true);
     expect(pressroom.store.posts.require(post.id).status).toBe('missed');
     pressroom.close();
@@ -416,13 +425,13 @@ describe('publisher', () => {
     await platform.admin('PUT', '/faults', { latency_ms: 300, ignore_idempotency: true });
     const dbFile = join(mkdtempSync(join(tmpdir(), 'pressroom-two-')), 'workspace.sqlite');
     const first = pressroomOn(platform, { dbFile }).pressroom;
-    first.posts.addPost({ text: 'One publisher', botId: 'bot_1', mode: 'publish_now' });
-    const publishing = first.queue.publishDue();
+    call(first, 'addPost', { text: 'One publisher', botId: 'bot_1', mode: 'publish_now' });
+    const publishing = call(first, 'publishDue');
     await new Promise((resolve) => setTimeout(resolve, 100)); // its request is under way
     const { pressroom: second, events } = pressroomOn(platform, { dbFile });
-    expect(await second.queue.publishDue()).toMatchObject({ published: 0 });
-    expect(events).toContainEqual({ type: 'paused', reason: second.queue.status().paused });
-    expect(second.queue.status().paused).toMatch(
+    expect(await call(second, 'publishDue')).toMatchObject({ published: 0 });
+    expect(events).toContainEqual({ type: 'paused', reason: call(second, 'status').paused });
+    expect(call(second, 'status').paused).toMatch(
       /^Another Pressroom process \(\d+ on .+\) publishes this workspace; this one does not$/,
     );
     expect(await publishing).toMatchObject({ published: 1 });
@@ -430,9 +439,9 @@ describe('publisher', () => {
     expect(copies).toHaveLength(1);
     // Once the first has closed, the second takes over.
     first.close();
-    second.posts.addPost({ text: 'Taken over', botId: 'bot_1', mode: 'publish_now' });
-    expect(await second.queue.publishDue()).toMatchObject({ published: 1 });
-    expect(second.queue.status().paused).toBeNull();
+    call(second, 'addPost', { text: 'Taken over', botId: 'bot_1', mode: 'publish_now' });
+    expect(await call(second, 'publishDue')).toMatchObject({ published: 1 });
+    expect(call(second, 'status').paused).toBeNull();
     second.close();
   });
 
@@ -450,7 +459,7 @@ describe('publisher', () => {
       }
     })();
     for (let i = 0; i < 90; i++)
-      pressroom.posts.addPost({ text: `Storm ${i}`, botId: 'bot_1', mode: 'publish_now' });
+      call(pressroom, 'addPost', { text: `Storm ${i}`, botId: 'bot_1', mode: 'publish_now' });
     const report = await pressroom.queue.publishUntilEmpty();
     await storm;
     expect(report.failed).toBe(0);
@@ -467,20 +476,20 @@ describe('publisher', () => {
       now: () => Date.now() + offset,
       graceMs: 30 * 60_000,
     });
-    const slightlyLate = pressroom.posts.addPost({
+    const slightlyLate = call(pressroom, 'addPost', {
       text: 'Slightly late',
       botId: 'bot_1',
       at: soon(20 * 60_000),
       zone: 'UTC',
     });
-    const veryLate = pressroom.posts.addPost({
+    const veryLate = call(pressroom, 'addPost', {
       text: 'Very late',
       botId: 'bot_1',
       at: soon(10_000),
       zone: 'UTC',
     });
     offset = 45 * 60_000; // the laptop slept: 25 min past "slightly late", 45 past "very late"
-    const report = await pressroom.queue.publishDue();
+    const report = await call(pressroom, 'publishDue');
     expect(report).toMatchObject({ missed: 1, published: 1 });
     expect(
       events
@@ -494,8 +503,8 @@ describe('publisher', () => {
     expect(pressroom.store.posts.require(slightlyLate.id).status).toBe('published');
     // Publish now: the user's retry sends it.
     const [missedItem] = pressroom.store.outbox.list('failed');
-    pressroom.queue.retryItem({ id: missedItem?.id ?? 0 });
-    expect(await pressroom.queue.publishDue()).toMatchObject({ published: 1 });
+    call(pressroom, 'retryItem', { id: missedItem?.id ?? 0 });
+    expect(await call(pressroom, 'publishDue')).toMatchObject({ published: 1 });
     pressroom.close();
   });
 });

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { Pressroom } from '../../main/core/pressroom';
 import { forward, startFront } from '../support/front';
 import { startTestPlatform } from '../support/platform';
+import { call } from '../../main/core/service';
 
 describe('rate limits, end to end', () => {
   it('a platform answering 429 without headers to everything: few requests, then a clear failure', async () => {
@@ -19,7 +20,7 @@ describe('rate limits, end to end', () => {
       retryRules: { baseMs: 10, capMs: 300, maxAttempts: 8 },
     });
     for (const text of ['One', 'Two'])
-      pressroom.posts.addPost({ text, botId: 'bot_1', mode: 'publish_now' });
+      call(pressroom, 'addPost', { text, botId: 'bot_1', mode: 'publish_now' });
     const started = Date.now();
     const report = await pressroom.queue.publishUntilEmpty();
     expect(report).toMatchObject({ published: 0, failed: 2 });
@@ -47,7 +48,7 @@ describe('rate limits, end to end', () => {
       apiBase: front.baseUrl,
       token: platform.server.token,
     });
-    pressroom.posts.addPost({ text: 'Once', botId: 'bot_1', mode: 'publish_now' });
+    call(pressroom, 'addPost', { text: 'Once', botId: 'bot_1', mode: 'publish_now' });
     const report = await pressroom.queue.publishUntilEmpty();
     expect(report).toMatchObject({ published: 1, failed: 0 });
     const posts = front.seen.filter((request) => request.method === 'POST');
@@ -74,9 +75,9 @@ describe('rate limits, end to end', () => {
       });
     const first = open();
     for (let i = 0; i < 12; i++)
-      first.posts.addPost({ text: `Post ${i}`, botId: 'bot_1', mode: 'publish_now' });
+      call(first, 'addPost', { text: `Post ${i}`, botId: 'bot_1', mode: 'publish_now' });
     await first.queue.publishUntilEmpty();
-    expect(first.queue.status().rateLimited).toBeLessThanOrEqual(1);
+    expect(call(first, 'status').rateLimited).toBeLessThanOrEqual(1);
     expect(first.governor.learned()).toMatchObject({ limit: 5, windowMs: 1_000 });
     first.close();
     const second = open();
@@ -103,17 +104,17 @@ describe('rate limits, end to end', () => {
     });
     const publish = async (count: number, label: string) => {
       for (let i = 0; i < count; i++)
-        pressroom.posts.addPost({ text: `${label} ${i}`, botId: 'bot_1', mode: 'publish_now' });
+        call(pressroom, 'addPost', { text: `${label} ${i}`, botId: 'bot_1', mode: 'publish_now' });
       return pressroom.queue.publishUntilEmpty();
     };
     await publish(50, 'Before the cut');
     expect(pressroom.governor.learned()).toMatchObject({ limit: 20 });
-    const refusedBefore = pressroom.queue.status().rateLimited;
+    const refusedBefore = call(pressroom, 'status').rateLimited;
     await platform.admin('PATCH', '/accounts/acct_1', { rate_limit: 10 });
     // From the next window on.
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     expect(await publish(40, 'After the cut')).toMatchObject({ published: 40, failed: 0 });
-    expect(pressroom.queue.status().rateLimited - refusedBefore).toBeLessThanOrEqual(1);
+    expect(call(pressroom, 'status').rateLimited - refusedBefore).toBeLessThanOrEqual(1);
     expect(pressroom.governor.learned()).toMatchObject({ limit: 10 });
     pressroom.close();
   });

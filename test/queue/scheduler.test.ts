@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { Pressroom } from '../../main/core/pressroom';
 import { startTestPlatform } from '../support/platform';
+import { call } from '../../main/core/service';
 
 const waitFor = async (check: () => boolean, timeoutMs = 5_000) => {
   const deadline = Date.now() + timeoutMs;
@@ -23,7 +24,7 @@ describe('scheduler', () => {
     const watching = pressroom.queue.watch(new Promise<void>((resolve) => (stop = resolve)));
     try {
       const started = Date.now();
-      const now = pressroom.posts.addPost({
+      const now = call(pressroom, 'addPost', {
         text: 'Right away',
         botId: 'bot_1',
         mode: 'publish_now',
@@ -32,7 +33,7 @@ describe('scheduler', () => {
       expect(Date.now() - started).toBeLessThan(500); // not held until the next tick
 
       const dueAt = Date.now() + 1_300;
-      const due = pressroom.posts.addPost({
+      const due = call(pressroom, 'addPost', {
         text: 'On time',
         botId: 'bot_1',
         at: new Date(dueAt).toISOString(),

@@ -10,6 +10,7 @@ import { Pressroom } from '../../main/core/pressroom';
 import type { PressroomConfig } from '../../main/core/pressroom';
 import { startTestPlatform } from '../support/platform';
 import type { TestPlatform } from '../support/platform';
+import { call } from '../../main/core/service';
 
 function pressroomOn(platform: TestPlatform, extra: Partial<PressroomConfig> = {}) {
   return new Pressroom({
@@ -57,14 +58,14 @@ describe('after the platform accepted a post', () => {
       return fetch(input, init);
     };
     const pressroom = pressroomOn(platform, { dbFile, fetch: locking });
-    const post = pressroom.posts.addPost({
+    const post = call(pressroom, 'addPost', {
       text: 'Locked out',
       botId: 'bot_1',
       mode: 'publish_now',
     });
     await pressroom.queue.publishUntilEmpty();
     expect(lockDuringSend).toBe(false);
-    expect(pressroom.queue.status().outbox).toMatchObject({ done: 1, failed: 0, sending: 0 });
+    expect(call(pressroom, 'status').outbox).toMatchObject({ done: 1, failed: 0, sending: 0 });
     expect(pressroom.store.posts.require(post.id)).toMatchObject({ status: 'published' });
     expect(copiesOf(platform, 'Locked out')).toHaveLength(1);
     pressroom.close();
@@ -82,7 +83,7 @@ describe('after the platform accepted a post', () => {
       clientReference: null,
     });
     const reused = `post_${Number(probe.id.slice('post_'.length)) + 1}`;
-    const holder = pressroom.posts.addPost({
+    const holder = call(pressroom, 'addPost', {
       text: 'Holder',
       botId: 'bot_1',
       at: new Date(Date.now() + 3_600_000).toISOString(),
@@ -94,7 +95,7 @@ describe('after the platform accepted a post', () => {
       .prepare(`UPDATE outbox SET state = 'sending', ready_at = 0 WHERE id = ?`)
       .run(held);
     pressroom.store.outbox.markDone(held, reused);
-    const post = pressroom.posts.addPost({
+    const post = call(pressroom, 'addPost', {
       text: 'Id reused',
       botId: 'bot_1',
       mode: 'publish_now',
@@ -105,7 +106,7 @@ describe('after the platform accepted a post', () => {
     expect(item?.lastError).toMatch(new RegExp(`${reused}.*post ${holder.id} here already has`));
     expect(pressroom.store.posts.require(post.id)).toMatchObject({ status: 'published' });
     expect(pressroom.store.posts.require(holder.id).remoteId).toBe(reused);
-    expect(() => pressroom.queue.retryItem({ id: item?.id ?? 0 })).toThrow(/is done/);
+    expect(() => call(pressroom, 'retryItem', { id: item?.id ?? 0 })).toThrow(/is done/);
     expect(copiesOf(platform, 'Id reused')).toHaveLength(1);
     pressroom.close();
   });
@@ -116,9 +117,9 @@ describe('due times', () => {
     const platform = await startTestPlatform({ seed: 'demo' });
     let aheadMs = 0;
     const pressroom = pressroomOn(platform, { now: () => Date.now() + aheadMs });
-    await pressroom.queue.sync();
+    await call(pressroom, 'sync');
     const dueAt = Date.now() + 8_000;
-    const post = pressroom.posts.addPost({
+    const post = call(pressroom, 'addPost', {
       text: 'On the platform’s time',
       botId: 'bot_1',
       at: new Date(dueAt).toISOString(),
@@ -126,9 +127,9 @@ describe('due times', () => {
     });
     // The computer's clock is set two minutes ahead; the next answers measure it.
     aheadMs = 120_000;
-    await pressroom.queue.sync();
+    await call(pressroom, 'sync');
     expect(pressroom.governor.skewMs).toBeLessThan(-118_000);
-    const report = await pressroom.queue.publishDue();
+    const report = await call(pressroom, 'publishDue');
     expect(Date.now()).toBeLessThan(dueAt); // still before its time on the platform
     expect(report).toMatchObject({ published: 0 });
     await pressroom.queue.publishUntilEmpty();

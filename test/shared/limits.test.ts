@@ -8,6 +8,7 @@ import { Pressroom } from '../../main/core/pressroom';
 import { messageCreate, postCreate, productCreate } from '../../main/emulator/schemas';
 import { operations } from '../../shared/contract';
 import { LIMITS } from '../../shared/limits';
+import { call } from '../../main/core/service';
 
 const folder = mkdtempSync(join(tmpdir(), 'pressroom-limits-'));
 const long = (length: number) => 'x'.repeat(length);
@@ -17,7 +18,7 @@ async function imports(kind: 'posts' | 'products', header: string, row: string[]
   const pressroom = new Pressroom({ dbFile: ':memory:' });
   const path = join(folder, `${kind}-${row.join('').length}.csv`);
   writeFileSync(path, `${header}\n${row.map((cell) => `"${cell}"`).join(',')}\n`);
-  const result = await pressroom.imports.importFile({ kind, path });
+  const result = await call(pressroom, 'importFile', { kind, path });
   pressroom.close();
   return result.invalid === 0;
 }

@@ -6,6 +6,7 @@
 // not on timings.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Pressroom } from '../../main/core/pressroom';
+import { call } from '../../main/core/service';
 import type { WorkspaceDb } from '../../main/store/db';
 import { csvFiles } from '../support/csv-files';
 
@@ -69,7 +70,7 @@ describe('a large workspace', () => {
     pressroom = new Pressroom({ dbFile: ':memory:' });
     const { db } = pressroom.store;
     const p = pressroom;
-    const steps = preparedDuring(db, () => p.queue.listQueue({ limit: 50 })).flatMap((sql) =>
+    const steps = preparedDuring(db, () => call(p, 'listQueue', { limit: 50 })).flatMap((sql) =>
       plan(db, sql).filter((step) => /\boutbox\b/.test(step)),
     );
     expect(steps).toEqual(
@@ -86,8 +87,8 @@ describe('a large workspace', () => {
     const { db } = pressroom.store;
     const p = pressroom;
     const statements = preparedDuring(db, () => {
-      p.catalog.listProducts({ offset: 0, limit: 100 });
-      p.catalog.listProducts({ offset: 0, limit: 100, status: 'failed' });
+      call(p, 'listProducts', { offset: 0, limit: 100 });
+      call(p, 'listProducts', { offset: 0, limit: 100, status: 'failed' });
     });
     expect(statements.filter((sql) => /COUNT\(\*\)/.test(sql))).toEqual([]);
   });
@@ -126,13 +127,13 @@ describe('a large workspace', () => {
       expect(outbox).toEqual(countedByScan(db, 'outbox', 'state', Object.keys(outbox)));
     };
     const rows = Array.from({ length: 250 }, (_, i) => `SKU-${i},Loaf ${i},${i + 1}.50,EUR`);
-    const first = await p.imports.importFile({
+    const first = await call(p, 'importFile', {
       kind: 'products',
       path: fixture(`sku,name,price,currency\n${rows.join('\n')}\n`),
     });
     expect(first.inserted).toBe(250);
     // Taken SKUs are left out of the many-row INSERT by its ON CONFLICT: they count nothing.
-    const second = await p.imports.importFile({
+    const second = await call(p, 'importFile', {
       kind: 'products',
       path: fixture(`sku,name,price,currency\nSKU-1,Loaf 1,2.50,EUR\nNEW-1,Rye,3.00,EUR\n`),
     });
@@ -140,21 +141,21 @@ describe('a large workspace', () => {
     expectTrue();
     expect(p.queue.status().products.draft).toBe(251);
 
-    const ids = p.catalog.listProducts({ offset: 0, limit: 5 }).rows.map((row) => row.id);
-    const items = p.catalog.queueProducts({ ids });
-    p.queue.cancelItem({ id: items[0]!.id });
+    const ids = call(p, 'listProducts', { offset: 0, limit: 5 }).rows.map((row) => row.id);
+    const items = call(p, 'queueProducts', { ids });
+    call(p, 'cancelItem', { id: items[0]!.id });
     expectTrue();
     expect(p.queue.status().products.queued).toBe(4);
 
-    p.posts.addPost({ text: 'Draft', mode: 'draft' });
-    const scheduled = p.posts.addPost({ text: 'Soon', at: '2030-01-01T09:00:00Z', zone: 'UTC' });
-    p.posts.moveToDrafts({ id: scheduled.id });
+    call(p, 'addPost', { text: 'Draft', mode: 'draft' });
+    const scheduled = call(p, 'addPost', { text: 'Soon', at: '2030-01-01T09:00:00Z', zone: 'UTC' });
+    call(p, 'moveToDrafts', { id: scheduled.id });
     expectTrue();
 
     // The cancelled product is a draft again; deleting it takes its queue item with it.
-    p.catalog.deleteProducts({ ids: [ids[0]!] });
+    call(p, 'deleteProducts', { ids: [ids[0]!] });
     expectTrue();
-    await p.imports.undoImport({ batch: first.batch! });
+    await call(p, 'undoImport', { batch: first.batch! });
     expectTrue();
     expect(p.queue.status().products.draft).toBeLessThan(251);
   });

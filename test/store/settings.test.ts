@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { Pressroom } from '../../main/core/pressroom';
 import { WorkspaceStore } from '../../main/store';
+import { call } from '../../main/core/service';
 
 describe('settings', () => {
   it('round-trips JSON values and falls back on missing or damaged ones', () => {
@@ -20,8 +21,8 @@ describe('settings', () => {
   it('gives new posts the default bot', () => {
     const pressroom = new Pressroom({ dbFile: ':memory:' });
     pressroom.store.settings.set('default_bot_id', 'bot_2');
-    expect(pressroom.posts.addPost({ text: 'x', mode: 'draft' }).botId).toBe('bot_2');
-    expect(pressroom.posts.addPost({ text: 'y', mode: 'draft', botId: 'bot_1' }).botId).toBe(
+    expect(call(pressroom, 'addPost', { text: 'x', mode: 'draft' }).botId).toBe('bot_2');
+    expect(call(pressroom, 'addPost', { text: 'y', mode: 'draft', botId: 'bot_1' }).botId).toBe(
       'bot_1',
     );
     pressroom.close();

@@ -3,6 +3,7 @@
 // second engine (CRASH_SECOND) it makes one pass beside a live first one, on a clock
 // CRASH_CLOCK_OFFSET_MS off (another machine's), and must stand by.
 import { Pressroom } from '../../main/core/pressroom';
+import { call } from '../../main/core/service';
 
 const offsetMs = Number(process.env.CRASH_CLOCK_OFFSET_MS ?? 0);
 const pressroom = new Pressroom({
@@ -19,9 +20,9 @@ const pressroom = new Pressroom({
 process.stdout.write('ready\n');
 // The second engine looks once: waiting for the lease would wait for the first, which lives until
 // the second has looked.
-if (process.env.CRASH_SECOND) await pressroom.queue.publishDue();
+if (process.env.CRASH_SECOND) await call(pressroom, 'publishDue');
 else await pressroom.queue.publishUntilEmpty();
 // Another engine holds the workspace's publisher lease: this one stood by and sent nothing.
-const standingBy = pressroom.queue.status().paused !== null;
+const standingBy = call(pressroom, 'status').paused !== null;
 pressroom.close();
 process.stdout.write(standingBy ? 'standby\n' : 'empty\n');

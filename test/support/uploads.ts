@@ -1,6 +1,7 @@
 // Files sent to a core as the page sends them (Node): kept privately, named by the id that
 // importUpload and previewUpload take.
 import type { Pressroom } from '../../main/core/pressroom';
+import { call } from '../../main/core/service';
 
 export async function uploaded(
   pressroom: Pressroom,
@@ -16,5 +17,5 @@ export async function badRowsOf(
   result: { badRowsFile: string | null } | null | undefined,
 ): Promise<string> {
   if (!result?.badRowsFile) return '';
-  return (await pressroom.imports.getBadRows({ id: result.badRowsFile })).csv;
+  return (await call(pressroom, 'getBadRows', { id: result.badRowsFile })).csv;
 }

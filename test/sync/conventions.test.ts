@@ -9,6 +9,7 @@ import { Pressroom } from '../../main/core/pressroom';
 import type { Conventions } from '../../main/emulator/conventions';
 import type { TestPlatform } from '../support/platform';
 import { platformWith250Orders, rejectionOf, startTestPlatform } from '../support/platform';
+import { call } from '../../main/core/service';
 
 const CACHED = { bots: 3, orders: 80, subscribers: 300 };
 const SEEDED = { ...CACHED, posts: 60, products: 40 };
@@ -50,7 +51,7 @@ async function syncsEverything(conventions: Partial<Conventions>) {
     conventions: { pageCap: 3, ...conventions },
   });
   const pressroom = connect(platform);
-  const report = await pressroom.queue.sync();
+  const report = await call(pressroom, 'sync');
   expect(report).toEqual(SEEDED);
 
   const ids = conventions.ids ?? 'prefixed';
@@ -81,8 +82,12 @@ async function syncsEverything(conventions: Partial<Conventions>) {
   ).toEqual(bots.map((bot) => [wireId(ids, bot.id), bot.name, bot.status]).sort());
 
   const botId = wireId(ids, bots[0]?.id ?? '');
-  const post = pressroom.posts.addPost({ text: 'Across conventions', botId, mode: 'publish_now' });
-  await pressroom.queue.publishDue();
+  const post = call(pressroom, 'addPost', {
+    text: 'Across conventions',
+    botId,
+    mode: 'publish_now',
+  });
+  await call(pressroom, 'publishDue');
   const published = pressroom.store.posts.require(post.id);
   expect(published.status).toBe('published');
   const onServer = store.posts
@@ -176,7 +181,7 @@ describe('pruning', () => {
   it('reads 250 orders capped at 100 a page as a bare array, and prunes only what went', async () => {
     const platform = await platformWith250Orders({ envelope: 'bare', pageCap: 100 });
     const pressroom = connect(platform);
-    expect((await pressroom.queue.sync()).orders).toBe(250);
+    expect((await call(pressroom, 'sync')).orders).toBe(250);
     expect(pressroom.store.cache.counts().orders).toBe(250);
     pressroom.close();
   });
@@ -194,7 +199,7 @@ describe('pruning', () => {
       token: platform.server.token,
       plan: 'enterprise',
     });
-    await first.queue.sync();
+    await call(first, 'sync');
     expect(first.store.cache.counts()).toEqual(CACHED);
     first.close();
 
@@ -211,13 +216,13 @@ describe('pruning', () => {
       plan: 'enterprise',
       fetch: firstPageOnly,
     });
-    const report = await second.queue.sync();
+    const report = await call(second, 'sync');
     expect(report.orders).toEqual({
       fetched: 3,
       notPruned: expect.stringContaining('page 2 repeats items already read'),
     });
     expect(second.store.cache.counts()).toEqual(CACHED);
-    expect(second.queue.status().sync.orders?.problem).toContain('not pruned');
+    expect(call(second, 'status').sync.orders?.problem).toContain('not pruned');
     second.close();
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${dbFile}${suffix}`, { force: true });
   });
@@ -235,7 +240,7 @@ describe('pruning', () => {
       return new Response(text, { status: response.status, headers: response.headers });
     }) as typeof fetch;
     const pressroom = connect(platform, { fetch: oneBadTime });
-    const report = await pressroom.queue.sync();
+    const report = await call(pressroom, 'sync');
     expect(report.orders).toEqual({
       fetched: 79,
       notPruned:

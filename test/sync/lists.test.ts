@@ -7,6 +7,7 @@ import { Pressroom } from '../../main/core/pressroom';
 import type { Conventions } from '../../main/emulator/conventions';
 import type { TestPlatform } from '../support/platform';
 import { platformWith250Orders, startTestPlatform } from '../support/platform';
+import { call } from '../../main/core/service';
 
 /** Retry steps short enough for a test; Retry-After still holds a page back as long as it says. */
 const QUICK_RETRIES = { baseMs: 20, capMs: 100, maxAttempts: 8 };
@@ -37,7 +38,7 @@ describe('lists read to their end', () => {
   ])('reads all 250 orders from %s', async (_name, conventions) => {
     const platform = await platformWith250Orders({ pageCap: 50, ...conventions });
     const pressroom = connect(platform);
-    expect(await pressroom.queue.sync()).toEqual(SEEDED);
+    expect(await call(pressroom, 'sync')).toEqual(SEEDED);
     expect(pressroom.store.cache.counts().orders).toBe(250);
     pressroom.close();
   });
@@ -69,20 +70,20 @@ describe('lists read to their end', () => {
     }) as typeof fetch;
     const pressroom = connect(platform, refuseOnce);
     const started = Date.now();
-    expect(await pressroom.queue.sync()).toEqual(SEEDED);
+    expect(await call(pressroom, 'sync')).toEqual(SEEDED);
     expect(refusals).toEqual(['bots?page=1', 'orders?page=2']);
     // The 429's Retry-After was honoured before the page was asked again.
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
-    expect(pressroom.queue.status().sync.bots?.problem).toBeNull();
+    expect(call(pressroom, 'status').sync.bots?.problem).toBeNull();
     pressroom.close();
   });
 
   it('gives a page up after a bounded number of refusals, and deletes nothing', async () => {
     const platform = await platformWith250Orders({ pageCap: 100 });
     const pressroom = connect(platform);
-    await pressroom.queue.sync();
+    await call(pressroom, 'sync');
     await platform.admin('PUT', '/faults', { error_rate: 1 });
-    const report = await pressroom.queue.sync();
+    const report = await call(pressroom, 'sync');
     expect(report.orders).toEqual({ error: expect.stringContaining('503') });
     expect(pressroom.store.cache.counts().orders).toBe(250);
     pressroom.close();
@@ -105,15 +106,15 @@ describe('pruning only what provably went', () => {
       return response;
     }) as typeof fetch;
     const pressroom = connect(platform, deletesMidSync);
-    expect((await pressroom.queue.sync()).orders).toBe(250);
+    expect((await call(pressroom, 'sync')).orders).toBe(250);
 
     deleteDuringNextRead = true;
-    await pressroom.queue.sync();
+    await call(pressroom, 'sync');
     expect(cachedOrderIds(pressroom)).toContain('ord_101');
     expect(pressroom.store.cache.counts().orders).toBe(250);
 
     // Once the order is gone from whole reads that see everything else, it goes from the cache.
-    await pressroom.queue.sync();
+    await call(pressroom, 'sync');
     const ids = cachedOrderIds(pressroom);
     expect(ids).toContain('ord_101');
     expect(ids).not.toContain('ord_5');
@@ -124,9 +125,9 @@ describe('pruning only what provably went', () => {
   it('drops a bot deleted on the platform in the next sync', async () => {
     const platform = await startTestPlatform({ seed: 'demo', plan: 'enterprise' });
     const pressroom = connect(platform);
-    await pressroom.queue.sync();
+    await call(pressroom, 'sync');
     await platform.client.deleteBot('bot_3');
-    await pressroom.queue.sync();
+    await call(pressroom, 'sync');
     expect(pressroom.store.cache.bots().map((bot) => bot.id)).toEqual(
       expect.not.arrayContaining(['bot_3']),
     );

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { Pressroom } from '../../main/core/pressroom';
 import { startTestPlatform } from '../support/platform';
+import { call } from '../../main/core/service';
 
 describe('pull sync', () => {
   it('fetches every page into the cache, links our posts and keeps platform-only ones read-only', async () => {
@@ -12,14 +13,14 @@ describe('pull sync', () => {
       token: platform.server.token,
       plan: 'pro',
     });
-    const ours = pressroom.posts.addPost({
+    const ours = call(pressroom, 'addPost', {
       text: 'Handed off here',
       botId: 'bot_1',
       at: new Date(Date.now() + 3_600_000).toISOString(),
       zone: 'UTC',
       mode: 'hand_off',
     });
-    await pressroom.queue.publishDue();
+    await call(pressroom, 'publishDue');
     expect(pressroom.store.posts.require(ours.id).status).toBe('handed_off');
 
     const progress: string[] = [];
@@ -30,7 +31,7 @@ describe('pull sync', () => {
     expect(progress).toContain('subscribers:300');
     expect(pressroom.store.cache.counts()).toEqual({ bots: 3, subscribers: 300, orders: 80 });
 
-    const posts = pressroom.posts.listPosts();
+    const posts = call(pressroom, 'listPosts');
     expect(posts).toHaveLength(61);
     expect(posts.filter((post) => post.origin === 'remote')).toHaveLength(60);
     expect(posts.find((post) => post.id === ours.id)).toMatchObject({
@@ -45,13 +46,13 @@ describe('pull sync', () => {
 
     // When the platform publishes the handed-off post, the next sync says so; nothing is duplicated.
     platform.server.clock.offsetMs = 3_600_001;
-    await pressroom.queue.sync();
+    await call(pressroom, 'sync');
     expect(pressroom.store.posts.require(ours.id).status).toBe('published');
-    expect(pressroom.posts.listPosts()).toHaveLength(61);
+    expect(call(pressroom, 'listPosts')).toHaveLength(61);
 
     // Deleted on the platform: gone from the cache too.
     await platform.client.deleteBot('bot_3');
-    await pressroom.queue.sync();
+    await call(pressroom, 'sync');
     expect(pressroom.store.cache.counts().bots).toBe(2);
     pressroom.close();
   });
@@ -66,7 +67,7 @@ describe('pull sync', () => {
       retryRules: { baseMs: 20, capMs: 100, maxAttempts: 3 },
     });
     await platform.admin('PUT', '/faults', { error_rate: 1 });
-    const report = await pressroom.queue.sync();
+    const report = await call(pressroom, 'sync');
     expect(report.bots).toEqual({ error: expect.stringContaining('503') });
     pressroom.close();
   });
@@ -81,28 +82,28 @@ describe('messages and broadcasts', () => {
       token: platform.server.token,
       plan: 'enterprise',
     });
-    pressroom.people.sendMessage({ subscriberId: 'sub_1', text: 'Your bread is ready' });
-    pressroom.people.addTag({ subscriberId: 'sub_1', tag: 'pickup' });
+    call(pressroom, 'sendMessage', { subscriberId: 'sub_1', text: 'Your bread is ready' });
+    call(pressroom, 'addTag', { subscriberId: 'sub_1', tag: 'pickup' });
     const expected = (
       await platform.client.listSubscribers({ tag: 'vip', status: 'active', per_page: 200 })
     ).items.length;
-    const { group, recipients } = await pressroom.people.broadcast({
+    const { group, recipients } = await call(pressroom, 'broadcast', {
       tag: 'vip',
       text: 'VIP tasting on Friday',
     });
     expect(recipients).toBe(expected);
-    expect(pressroom.people.broadcastProgress({ group })).toMatchObject({
+    expect(call(pressroom, 'broadcastProgress', { group })).toMatchObject({
       queued: expected,
       done: 0,
     });
     await pressroom.queue.publishUntilEmpty();
-    expect(pressroom.people.broadcastProgress({ group })).toMatchObject({
+    expect(call(pressroom, 'broadcastProgress', { group })).toMatchObject({
       queued: 0,
       done: expected,
       failed: 0,
     });
     expect((await platform.client.getSubscriber('sub_1')).tags).toContain('pickup');
-    const bad = () => pressroom.people.sendMessage({ subscriberId: 'sub_1', text: '' });
+    const bad = () => call(pressroom, 'sendMessage', { subscriberId: 'sub_1', text: '' });
     expect(bad).toThrow('text: must not be empty');
     pressroom.close();
   });

@@ -6,9 +6,9 @@ import { describeBatch, describeKept, describeUndone } from '../../../shared/dom
 import { TEXT_ENCODINGS } from '../../../shared/encodings';
 import type { TextEncoding } from '../../../shared/encodings';
 import { formatInZone } from '../../../shared/time';
-import { UnusableFile } from '../../csv/import';
 import { CliError, createOutput } from '../output';
 import { globalOptions } from '../options';
+import { call } from '../../core/service';
 import { withWorkspace } from '../workspace';
 
 interface ImportOptions {
@@ -93,7 +93,7 @@ export function registerImport(program: Command): void {
       const output = createOutput(globalOptions(self).json);
       if (kind === 'list') {
         const { batches, zone } = await withWorkspace(self, (pressroom) => ({
-          batches: pressroom.imports.listImports({}),
+          batches: call(pressroom, 'listImports', {}),
           zone: pressroom.settings.getSettings().timezone,
         }));
         output.result(
@@ -128,7 +128,7 @@ export function registerImport(program: Command): void {
         );
       if (kind === 'undo') {
         const undone = await withWorkspace(self, (pressroom) =>
-          pressroom.imports.undoImport({ batch: file }),
+          call(pressroom, 'undoImport', { batch: file }),
         );
         output.result(
           { batch: file, ...undone },
@@ -141,34 +141,32 @@ export function registerImport(program: Command): void {
       if (kind === 'products' && options.fillSlots)
         throw new CliError('--fill-slots is for posts', 2);
       const { result, zone } = await withWorkspace(self, async (pressroom) => {
-        const result = await pressroom.imports
-          .importFile(
-            {
-              kind,
-              path: file,
-              dryRun: options.dryRun,
-              onError: options.onError,
-              queue: options.queue,
-              past: options.past ?? 'error',
-              ...(options.timezone ? { timezone: options.timezone } : {}),
-              ...(options.dateFormat ? { dateFormat: options.dateFormat } : {}),
-              fillSlots: options.fillSlots,
-              allowDuplicates: options.allowDuplicates,
-              ...(options.encoding ? { encoding: options.encoding } : {}),
-              ...(options.header !== undefined ? { firstRowIsData: !options.header } : {}),
-              ...(options.bot ? { bot: options.bot } : {}),
-            },
-            (p) =>
-              output.progress(
-                `rows read ${p.rowsRead}, valid ${p.rowsValid}, written ${p.rowsWritten}`,
-              ),
-          )
-          .catch((error: unknown) => {
-            throw error instanceof UnusableFile ? new CliError(error.message, 2) : error;
-          });
+        // The import tells its progress as the workspace's events, to the CLI as to a window.
+        const stop = pressroom.subscribe((event) => {
+          if (event.type !== 'import') return;
+          const p = event.progress;
+          output.progress(
+            `rows read ${p.rowsRead}, valid ${p.rowsValid}, written ${p.rowsWritten}`,
+          );
+        });
+        const result = await call(pressroom, 'importFile', {
+          kind,
+          path: file,
+          dryRun: options.dryRun,
+          onError: options.onError,
+          queue: options.queue,
+          past: options.past ?? 'error',
+          ...(options.timezone ? { timezone: options.timezone } : {}),
+          ...(options.dateFormat ? { dateFormat: options.dateFormat } : {}),
+          fillSlots: options.fillSlots,
+          allowDuplicates: options.allowDuplicates,
+          ...(options.encoding ? { encoding: options.encoding } : {}),
+          ...(options.header !== undefined ? { firstRowIsData: !options.header } : {}),
+          ...(options.bot ? { bot: options.bot } : {}),
+        }).finally(stop);
         // The workspace keeps the bad rows only while it is open.
         if (options.errors && result.badRowsFile !== null) {
-          const { csv } = await pressroom.imports.getBadRows({ id: result.badRowsFile });
+          const { csv } = await call(pressroom, 'getBadRows', { id: result.badRowsFile });
           await writeFile(options.errors, csv);
           output.progress(`Invalid rows written to ${options.errors}`);
         }
@@ -252,7 +250,7 @@ export function registerExport(program: Command): void {
       if (kind !== 'posts' && kind !== 'products')
         throw new CliError(`kind must be posts or products, not "${kind}"`, 2);
       const rows = await withWorkspace(self, (pressroom) =>
-        pressroom.imports.exportFile({ kind, path: file, bom: options.bom }),
+        call(pressroom, 'exportFile', { kind, path: file, bom: options.bom }),
       );
       output.result({ kind, file, rows }, `Wrote ${rows} ${kind} to ${file}`);
     });

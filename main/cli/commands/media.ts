@@ -5,6 +5,7 @@ import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { CliError, createOutput } from '../output';
 import { globalOptions } from '../options';
+import { call } from '../../core/service';
 import { withWorkspace } from '../workspace';
 
 /** A picture file's bytes, or the sentence saying why it cannot be read. */
@@ -71,10 +72,12 @@ export function registerMedia(program: Command): void {
           2,
         );
       const host = await withWorkspace(command, (pressroom) => {
-        if (clear) pressroom.media.setMediaHost({ host: null });
+        if (clear) call(pressroom, 'setMediaHost', { host: null });
         else if (folder !== undefined && url !== undefined)
-          pressroom.media.setMediaHost({ host: { folder: resolve(folder), publicBaseUrl: url } });
-        return pressroom.media.host();
+          call(pressroom, 'setMediaHost', {
+            host: { folder: resolve(folder), publicBaseUrl: url },
+          });
+        return call(pressroom, 'getMediaHost');
       });
       output.result(
         { host },

@@ -5,6 +5,7 @@ import type { LocalPost } from '../../../shared/domain';
 import { formatInZone } from '../../../shared/time';
 import { CliError, createOutput } from '../output';
 import { globalOptions } from '../options';
+import { call } from '../../core/service';
 import { withWorkspace } from '../workspace';
 
 interface AddOptions {
@@ -76,8 +77,8 @@ export function registerPosts(program: Command): void {
       };
       const post = await withWorkspace(command, (pressroom) =>
         options.queueNext
-          ? pressroom.planning.addToQueue(common)
-          : pressroom.posts.addPost({
+          ? call(pressroom, 'addToQueue', common)
+          : call(pressroom, 'addPost', {
               ...common,
               mode:
                 options.mode === 'schedule' && options.at === undefined ? 'draft' : options.mode,
@@ -93,7 +94,7 @@ export function registerPosts(program: Command): void {
     .description('List the posts of this workspace, by time')
     .action(async (_options: unknown, command: Command) => {
       const output = createOutput(globalOptions(command).json);
-      const list = await withWorkspace(command, (pressroom) => pressroom.posts.listPosts());
+      const list = await withWorkspace(command, (pressroom) => call(pressroom, 'listPosts'));
       output.result(
         list,
         list.length === 0

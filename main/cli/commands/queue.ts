@@ -5,6 +5,7 @@ import type { DrainReport } from '../../queue/publisher';
 import { describeFailure } from '../../../shared/failures';
 import { CliError, createOutput } from '../output';
 import { globalOptions, intOption } from '../options';
+import { call } from '../../core/service';
 import { withWorkspace } from '../workspace';
 
 interface PublishOptions {
@@ -38,10 +39,10 @@ export function registerQueue(program: Command): void {
           } else if (options.untilEmpty) {
             report = await pressroom.queue.publishUntilEmpty(progress);
           } else {
-            report = await pressroom.queue.publishDue();
+            report = await call(pressroom, 'publishDue');
             progress(report);
           }
-          const status = pressroom.queue.status();
+          const status = call(pressroom, 'status');
           if (status.paused) output.progress(`Paused: ${status.paused}`);
           return {
             published: report.published,
@@ -106,7 +107,7 @@ export function registerQueue(program: Command): void {
     .description('Queue counts by state, posts and products by status, and the rate-limit state')
     .action(async (_options: unknown, command: Command) => {
       const output = createOutput(globalOptions(command).json);
-      const status = await withWorkspace(command, (pressroom) => pressroom.queue.status());
+      const status = await withWorkspace(command, (pressroom) => call(pressroom, 'status'));
       const line = (counts: Record<string, number>) =>
         Object.entries(counts)
           .map(([state, n]) => `${state} ${n}`)
@@ -139,8 +140,8 @@ export function registerQueue(program: Command): void {
         const itemId = intOption('id', 1, Number.MAX_SAFE_INTEGER)(id);
         const item = await withWorkspace(command, (pressroom) =>
           verb === 'retry'
-            ? pressroom.queue.retryItem({ id: itemId })
-            : pressroom.queue.cancelItem({ id: itemId }),
+            ? call(pressroom, 'retryItem', { id: itemId })
+            : call(pressroom, 'cancelItem', { id: itemId }),
         );
         output.result(item, `Queue item ${item.id} is now ${item.state}`);
       });
@@ -161,7 +162,7 @@ export function registerQueue(program: Command): void {
           2,
         );
       const item = await withWorkspace(command, (pressroom) =>
-        pressroom.queue.resendItem({ id: itemId }),
+        call(pressroom, 'resendItem', { id: itemId }),
       );
       output.result(item, `Queue item ${item.id} is now ${item.state}; it goes without a lookup`);
     });
@@ -175,7 +176,7 @@ export function registerQueue(program: Command): void {
       const output = createOutput(globalOptions(command).json);
       const itemId = intOption('id', 1, Number.MAX_SAFE_INTEGER)(id);
       const item = await withWorkspace(command, (pressroom) =>
-        pressroom.queue.markItemPublished({
+        call(pressroom, 'markItemPublished', {
           id: itemId,
           ...(options.remoteId === undefined ? {} : { remoteId: options.remoteId }),
         }),

@@ -4,6 +4,7 @@ import type { BotSchedule } from '../../../shared/domain';
 import { formatInZone } from '../../../shared/time';
 import { createOutput } from '../output';
 import { globalOptions } from '../options';
+import { call } from '../../core/service';
 import { withWorkspace } from '../workspace';
 
 function describe(schedule: BotSchedule): string {
@@ -33,7 +34,7 @@ export function registerSchedule(program: Command): void {
     .action(async (botId: string, _options: unknown, command: Command) => {
       const output = createOutput(globalOptions(command).json);
       const shown = await withWorkspace(command, (pressroom) =>
-        pressroom.planning.getSchedule({ botId }),
+        call(pressroom, 'getSchedule', { botId }),
       );
       output.result(shown, describe(shown));
     });
@@ -44,7 +45,7 @@ export function registerSchedule(program: Command): void {
     .action(async (botId: string, text: string, _options: unknown, command: Command) => {
       const output = createOutput(globalOptions(command).json);
       const saved = await withWorkspace(command, (pressroom) =>
-        pressroom.planning.setSchedule({ botId, schedule: text }),
+        call(pressroom, 'setSchedule', { botId, schedule: text }),
       );
       output.result(saved, describe(saved));
     });

@@ -1,6 +1,6 @@
 // AI (Node, main process): the platform's AI assist on a post, campaign drafts from a brief and
 // saving the ones the user kept, and the AI usage report.
-import type { AI_TASKS, OperationInput } from '../../../shared/contract';
+import type { AI_TASKS, CheckedInput } from '../../../shared/contract';
 import type {
   AiAnswerInfo,
   AiAssistReply,
@@ -11,10 +11,11 @@ import type {
 import { PRIORITY } from '../../../shared/domain';
 import { campaignMessages, estimateCampaign, parseCampaignReply } from '../../../shared/campaign';
 import type { AiChat } from '../../platform/normalize';
-import type { WorkspaceStore } from '../../store';
+import type { CacheStore } from '../../store/cache';
+import type { PostsStore } from '../../store/posts';
+import type { Transactional } from '../../store/transaction';
 import type { CoreEvents } from '../events';
 import type { GovernedClient } from '../governed-client';
-import { validate } from '../input';
 import type { PlanningService } from './planning';
 import type { SettingsService } from './settings';
 
@@ -46,9 +47,15 @@ function answerInfo(answer: AiChat): AiAnswerInfo {
   };
 }
 
+/** What AI reads and writes of the store: the platform's bots, and the drafts it saves. */
+export interface AiData extends Transactional {
+  cache: CacheStore;
+  posts: PostsStore;
+}
+
 export class AiService {
   constructor(
-    private readonly store: WorkspaceStore,
+    private readonly store: AiData,
     private readonly now: () => number,
     private readonly events: CoreEvents,
     private readonly platform: GovernedClient,
@@ -57,8 +64,8 @@ export class AiService {
   ) {}
 
   /** Asks the platform's AI for a draft, a shorter or reworded text, or hashtags. */
-  async aiAssist(input: OperationInput<'aiAssist'>): Promise<AiAssistReply> {
-    const { task, text, provider } = validate('aiAssist', input);
+  async aiAssist(input: CheckedInput<'aiAssist'>): Promise<AiAssistReply> {
+    const { task, text, provider } = input;
     const client = this.platform.require();
     const answer = await this.platform.gated(PRIORITY.user, () =>
       client.aiChat({
@@ -77,8 +84,7 @@ export class AiService {
    * Asks the platform's AI for `count` posts from a brief, and reads them out of its answer.
    * Nothing is saved: a failure leaves the workspace as it was.
    */
-  async draftCampaign(input: OperationInput<'draftCampaign'>): Promise<CampaignDrafts> {
-    const request = validate('draftCampaign', input);
+  async draftCampaign(request: CheckedInput<'draftCampaign'>): Promise<CampaignDrafts> {
     const client = this.platform.require();
     const botId = request.botId ?? this.settings.defaultBotId();
     const bot = this.store.cache.bots().find((candidate) => candidate.id === botId);
@@ -109,8 +115,8 @@ export class AiService {
   }
 
   /** Saves the campaign drafts the user kept, as drafts or each in the bot's next free slot. */
-  saveCampaignDrafts(input: OperationInput<'saveCampaignDrafts'>): LocalPost[] {
-    const { drafts, placement, allowDuplicate, ...request } = validate('saveCampaignDrafts', input);
+  saveCampaignDrafts(input: CheckedInput<'saveCampaignDrafts'>): LocalPost[] {
+    const { drafts, placement, allowDuplicate, ...request } = input;
     const zone = this.settings.zone();
     const botId = request.botId ?? this.settings.defaultBotId();
     const saved = this.store.transaction(() => {
@@ -125,8 +131,8 @@ export class AiService {
   }
 
   /** Tokens per day and provider over the last `days` days (UTC dates, as the platform counts). */
-  async aiUsage(input: OperationInput<'aiUsage'> = {}): Promise<AiUsageDay[]> {
-    const { days } = validate('aiUsage', input);
+  async aiUsage(input: CheckedInput<'aiUsage'>): Promise<AiUsageDay[]> {
+    const { days } = input;
     const client = this.platform.require();
     const to = new Date(this.now());
     const from = new Date(this.now() - (days - 1) * 86_400_000);

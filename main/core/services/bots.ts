@@ -1,21 +1,29 @@
 // Bots (Node, main process): the bots the platform knows (from the cache), and the user's changes
 // to them, which go through the outbox like every other write. Deleting one first settles its
 // posts here as the user chose, so none is left to fail for want of its bot.
-import type { OperationInput } from '../../../shared/contract';
+import type { CheckedInput } from '../../../shared/contract';
 import type { BotSummary, LocalPost, OutboxItem } from '../../../shared/domain';
-import type { WorkspaceStore } from '../../store';
+import { NOT_GONE_OUT } from '../../../shared/domain';
+import type { CacheStore } from '../../store/cache';
+import type { PostsStore } from '../../store/posts';
+import type { Transactional } from '../../store/transaction';
 import { NotAllowed } from '../errors';
-import { validate } from '../input';
+import type { Outbox } from '../outbox';
 import type { PostsService } from './posts';
-import type { QueueService } from './queue';
 
 /** The posts of ours a bot's deletion concerns: scheduled, or not gone out (drafts, failed, missed). */
-const CONCERNED = new Set<LocalPost['status']>(['scheduled', 'draft', 'failed', 'missed']);
+const CONCERNED = new Set<LocalPost['status']>(['scheduled', ...NOT_GONE_OUT]);
+
+/** What bots reads of the store: the platform's bots (the cache) and our posts of each. */
+export interface BotsData extends Transactional {
+  cache: CacheStore;
+  posts: PostsStore;
+}
 
 export class BotsService {
   constructor(
-    private readonly store: WorkspaceStore,
-    private readonly queue: QueueService,
+    private readonly store: BotsData,
+    private readonly outbox: Outbox,
     private readonly posts: PostsService,
   ) {}
 
@@ -23,28 +31,28 @@ export class BotsService {
     return this.store.cache.bots();
   }
 
-  createBot(input: OperationInput<'createBot'>): OutboxItem {
-    const bot = validate('createBot', input);
-    return this.queue.enqueueUserWrite('create_bot', {
+  createBot(input: CheckedInput<'createBot'>): OutboxItem {
+    const bot = input;
+    return this.outbox.enqueueUserWrite('create_bot', {
       name: bot.name,
       channel: bot.channel,
       ...(bot.description ? { description: bot.description } : {}),
     });
   }
 
-  renameBot(input: OperationInput<'renameBot'>): OutboxItem {
-    const { botId, name } = validate('renameBot', input);
-    return this.queue.enqueueUserWrite('update_bot', { id: botId, name });
+  renameBot(input: CheckedInput<'renameBot'>): OutboxItem {
+    const { botId, name } = input;
+    return this.outbox.enqueueUserWrite('update_bot', { id: botId, name });
   }
 
-  botPosts(input: OperationInput<'botPosts'>): { scheduled: number; drafts: number } {
-    const posts = this.postsOf(validate('botPosts', input).botId);
+  botPosts(input: CheckedInput<'botPosts'>): { scheduled: number; drafts: number } {
+    const posts = this.postsOf(input.botId);
     const scheduled = posts.filter((post) => post.status === 'scheduled').length;
     return { scheduled, drafts: posts.length - scheduled };
   }
 
-  deleteBot(input: OperationInput<'deleteBot'>): OutboxItem {
-    const { botId, posts: choice, moveTo } = validate('deleteBot', input);
+  deleteBot(input: CheckedInput<'deleteBot'>): OutboxItem {
+    const { botId, posts: choice, moveTo } = input;
     return this.store.transaction(() => {
       const posts = this.postsOf(botId);
       if (posts.length > 0 && !choice)
@@ -58,10 +66,10 @@ export class BotsService {
           this.posts.updatePost({ id, botId: moveTo, allowDuplicate: true });
         else {
           if (post.status === 'scheduled') this.posts.moveToDrafts({ id });
-          this.posts.updatePost({ id, botId: null });
+          this.posts.updatePost({ id, botId: null, allowDuplicate: false });
         }
       }
-      return this.queue.enqueueUserWrite('delete_bot', { id: botId });
+      return this.outbox.enqueueUserWrite('delete_bot', { id: botId });
     });
   }
 

@@ -1,17 +1,24 @@
 // The catalog (Node, main process): products as the user lists, saves, copies, deletes and queues
 // them, and what locks a product against change.
-import type { OperationInput } from '../../../shared/contract';
+import type { CheckedInput } from '../../../shared/contract';
 import type { Issue } from '../../../shared/answers';
 import type { LocalProduct, OutboxItem, Page } from '../../../shared/domain';
-import { PRIORITY } from '../../../shared/domain';
+import { PRIORITY, UNSENT_PRODUCT } from '../../../shared/domain';
 import { isCurrency } from '../../../shared/money';
 import { parsePrice } from '../../../shared/price-text';
-import type { WorkspaceStore } from '../../store';
+import type { CatalogStore } from '../../store/catalog';
+import type { ProductsStore } from '../../store/products';
+import type { Transactional } from '../../store/transaction';
 import { InvalidInput, NotAllowed } from '../errors';
 import type { CoreEvents } from '../events';
-import { validate } from '../input';
-import type { QueueService } from './queue';
+import type { Outbox } from '../outbox';
 import type { SettingsService } from './settings';
+
+/** What the catalog reads and writes of the store; the outbox through its owner. */
+export interface CatalogData extends Transactional {
+  products: ProductsStore;
+  catalog: CatalogStore;
+}
 
 /** Why a product cannot be edited any more. */
 function productLock(product: LocalProduct): string {
@@ -23,20 +30,19 @@ function productLock(product: LocalProduct): string {
 
 export class CatalogService {
   constructor(
-    private readonly store: WorkspaceStore,
+    private readonly store: CatalogData,
+    private readonly outbox: Outbox,
     private readonly now: () => number,
     private readonly events: CoreEvents,
     private readonly settings: SettingsService,
-    private readonly queue: QueueService,
   ) {}
 
-  listProducts(input: OperationInput<'listProducts'> = {}): Page<LocalProduct> {
-    return this.store.catalog.page(validate('listProducts', input));
+  listProducts(input: CheckedInput<'listProducts'>): Page<LocalProduct> {
+    return this.store.catalog.page(input);
   }
 
   /** Creates a draft product, or edits a draft or failed one (which becomes a draft again). */
-  saveProduct(input: OperationInput<'saveProduct'>): LocalProduct {
-    const request = validate('saveProduct', input);
+  saveProduct(request: CheckedInput<'saveProduct'>): LocalProduct {
     const currency = request.currency ?? this.settings.defaultCurrency();
     const issues: Issue[] = [];
     if (!isCurrency(currency))
@@ -68,8 +74,8 @@ export class CatalogService {
     return saved;
   }
 
-  duplicateProduct(input: OperationInput<'duplicateProduct'>): LocalProduct {
-    const { id } = validate('duplicateProduct', input);
+  duplicateProduct(input: CheckedInput<'duplicateProduct'>): LocalProduct {
+    const { id } = input;
     const original = this.store.catalog.get(id);
     if (!original) throw new InvalidInput([{ field: 'id', message: `no product ${id}` }]);
     const copy = this.store.transaction(() =>
@@ -88,8 +94,8 @@ export class CatalogService {
   }
 
   /** Deletes the drafts (and failed products) among `ids`; published ones stay, and say so. */
-  deleteProducts(input: OperationInput<'deleteProducts'>): { removed: number } {
-    const { ids } = validate('deleteProducts', input);
+  deleteProducts(input: CheckedInput<'deleteProducts'>): { removed: number } {
+    const { ids } = input;
     const removed = this.store.catalog.remove(ids);
     if (removed === 0)
       throw new NotAllowed(
@@ -100,26 +106,21 @@ export class CatalogService {
   }
 
   /** Queues draft (or failed) products for publishing now; published ones are refused by name. */
-  queueProducts(input: OperationInput<'queueProducts'>): OutboxItem[] {
-    const { ids } = validate('queueProducts', input);
+  queueProducts(input: CheckedInput<'queueProducts'>): OutboxItem[] {
+    const { ids } = input;
     return this.store.transaction(() => {
+      const dueAt = this.now();
       const items = ids.map((id) => {
         const product = this.store.products.get(id);
         if (!product) throw new InvalidInput([{ field: 'ids', message: `no product ${id}` }]);
-        if (product.origin === 'remote' || !['draft', 'failed'].includes(product.status)) {
+        if (product.origin === 'remote' || !UNSENT_PRODUCT.includes(product.status)) {
           throw new NotAllowed(
             `Product ${product.sku} is ${product.origin === 'remote' ? 'on the platform already' : product.status}; only drafts and failed products can be queued`,
           );
         }
-        return this.store.outbox.enqueue({
-          kind: 'create_product',
-          productId: id,
-          priority: PRIORITY.due,
-          dueAt: this.now(),
-        });
+        return { kind: 'create_product' as const, productId: id, priority: PRIORITY.due, dueAt };
       });
-      this.queue.changed();
-      return items;
+      return this.outbox.enqueue(items);
     });
   }
 }

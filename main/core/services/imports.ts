@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { MAX_UPLOAD_BYTES, uploadFileName } from '../../../shared/contract';
-import type { OperationInput } from '../../../shared/contract';
+import type { CheckedInput } from '../../../shared/contract';
 import type {
   ImportBatch,
   ImportPreview,
@@ -16,17 +16,30 @@ import type {
   ImportUndone,
 } from '../../../shared/domain';
 import { FIELDS, MappingError, mapColumns } from '../../csv/columns';
-import { exportCsv } from '../../csv/export';
-import { importCsv } from '../../csv/import';
+import type { ImportKind } from '../../csv/columns';
+import type { ImportOptions } from '../../csv/import-options';
 import { UnusableFile, openCsv } from '../../csv/read';
 import { detectSource, looksLikeData, positionalMapping, SOURCE_LABELS } from '../../csv/sources';
-import type { WorkspaceStore } from '../../store';
+import type { ImportsStore } from '../../store/imports';
 import { InvalidInput, NotAllowed } from '../errors';
 import type { CoreEvents } from '../events';
-import { validate } from '../input';
+import type { Outbox } from '../outbox';
 import { PrivateFiles } from '../private-files';
-import type { QueueService } from './queue';
 import type { SettingsService } from './settings';
+
+/**
+ * CSV in and out over the workspace (main/csv/ import.ts and export.ts, bound to its store by
+ * pressroom.ts): an import writes posts, products and the outbox in its own transactions.
+ */
+export interface CsvFiles {
+  importCsv(kind: ImportKind, path: string, options: ImportOptions): Promise<ImportResult>;
+  exportCsv(kind: ImportKind, path: string, bom: boolean): Promise<number>;
+}
+
+/** What imports reads and writes of the store: the import batches (their undo, their history). */
+export interface ImportsData {
+  imports: ImportsStore;
+}
 
 /**
  * Uploads kept at once: the wizard's file (previewed, then imported) and a few more; the web
@@ -54,73 +67,84 @@ export class ImportsService {
   private readonly badRows = new PrivateFiles(KEPT_BAD_ROWS);
 
   constructor(
-    private readonly store: WorkspaceStore,
+    private readonly store: ImportsData,
+    private readonly csv: CsvFiles,
+    private readonly outbox: Outbox,
     private readonly now: () => number,
     private readonly events: CoreEvents,
     private readonly settings: SettingsService,
-    private readonly queue: QueueService,
   ) {}
 
-  /** Imports a CSV file of posts or products as one undoable batch (see main/csv/import.ts). */
-  async importFile(
-    input: OperationInput<'importFile'>,
+  /**
+   * Imports a CSV file of posts or products as one undoable batch (see main/csv/import.ts); its
+   * progress is told as the workspace's `import` events, to a window and the CLI alike.
+   */
+  importFile(request: CheckedInput<'importFile'>): Promise<ImportResult> {
+    return this.runImport(request, (progress) => this.events.emit({ type: 'import', progress }));
+  }
+
+  private async runImport(
+    request: CheckedInput<'importFile'>,
     onProgress?: (progress: ImportProgress) => void,
   ): Promise<ImportResult> {
-    const request = validate('importFile', input);
     if (request.fillSlots && request.kind !== 'posts')
       throw new InvalidInput([{ field: 'fillSlots', message: 'is for posts' }]);
     const badRows = await this.badRows.create('bad-rows.csv');
-    const result = await importCsv(this.store, request.kind, request.path, {
-      badRowsPath: badRows.path,
-      dryRun: request.dryRun,
-      ...(request.mapping ? { mapping: request.mapping } : {}),
-      onError: request.onError,
-      queue: request.queue,
-      past: request.past,
-      ...(request.fillSlots
-        ? { fillSlots: { zone: this.settings.zone(), defaultBotId: this.settings.defaultBotId() } }
-        : {}),
-      duplicates: {
-        windowDays: this.settings.windowDays(),
-        allow: request.allowDuplicates,
-      },
-      ...(request.timezone ? { timezone: request.timezone } : {}),
-      ...(request.dateFormat ? { dateFormat: request.dateFormat } : {}),
-      ...(request.encoding ? { encoding: request.encoding } : {}),
-      ...(request.firstRowIsData !== undefined ? { firstRowIsData: request.firstRowIsData } : {}),
-      ...(request.bot ? { bot: request.bot } : {}),
-      defaultCurrency: this.settings.defaultCurrency(),
-      now: this.now(),
-      ...(onProgress ? { onProgress } : {}),
-    }).catch(async (error: unknown) => {
-      await this.badRows.remove(badRows.id);
-      return mappingAsInput(error);
-    });
+    const result = await this.csv
+      .importCsv(request.kind, request.path, {
+        badRowsPath: badRows.path,
+        dryRun: request.dryRun,
+        ...(request.mapping ? { mapping: request.mapping } : {}),
+        onError: request.onError,
+        queue: request.queue,
+        past: request.past,
+        ...(request.fillSlots
+          ? {
+              fillSlots: { zone: this.settings.zone(), defaultBotId: this.settings.defaultBotId() },
+            }
+          : {}),
+        duplicates: {
+          windowDays: this.settings.windowDays(),
+          allow: request.allowDuplicates,
+        },
+        ...(request.timezone ? { timezone: request.timezone } : {}),
+        ...(request.dateFormat ? { dateFormat: request.dateFormat } : {}),
+        ...(request.encoding ? { encoding: request.encoding } : {}),
+        ...(request.firstRowIsData !== undefined ? { firstRowIsData: request.firstRowIsData } : {}),
+        ...(request.bot ? { bot: request.bot } : {}),
+        defaultCurrency: this.settings.defaultCurrency(),
+        now: this.now(),
+        ...(onProgress ? { onProgress } : {}),
+      })
+      .catch(async (error: unknown) => {
+        await this.badRows.remove(badRows.id);
+        return mappingAsInput(error);
+      });
     if (result.invalid > 0 && existsSync(badRows.path)) result.badRowsFile = badRows.id;
     else await this.badRows.remove(badRows.id);
     if (result.written) this.events.emit({ type: 'changed', what: request.kind });
-    if (result.written && (request.queue || request.fillSlots)) this.queue.changed();
+    if (result.written && (request.queue || request.fillSlots)) this.outbox.lookAgain();
     return result;
   }
 
   /** Writes posts or products in the columns import reads; returns how many rows. */
-  exportFile(input: OperationInput<'exportFile'>): Promise<number> {
-    const { kind, path, bom } = validate('exportFile', input);
-    return exportCsv(this.store, kind, path, bom);
+  exportFile(input: CheckedInput<'exportFile'>): Promise<number> {
+    const { kind, path, bom } = input;
+    return this.csv.exportCsv(kind, path, bom);
   }
 
-  undoImport(input: OperationInput<'undoImport'>): ImportUndone {
-    const { batch } = validate('undoImport', input);
+  undoImport(input: CheckedInput<'undoImport'>): ImportUndone {
+    const { batch } = input;
     const undone = this.store.imports.undoBatch(batch);
     if (!undone.ok) throw new NotAllowed(undone.reason);
     this.events.emit({ type: 'changed', what: undone.kind });
-    this.queue.changed();
+    this.outbox.lookAgain();
     return { kind: undone.kind, removed: undone.removed, restored: undone.restored };
   }
 
   /** The import history: the latest batches, newest first, and why any can no longer be undone. */
-  listImports(input: OperationInput<'listImports'> = {}): ImportBatch[] {
-    const { limit } = validate('listImports', input);
+  listImports(input: CheckedInput<'listImports'>): ImportBatch[] {
+    const { limit } = input;
     return this.store.imports.listBatches(limit).map((batch) => ({
       id: batch.id,
       kind: batch.kind,
@@ -182,8 +206,8 @@ export class ImportsService {
   }
 
   /** The bad rows an import or preview wrote (ImportResult.badRowsFile), as CSV text. */
-  async getBadRows(input: OperationInput<'getBadRows'>): Promise<{ csv: string }> {
-    const path = this.badRows.path(validate('getBadRows', input).id);
+  async getBadRows(input: CheckedInput<'getBadRows'>): Promise<{ csv: string }> {
+    const path = this.badRows.path(input.id);
     if (path === null)
       throw new InvalidInput([
         { field: 'id', message: 'these bad rows are no longer kept: preview or import again' },
@@ -217,18 +241,14 @@ export class ImportsService {
   }
 
   /** Imports a file the page uploaded (receiveUpload). */
-  async importUpload(input: OperationInput<'importUpload'>): Promise<ImportResult> {
-    const { upload, ...options } = validate('importUpload', input);
-    return this.withUpload(upload, (path) =>
-      this.importFile({ ...options, path }, (progress) =>
-        this.events.emit({ type: 'import', progress }),
-      ),
-    );
+  async importUpload(input: CheckedInput<'importUpload'>): Promise<ImportResult> {
+    const { upload, ...options } = input;
+    return this.withUpload(upload, (path) => this.importFile({ ...options, path }));
   }
 
   /** What the import wizard shows before importing: detection, mapping, sample rows, a dry run. */
-  async previewUpload(input: OperationInput<'previewUpload'>): Promise<ImportPreview> {
-    const { upload, sampleRows, ...options } = validate('previewUpload', input);
+  async previewUpload(input: CheckedInput<'previewUpload'>): Promise<ImportPreview> {
+    const { upload, sampleRows, ...options } = input;
     return this.withUpload(upload, async (path) => {
       const file = await openCsv(path, {
         ...(options.encoding ? { encoding: options.encoding } : {}),
@@ -262,7 +282,7 @@ export class ImportsService {
       let result: ImportResult | null = null;
       let problem: string | null = null;
       try {
-        result = await this.importFile({ ...options, path, dryRun: true });
+        result = await this.runImport({ ...options, path, dryRun: true });
       } catch (error) {
         if (!(error instanceof UnusableFile)) throw error;
         problem = error.message.replace(path, basename(path));
@@ -290,13 +310,13 @@ export class ImportsService {
 
   /** CSV text of every post or product, in the columns import reads. */
   async exportText(
-    input: OperationInput<'exportText'>,
+    input: CheckedInput<'exportText'>,
   ): Promise<{ fileName: string; csv: string; rows: number }> {
-    const { kind, bom } = validate('exportText', input);
+    const { kind, bom } = input;
     const fileName = `pressroom-${kind}-${new Date(this.now()).toISOString().slice(0, 10)}.csv`;
     return withTemporaryFolder(async (folder) => {
       const path = join(folder, fileName);
-      const rows = await exportCsv(this.store, kind, path, bom);
+      const rows = await this.csv.exportCsv(kind, path, bom);
       return { fileName, csv: await readFile(path, 'utf8'), rows };
     });
   }

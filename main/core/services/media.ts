@@ -4,7 +4,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { MediaHost, OperationInput } from '../../../shared/contract';
+import type { MediaHost, CheckedInput } from '../../../shared/contract';
 import type { MediaPicture, OperationResults } from '../../../shared/answers';
 import type { MediaType } from '../../../shared/media';
 import {
@@ -17,9 +17,8 @@ import {
   picturesProblem,
   sniffMediaType,
 } from '../../../shared/media';
-import type { WorkspaceStore } from '../../store';
+import type { MediaStore } from '../../store/media';
 import { InvalidInput } from '../errors';
-import { validate } from '../input';
 
 const typeNames = Object.values(MEDIA_TYPES)
   .map((type) => type.extension.toUpperCase())
@@ -30,11 +29,11 @@ function dataUrl(type: MediaType, bytes: Uint8Array): string {
 }
 
 export class MediaService {
-  constructor(private readonly store: WorkspaceStore) {}
+  constructor(private readonly store: { media: MediaStore }) {}
 
   /** A picture the page read and sent, with the thumbnail it drew. */
-  addMedia(input: OperationInput<'addMedia'>): MediaPicture {
-    const { fileName, contentBase64, thumbnailBase64 } = validate('addMedia', input);
+  addMedia(input: CheckedInput<'addMedia'>): MediaPicture {
+    const { fileName, contentBase64, thumbnailBase64 } = input;
     return this.add(
       fileName,
       Buffer.from(contentBase64, 'base64'),
@@ -42,12 +41,12 @@ export class MediaService {
     );
   }
 
-  describeMedia(input: OperationInput<'describeMedia'>): MediaPicture[] {
-    return this.describe(validate('describeMedia', input).urls);
+  describeMedia(input: CheckedInput<'describeMedia'>): MediaPicture[] {
+    return this.describe(input.urls);
   }
 
   /** An uploaded picture's bytes (input checked by the operation table), for the page to draw. */
-  readMedia({ url }: OperationInput<'readMedia'>): OperationResults['readMedia'] {
+  readMedia({ url }: CheckedInput<'readMedia'>): OperationResults['readMedia'] {
     const name = localMediaName(url);
     const stored = name ? this.store.media.get(name) : undefined;
     const bytes = name && stored && this.store.media.bytes(name);
@@ -58,8 +57,8 @@ export class MediaService {
     return { fileName: stored.originalName, contentBase64: bytes.toString('base64') };
   }
 
-  setMediaHost(input: OperationInput<'setMediaHost'>): void {
-    this.setHost(validate('setMediaHost', input).host);
+  setMediaHost(input: CheckedInput<'setMediaHost'>): void {
+    this.setHost(input.host);
   }
 
   /** Keeps a picture; `thumbnail`, when the page made one, is what lists and the calendar show. */

@@ -1,7 +1,7 @@
 // People (Node, main process): subscribers and orders as the cache holds them, and what the user
 // sends them: a message, a tag, a broadcast to everyone with a tag.
 import { randomUUID } from 'node:crypto';
-import type { OperationInput } from '../../../shared/contract';
+import type { CheckedInput } from '../../../shared/contract';
 import type {
   OrderSummary,
   OutboxItem,
@@ -13,44 +13,49 @@ import type {
 import { PRIORITY } from '../../../shared/domain';
 import { readWholeList } from '../../platform/client';
 import type { PageRequest } from '../../platform/normalize';
-import type { WorkspaceStore } from '../../store';
+import type { CacheStore } from '../../store/cache';
+import type { Transactional } from '../../store/transaction';
 import { InvalidInput, NotAllowed } from '../errors';
 import type { GovernedClient } from '../governed-client';
-import { validate } from '../input';
-import type { QueueService } from './queue';
+import type { Outbox } from '../outbox';
+
+/** What people reads of the store: the cache of the platform's records. */
+export interface PeopleData extends Transactional {
+  cache: CacheStore;
+}
 
 export class PeopleService {
   constructor(
-    private readonly store: WorkspaceStore,
+    private readonly store: PeopleData,
+    private readonly outbox: Outbox,
     private readonly now: () => number,
     private readonly platform: GovernedClient,
-    private readonly queue: QueueService,
   ) {}
 
-  listSubscribers(input: OperationInput<'listSubscribers'> = {}): Page<SubscriberSummary> {
-    return this.store.cache.subscribers(validate('listSubscribers', input));
+  listSubscribers(input: CheckedInput<'listSubscribers'>): Page<SubscriberSummary> {
+    return this.store.cache.subscribers(input);
   }
 
-  getSubscriber(input: OperationInput<'getSubscriber'>): SubscriberDetail {
-    const { id } = validate('getSubscriber', input);
+  getSubscriber(input: CheckedInput<'getSubscriber'>): SubscriberDetail {
+    const { id } = input;
     const subscriber = this.store.cache.subscriber(id);
     if (!subscriber) throw new InvalidInput([{ field: 'id', message: `no subscriber ${id}` }]);
     return subscriber;
   }
 
-  listOrders(input: OperationInput<'listOrders'> = {}): Page<OrderSummary> {
-    return this.store.cache.orders(validate('listOrders', input));
+  listOrders(input: CheckedInput<'listOrders'>): Page<OrderSummary> {
+    return this.store.cache.orders(input);
   }
 
   /** Queues a message to one subscriber; it goes ahead of routine work. */
-  sendMessage(input: OperationInput<'sendMessage'>): OutboxItem {
-    const { subscriberId, text } = validate('sendMessage', input);
-    return this.queue.enqueueUserWrite('send_message', { subscriber_id: subscriberId, text });
+  sendMessage(input: CheckedInput<'sendMessage'>): OutboxItem {
+    const { subscriberId, text } = input;
+    return this.outbox.enqueueUserWrite('send_message', { subscriber_id: subscriberId, text });
   }
 
-  addTag(input: OperationInput<'addTag'>): OutboxItem {
-    const { subscriberId, tag } = validate('addTag', input);
-    return this.queue.enqueueUserWrite('add_tag', { subscriber_id: subscriberId, tag });
+  addTag(input: CheckedInput<'addTag'>): OutboxItem {
+    const { subscriberId, tag } = input;
+    return this.outbox.enqueueUserWrite('add_tag', { subscriber_id: subscriberId, tag });
   }
 
   listTagAudiences(): TagAudience[] {
@@ -62,9 +67,9 @@ export class PeopleService {
    * one outbox item each, rate-limited like the rest. Progress: `broadcastProgress(group)`.
    */
   async broadcast(
-    input: OperationInput<'broadcast'>,
+    input: CheckedInput<'broadcast'>,
   ): Promise<{ group: string; recipients: number }> {
-    const { tag, text, recipients: agreed } = validate('broadcast', input);
+    const { tag, text, recipients: agreed } = input;
     const client = this.platform.require();
     const recipients: string[] = [];
     const listPage = (request: PageRequest) =>
@@ -85,24 +90,22 @@ export class PeopleService {
         `The tag “${tag}” now has ${recipients.length} active subscriber${recipients.length === 1 ? '' : 's'} on the platform, not ${agreed}. Nothing was sent; check the count and send again.`,
       );
     const group = `broadcast-${randomUUID()}`;
-    this.store.transaction(() => {
-      for (const subscriberId of recipients) {
-        this.store.outbox.enqueue({
-          kind: 'send_message',
+    const dueAt = this.now();
+    this.store.transaction(() =>
+      this.outbox.enqueue(
+        recipients.map((subscriberId) => ({
+          kind: 'send_message' as const,
           payload: { subscriber_id: subscriberId, text },
           priority: PRIORITY.due,
-          dueAt: this.now(),
+          dueAt,
           groupId: group,
-        });
-      }
-    });
-    this.queue.changed();
+        })),
+      ),
+    );
     return { group, recipients: recipients.length };
   }
 
-  broadcastProgress(
-    input: OperationInput<'broadcastProgress'>,
-  ): Record<OutboxItem['state'], number> {
-    return this.store.outbox.counts(validate('broadcastProgress', input).group);
+  broadcastProgress(input: CheckedInput<'broadcastProgress'>): Record<OutboxItem['state'], number> {
+    return this.outbox.counts(input.group);
   }
 }

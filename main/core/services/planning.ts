@@ -1,7 +1,7 @@
 // Planning (Node, main process): bots' weekly schedules, their free slots, the calendar, and
 // placing posts in slots ("add to queue", "share next", a campaign's drafts one slot each).
 import type { z } from 'zod';
-import type { OperationInput, Operations } from '../../../shared/contract';
+import type { CheckedInput, Operations } from '../../../shared/contract';
 import type { CalendarRange, OperationResults } from '../../../shared/answers';
 import type { BotSchedule, FreeSlot, LocalPost, SharedNext } from '../../../shared/domain';
 import { PRIORITY } from '../../../shared/domain';
@@ -13,16 +13,22 @@ import {
   parseSchedule,
 } from '../../../shared/schedule';
 import { WallClock } from '../../../shared/time';
-import type { WorkspaceStore } from '../../store';
 import { SlotCursor, frontOfQueue, heldTimes } from '../../store/planning';
+import type { SlotData } from '../../store/planning';
+import type { Transactional } from '../../store/transaction';
+import type { SchedulesStore } from '../../store/schedules';
 import { InvalidInput, NotAllowed } from '../errors';
 import type { CoreEvents } from '../events';
-import { validate } from '../input';
+import type { Outbox } from '../outbox';
 import type { BotsService } from './bots';
 import type { MediaService } from './media';
 import type { PostsService } from './posts';
-import type { QueueService } from './queue';
 import type { SettingsService } from './settings';
+
+/** What planning reads and writes of the store: posts and schedules; the outbox through its owner. */
+export interface PlanningData extends SlotData, Transactional {
+  schedules: SchedulesStore;
+}
 
 /** A post "add to queue" or "share next" places: an existing one, or a new one not yet made. */
 interface QueueTarget {
@@ -39,23 +45,23 @@ function noSlot(reason: string): InvalidInput {
 
 export class PlanningService {
   constructor(
-    private readonly store: WorkspaceStore,
+    private readonly store: PlanningData,
+    private readonly outbox: Outbox,
     private readonly now: () => number,
     private readonly events: CoreEvents,
     private readonly settings: SettingsService,
-    private readonly queue: QueueService,
     private readonly posts: PostsService,
     private readonly bots: BotsService,
     private readonly media: MediaService,
   ) {}
 
-  getSchedule(input: OperationInput<'getSchedule'>): BotSchedule {
-    return this.botSchedule(validate('getSchedule', input).botId);
+  getSchedule(input: CheckedInput<'getSchedule'>): BotSchedule {
+    return this.botSchedule(input.botId);
   }
 
   /** Replaces a bot's weekly schedule, given as text ("mon-fri 09:00,17:00; sat 10:00"). */
-  setSchedule(input: OperationInput<'setSchedule'>): BotSchedule {
-    const { botId, schedule } = validate('setSchedule', input);
+  setSchedule(input: CheckedInput<'setSchedule'>): BotSchedule {
+    const { botId, schedule } = input;
     const parsed = parseSchedule(schedule);
     if (!parsed.ok) throw new InvalidInput([{ field: 'schedule', message: parsed.reason }]);
     this.store.transaction(() => this.store.schedules.set(botId, parsed.value));
@@ -85,8 +91,8 @@ export class PlanningService {
   }
 
   /** The slots no post holds in a range, for the calendar to show faintly. */
-  listFreeSlots(input: OperationInput<'listFreeSlots'>): FreeSlot[] {
-    const { from, to, botId } = validate('listFreeSlots', input);
+  listFreeSlots(input: CheckedInput<'listFreeSlots'>): FreeSlot[] {
+    const { from, to, botId } = input;
     const zone = this.settings.zone();
     // Only slots still ahead can take a post.
     const start = Math.max(from, this.now() + 1);
@@ -105,8 +111,8 @@ export class PlanningService {
   }
 
   /** One answer, so the calendar waits for one round trip and draws once. */
-  getCalendar(input: OperationInput<'getCalendar'>): CalendarRange {
-    const { from, to, zone, perDay, botId, status } = validate('getCalendar', input);
+  getCalendar(input: CheckedInput<'getCalendar'>): CalendarRange {
+    const { from, to, zone, perDay, botId, status } = input;
     const filter = {
       from,
       to: to - 1,
@@ -130,8 +136,7 @@ export class PlanningService {
   }
 
   /** "Add to queue": the post goes into its bot's next free slot, scheduled. */
-  addToQueue(input: OperationInput<'addToQueue'>): LocalPost {
-    const request = validate('addToQueue', input);
+  addToQueue(request: CheckedInput<'addToQueue'>): LocalPost {
     const zone = this.settings.zone();
     const placed = this.store.transaction(() => {
       const target = this.queueTarget(request);
@@ -151,8 +156,7 @@ export class PlanningService {
    * "Share next": the post takes its bot's next slot, and the queued posts in the slots after it,
    * one after another, move one slot later each (see store/planning.ts frontOfQueue).
    */
-  shareNext(input: OperationInput<'shareNext'>): SharedNext {
-    const request = validate('shareNext', input);
+  shareNext(request: CheckedInput<'shareNext'>): SharedNext {
     const zone = this.settings.zone();
     const shared = this.store.transaction(() => {
       const target = this.queueTarget(request);
@@ -220,7 +224,7 @@ export class PlanningService {
         mediaUrls: request.mediaUrls ?? [],
       };
     const post = this.posts.editablePost(request.id);
-    const open = this.store.outbox.openFor({ postId: post.id });
+    const open = this.outbox.openFor({ postId: post.id });
     if (open && open.priority !== PRIORITY.due)
       throw new NotAllowed(
         `Post ${post.id} is queued to go out now or be handed off; cancel it in the queue first`,
@@ -238,7 +242,7 @@ export class PlanningService {
     return (
       post.origin === 'local' &&
       post.status === 'scheduled' &&
-      this.store.outbox.openFor({ postId: post.id })?.priority === PRIORITY.due
+      this.outbox.openFor({ postId: post.id })?.priority === PRIORITY.due
     );
   }
 
@@ -257,11 +261,10 @@ export class PlanningService {
 
   /** Schedules a post at `at`: its waiting queue item moves there, or a new one is made. */
   private scheduleAt(post: LocalPost, at: number, zone: string, botId = post.botId): LocalPost {
-    const open = this.store.outbox.openFor({ postId: post.id });
-    if (open) this.store.outbox.reschedule(open.id, at);
+    const open = this.outbox.openFor({ postId: post.id });
     const updated = this.store.posts.update(post.id, { scheduledAt: at, zone, botId });
-    if (open) this.queue.changed(true);
-    else this.posts.enqueueAfresh(updated, 'schedule');
+    if (open) this.outbox.reschedule(open.id, at);
+    else this.posts.enqueuePost(updated, 'schedule', true);
     return this.store.posts.require(post.id);
   }
 }

@@ -1,35 +1,39 @@
 // Posts (Node, main process): adding, editing, queueing, listing and deleting posts, what locks a
 // post against change, and the duplicate guard every way a post is queued goes through.
-import type { OperationInput } from '../../../shared/contract';
+import type { CheckedInput } from '../../../shared/contract';
 import type { LocalPost } from '../../../shared/domain';
 import { PRIORITY, postLockReason } from '../../../shared/domain';
 import { describeDuplicate, findDuplicate, outgoingAt } from '../../../shared/duplicates';
 import type { DuplicateCandidate } from '../../../shared/duplicates';
 import { systemTimeZone, toInstant } from '../../../shared/time';
-import type { WorkspaceStore } from '../../store';
+import type { PostsStore } from '../../store/posts';
+import type { Transactional } from '../../store/transaction';
 import { DuplicateContent, InvalidInput, NotAllowed } from '../errors';
 import type { CoreEvents } from '../events';
-import { validate } from '../input';
+import type { Outbox } from '../outbox';
 import type { MediaService } from './media';
-import type { QueueService } from './queue';
 import type { SettingsService } from './settings';
 
 const DAY_MS = 86_400_000;
 
 export type QueueMode = 'schedule' | 'publish_now' | 'hand_off';
 
+/** What the posts service reads and writes of the store; the outbox it reaches through its owner. */
+export interface PostsData extends Transactional {
+  posts: PostsStore;
+}
+
 export class PostsService {
   constructor(
-    private readonly store: WorkspaceStore,
+    private readonly store: PostsData,
+    private readonly outbox: Outbox,
     private readonly now: () => number,
     private readonly events: CoreEvents,
     private readonly settings: SettingsService,
-    private readonly queue: QueueService,
     private readonly media: MediaService,
   ) {}
 
-  addPost(input: OperationInput<'addPost'>): LocalPost {
-    const request = validate('addPost', input);
+  addPost(request: CheckedInput<'addPost'>): LocalPost {
     const zone = request.zone ?? systemTimeZone();
     let scheduledAt: number | null = null;
     if (request.at !== undefined) {
@@ -72,25 +76,27 @@ export class PostsService {
     return added;
   }
 
-  /** Puts a post in the outbox; an unsettled earlier attempt is reopened, not doubled. */
-  enqueuePost(post: LocalPost, mode: QueueMode): void {
+  /**
+   * Puts a post in the outbox (an unsettled earlier attempt is reopened, not doubled); `afresh`
+   * supersedes a failed or missed attempt (see Outbox.queuePost).
+   */
+  enqueuePost(post: LocalPost, mode: QueueMode, afresh = false): void {
     this.requirePublishable(post.mediaUrls);
     const now = this.now();
-    const item = {
-      priority:
-        mode === 'publish_now'
-          ? PRIORITY.user
-          : mode === 'hand_off'
-            ? PRIORITY.handOff
-            : PRIORITY.due,
-      dueAt: mode === 'schedule' ? (post.scheduledAt ?? now) : now,
-      payload: mode === 'hand_off' ? { handOff: true } : {},
-    };
-    // An attempt that may have gone out keeps its key, so it is looked up before anything is sent.
-    const unsettled = this.store.outbox.unsettledForPost(post.id);
-    if (unsettled) this.store.outbox.reopen(unsettled.id, item);
-    else this.store.outbox.enqueue({ kind: 'create_post', postId: post.id, ...item });
-    this.queue.changed(true);
+    this.outbox.queuePost(
+      post.id,
+      {
+        priority:
+          mode === 'publish_now'
+            ? PRIORITY.user
+            : mode === 'hand_off'
+              ? PRIORITY.handOff
+              : PRIORITY.due,
+        dueAt: mode === 'schedule' ? (post.scheduledAt ?? now) : now,
+        payload: mode === 'hand_off' ? { handOff: true } : {},
+      },
+      afresh,
+    );
   }
 
   /** Refuses to queue uploaded pictures the publisher could not put on the web. */
@@ -108,8 +114,7 @@ export class PostsService {
   }
 
   /** Edits a post that has not gone out; a scheduled one keeps its place, at its new time. */
-  updatePost(input: OperationInput<'updatePost'>): LocalPost {
-    const request = validate('updatePost', input);
+  updatePost(request: CheckedInput<'updatePost'>): LocalPost {
     return this.store.transaction(() => {
       const post = this.editablePost(request.id);
       const zone = request.zone ?? post.zone ?? systemTimeZone();
@@ -120,14 +125,13 @@ export class PostsService {
         if (!instant.ok) throw new InvalidInput([{ field: 'at', message: instant.reason }]);
         scheduledAt = instant.ms;
       }
-      const open = this.store.outbox.openFor({ postId: post.id });
-      if (open && open.priority === PRIORITY.due) {
-        if (scheduledAt === null)
-          throw new InvalidInput([
-            { field: 'at', message: 'a scheduled post needs a time; unschedule it first' },
-          ]);
-        if (scheduledAt !== post.scheduledAt) this.store.outbox.reschedule(open.id, scheduledAt);
-      }
+      const open = this.outbox.openFor({ postId: post.id });
+      // A scheduled post's item waits for its time, and moves with it.
+      const waiting = open?.priority === PRIORITY.due ? open : undefined;
+      if (waiting && scheduledAt === null)
+        throw new InvalidInput([
+          { field: 'at', message: 'a scheduled post needs a time; unschedule it first' },
+        ]);
       if (open && request.mediaUrls) this.requirePublishable(request.mediaUrls);
       const botId = request.botId === undefined ? post.botId : request.botId;
       const text = request.text ?? post.text;
@@ -144,17 +148,19 @@ export class PostsService {
         scheduledAt,
         zone,
       });
-      this.queue.changed(true);
+      if (waiting && scheduledAt !== null && scheduledAt !== post.scheduledAt)
+        this.outbox.reschedule(waiting.id, scheduledAt);
+      else this.outbox.postEdited();
       return updated;
     });
   }
 
   /** Schedules, publishes now or hands off a draft, or a post that failed or was missed. */
-  queuePost(input: OperationInput<'queuePost'>): LocalPost {
-    const { id, mode, allowDuplicate } = validate('queuePost', input);
+  queuePost(input: CheckedInput<'queuePost'>): LocalPost {
+    const { id, mode, allowDuplicate } = input;
     return this.store.transaction(() => {
       const post = this.editablePost(id);
-      const open = this.store.outbox.openFor({ postId: id });
+      const open = this.outbox.openFor({ postId: id });
       if (open) throw new NotAllowed(`Post ${id} is queued already (queue item ${open.id})`);
       if (mode !== 'publish_now' && (post.scheduledAt === null || post.scheduledAt <= this.now())) {
         throw new InvalidInput([
@@ -163,17 +169,9 @@ export class PostsService {
       }
       const at = mode === 'publish_now' ? this.now() : (post.scheduledAt ?? this.now());
       this.guardDuplicate({ id, botId: post.botId, text: post.text, at }, allowDuplicate);
-      this.enqueueAfresh(post, mode);
+      this.enqueuePost(post, mode, true);
       return this.store.posts.require(id);
     });
-  }
-
-  /** Queues a post whose earlier attempt may have failed or been missed. */
-  enqueueAfresh(post: LocalPost, mode: QueueMode): void {
-    // A failed or missed attempt is superseded, so it can never be retried into a second copy.
-    const latest = this.store.outbox.latestForPost(post.id);
-    if (latest?.state === 'failed' && !latest.outcomeUnknown) this.store.outbox.cancel(latest.id);
-    this.enqueuePost(post, mode);
   }
 
   /**
@@ -212,12 +210,12 @@ export class PostsService {
     );
   }
 
-  getPost(input: OperationInput<'getPost'>): LocalPost {
-    return this.requirePost(validate('getPost', input).id);
+  getPost(input: CheckedInput<'getPost'>): LocalPost {
+    return this.requirePost(input.id);
   }
 
-  listPosts(input: OperationInput<'listPosts'> = {}): LocalPost[] {
-    const filter = validate('listPosts', input);
+  listPosts(input: CheckedInput<'listPosts'>): LocalPost[] {
+    const filter = input;
     return this.store.posts.list({
       ...(filter.from !== undefined ? { from: filter.from } : {}),
       ...(filter.to !== undefined ? { to: filter.to } : {}),
@@ -230,8 +228,8 @@ export class PostsService {
    * Deletes a post that never went out: a draft, one that failed or was missed, or a scheduled one
    * whose first attempt has not begun (taken out of the queue in the same transaction).
    */
-  deletePost(input: OperationInput<'deletePost'>): { removed: number } {
-    const { id } = validate('deletePost', input);
+  deletePost(input: CheckedInput<'deletePost'>): { removed: number } {
+    const { id } = input;
     const post = this.requirePost(id);
     this.store.transaction(() => {
       this.takeOutOfQueue(post);
@@ -245,8 +243,8 @@ export class PostsService {
   }
 
   /** Takes a scheduled post out of the queue: a draft again, at the same time. */
-  moveToDrafts(input: OperationInput<'moveToDrafts'>): LocalPost {
-    const { id } = validate('moveToDrafts', input);
+  moveToDrafts(input: CheckedInput<'moveToDrafts'>): LocalPost {
+    const { id } = input;
     const post = this.requirePost(id);
     if (post.status !== 'draft') {
       if (post.status !== 'scheduled')
@@ -270,12 +268,12 @@ export class PostsService {
    * last attempt's outcome is still to be settled, stays, so a post never goes out unseen.
    */
   private takeOutOfQueue(post: LocalPost): void {
-    const item = this.store.outbox.openFor({ postId: post.id });
+    const item = this.outbox.openFor({ postId: post.id });
     if (!item) return;
     if (item.state !== 'queued' || item.attempts > 0 || item.outcomeUnknown)
       throw new NotAllowed(
         `Post ${post.id} is being sent or retried; cancel it in the Queue once its attempt is settled`,
       );
-    this.store.outbox.cancel(item.id);
+    this.outbox.cancel(item.id);
   }
 }

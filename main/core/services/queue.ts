@@ -1,19 +1,28 @@
 // The queue (Node, main process): the outbox as the user works it (list, retry, cancel, pause,
-// resume), publishing passes, the watch loop with pull sync, and the workspace's status. Other
-// services tell it when they changed the outbox, so the publisher looks at once.
-import type { OperationInput } from '../../../shared/contract';
+// resume), publishing passes, the watch loop with pull sync, and the workspace's status. Its
+// writes go through the outbox's owner (core/outbox.ts), which tells watchers and the publisher.
+import type { CheckedInput } from '../../../shared/contract';
 import type { OutboxItem, QueueRow, Status } from '../../../shared/domain';
 import { PRIORITY } from '../../../shared/domain';
 import type { DrainReport, Publisher } from '../../queue/publisher';
 import type { Scheduler } from '../../queue/scheduler';
-import type { WorkspaceStore } from '../../store';
+import type { CacheStore } from '../../store/cache';
+import type { PostsStore } from '../../store/posts';
+import type { ProductsStore } from '../../store/products';
 import type { PullSync, SyncProgress, SyncReport } from '../../sync/pull';
 import { InvalidInput, NotAllowed, NotConnected } from '../errors';
 import type { CoreEvents } from '../events';
 import type { GovernedClient } from '../governed-client';
-import { validate } from '../input';
+import type { Outbox } from '../outbox';
 import { queueRows } from '../queue-rows';
 import type { MediaService } from './media';
+
+/** What the queue reads of the store beside the outbox: what its items are about, and counts. */
+export interface QueueData {
+  posts: PostsStore;
+  products: ProductsStore;
+  cache: CacheStore;
+}
 
 /** The engine that sends the outbox; all null without a platform account. */
 export interface QueueEngine {
@@ -32,7 +41,8 @@ const LEASE_POLL_MS = 250;
 
 export class QueueService {
   constructor(
-    private readonly store: WorkspaceStore,
+    private readonly store: QueueData,
+    private readonly outbox: Outbox,
     private readonly now: () => number,
     private readonly events: CoreEvents,
     private readonly platform: GovernedClient,
@@ -40,76 +50,46 @@ export class QueueService {
     private readonly engine: QueueEngine,
   ) {}
 
-  /**
-   * The outbox changed at the user's hand: watchers (another window) read it again, and the
-   * publisher looks at once. `posts` when posts' states changed with it.
-   */
-  changed(posts = false): void {
-    if (posts) this.events.emit({ type: 'changed', what: 'posts' });
-    this.events.emit({ type: 'changed', what: 'queue' });
-    void this.engine.scheduler?.wake();
-  }
-
-  /** A write the user asked for (a message, a tag, a bot change): it goes ahead of routine work. */
-  enqueueUserWrite(
-    kind: 'send_message' | 'add_tag' | 'create_bot' | 'update_bot' | 'delete_bot',
-    payload: Record<string, string>,
-    groupId?: string,
-  ): OutboxItem {
-    const item = this.store.outbox.enqueue({
-      kind,
-      payload,
-      priority: PRIORITY.user,
-      dueAt: this.now(),
-      groupId: groupId ?? null,
-    });
-    this.changed();
-    return item;
-  }
-
-  listQueue(input: OperationInput<'listQueue'> = {}): QueueRow[] {
-    const { states, limit } = validate('listQueue', input);
-    return queueRows(this.store, { states, limit, now: this.now() }, (urls) =>
+  listQueue(input: CheckedInput<'listQueue'>): QueueRow[] {
+    const { states, limit } = input;
+    const { posts, products, cache } = this.store;
+    const rowsOf = { outbox: this.outbox, posts, products, cache };
+    return queueRows(rowsOf, { states, limit, now: this.now() }, (urls) =>
       this.media.thumbnailUrl(urls),
     );
   }
 
-  retryItem(input: OperationInput<'retryItem'>): OutboxItem {
-    const { id } = validate('retryItem', input);
-    if (!this.store.outbox.retry(id, PRIORITY.user))
+  retryItem(input: CheckedInput<'retryItem'>): OutboxItem {
+    const { id } = input;
+    if (!this.outbox.retry(id, PRIORITY.user))
       throw this.refusal(id, 'retried', 'failed, cancelled or waiting to retry');
-    this.changed(true);
-    return this.store.outbox.require(id);
+    return this.outbox.require(id);
   }
 
   /** The user looked on the platform and it is not there: sent again, without looking first. */
-  resendItem(input: OperationInput<'resendItem'>): OutboxItem {
-    const { id } = validate('resendItem', input);
-    if (!this.store.outbox.resendUnsent(id, PRIORITY.user))
+  resendItem(input: CheckedInput<'resendItem'>): OutboxItem {
+    const { id } = input;
+    if (!this.outbox.resendUnsent(id, PRIORITY.user))
       throw this.refusal(id, 'sent again unlooked', 'failed or waiting with an unknown outcome');
-    this.changed(true);
-    return this.store.outbox.require(id);
+    return this.outbox.require(id);
   }
 
   /** The user looked on the platform and it is there: published, linked to its id if given. */
-  markItemPublished(input: OperationInput<'markItemPublished'>): OutboxItem {
-    const { id, remoteId } = validate('markItemPublished', input);
-    if (!this.store.outbox.markFoundByUser(id, remoteId ?? null, this.now()))
+  markItemPublished(input: CheckedInput<'markItemPublished'>): OutboxItem {
+    const { id, remoteId } = input;
+    if (!this.outbox.markFoundByUser(id, remoteId ?? null))
       throw this.refusal(id, 'marked published', 'failed or waiting with an unknown outcome');
-    this.changed(true);
-    return this.store.outbox.require(id);
+    return this.outbox.require(id);
   }
 
-  cancelItem(input: OperationInput<'cancelItem'>): OutboxItem {
-    const { id } = validate('cancelItem', input);
-    if (!this.store.outbox.cancel(id))
-      throw this.refusal(id, 'cancelled', 'queued, retrying or failed');
-    this.changed(true);
-    return this.store.outbox.require(id);
+  cancelItem(input: CheckedInput<'cancelItem'>): OutboxItem {
+    const { id } = input;
+    if (!this.outbox.cancel(id)) throw this.refusal(id, 'cancelled', 'queued, retrying or failed');
+    return this.outbox.require(id);
   }
 
   private refusal(id: number, verb: string, allowed: string): Error {
-    const item = this.store.outbox.get(id);
+    const item = this.outbox.get(id);
     if (!item) return new InvalidInput([{ field: 'id', message: `no queue item ${id}` }]);
     return new NotAllowed(
       `Queue item ${id} is ${item.state}; only items that are ${allowed} can be ${verb}`,
@@ -124,12 +104,12 @@ export class QueueService {
   /** Resumes after the user's pause, or after a refused token was fixed, and sends what is due. */
   resumeQueue(): void {
     this.requirePublisher().resume();
-    this.changed();
+    this.outbox.lookAgain();
   }
 
   status(): Status {
     return {
-      outbox: this.store.outbox.counts(),
+      outbox: this.outbox.counts(),
       posts: this.store.posts.counts(),
       products: this.store.products.counts(),
       rateLimit: this.platform.governor.state(),
@@ -166,14 +146,14 @@ export class QueueService {
       total.failed += report.failed;
       total.missed += report.missed;
       onProgress?.(total);
-      const next = this.store.outbox.nextReadyAt();
+      const next = this.outbox.nextReadyAt();
       const holder = publisher.leaseHeldElsewhere;
       if (next === null || (publisher.paused && !holder)) return total;
       let wait = Math.max(0, next - this.now());
       if (holder) {
         waitingSince ??= performance.now();
         if (performance.now() - waitingSince >= this.engine.leaseWaitMs) {
-          const { queued, sending, retrying } = this.store.outbox.counts();
+          const { queued, sending, retrying } = this.outbox.counts();
           throw new NotAllowed(
             `${holder}: it still does after ${Math.round(this.engine.leaseWaitMs / 1000)} s, with ${queued + sending + retrying} items left to send. Run publish again once it has stopped.`,
           );

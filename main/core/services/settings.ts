@@ -1,29 +1,26 @@
 // Workspace settings (Node, main process): the Settings screen's values, and the readers the other
 // services use for them (time zone, default bot, default currency, the duplicate window).
-import { z } from 'zod';
-import type { OperationInput } from '../../../shared/contract';
+import { workspaceSettings } from '../../../shared/contract';
+import type { CheckedInput } from '../../../shared/contract';
 import type { WorkspaceSettings } from '../../../shared/domain';
-import { THEMES } from '../../../shared/domain';
-import { isCurrency } from '../../../shared/money';
-import { isTimeZone, systemTimeZone } from '../../../shared/time';
-import type { WorkspaceStore } from '../../store';
+import { systemTimeZone } from '../../../shared/time';
+import type { ProductsStore } from '../../store/products';
+import type { SettingsStore } from '../../store/settings';
+import type { Transactional } from '../../store/transaction';
 import type { CoreEvents } from '../events';
-import { validate } from '../input';
 
-const graceMinutes = z
-  .number()
-  .int()
-  .min(0)
-  .max(24 * 60);
-const defaultBot = z.string().min(1).nullable();
-const currencyCode = z.string().refine(isCurrency);
-const timeZone = z.string().refine(isTimeZone);
-const theme = z.enum(THEMES);
-const duplicateWindowDays = z.number().int().min(0).max(90);
+/** Each stored value is read through the contract's own field, so both bound it alike. */
+const field = workspaceSettings.shape;
+
+/** What settings reads and writes of the store; products, for the currency most of them use. */
+export interface SettingsData extends Transactional {
+  settings: SettingsStore;
+  products: Pick<ProductsStore, 'mostUsedCurrency'>;
+}
 
 export class SettingsService {
   constructor(
-    private readonly store: WorkspaceStore,
+    private readonly store: SettingsData,
     private readonly events: CoreEvents,
   ) {}
 
@@ -32,20 +29,19 @@ export class SettingsService {
     return {
       timezone: this.zone(),
       graceMinutes: this.graceMinutes(),
-      theme: settings.get('theme', theme, 'system'),
+      theme: settings.get('theme', field.theme, 'system'),
       defaultCurrency: this.defaultCurrency(),
       defaultBotId: this.defaultBotId(),
       duplicateWindowDays: this.windowDays(),
       askBeforePublishingProducts: settings.get(
         'ask_before_publishing_products',
-        z.boolean(),
+        field.askBeforePublishingProducts,
         true,
       ),
     };
   }
 
-  saveSettings(input: OperationInput<'saveSettings'>): WorkspaceSettings {
-    const request = validate('saveSettings', input);
+  saveSettings(request: CheckedInput<'saveSettings'>): WorkspaceSettings {
     const keys = {
       timezone: 'timezone',
       graceMinutes: 'grace_minutes',
@@ -66,11 +62,11 @@ export class SettingsService {
 
   /** The workspace's time zone: where wall times are read and slots fall. */
   zone(): string {
-    return this.store.settings.get('timezone', timeZone, systemTimeZone());
+    return this.store.settings.get('timezone', field.timezone, systemTimeZone());
   }
 
   defaultBotId(): string | null {
-    return this.store.settings.get('default_bot_id', defaultBot, null);
+    return this.store.settings.get('default_bot_id', field.defaultBotId, null);
   }
 
   /**
@@ -79,17 +75,21 @@ export class SettingsService {
    * get dollar products because nobody opened Settings; a published price cannot be corrected.
    */
   defaultCurrency(): string {
-    const chosen = this.store.settings.get('default_currency', currencyCode.nullable(), null);
+    const chosen = this.store.settings.get(
+      'default_currency',
+      field.defaultCurrency.nullable(),
+      null,
+    );
     return chosen ?? this.store.products.mostUsedCurrency() ?? 'USD';
   }
 
   /** How late a post may still go out, in minutes after its time. */
   graceMinutes(): number {
-    return this.store.settings.get('grace_minutes', graceMinutes, 30);
+    return this.store.settings.get('grace_minutes', field.graceMinutes, 30);
   }
 
   /** Days either side of a post within which the same text of its bot counts as a duplicate. */
   windowDays(): number {
-    return this.store.settings.get('duplicate_window_days', duplicateWindowDays, 3);
+    return this.store.settings.get('duplicate_window_days', field.duplicateWindowDays, 3);
   }
 }

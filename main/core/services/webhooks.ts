@@ -1,12 +1,11 @@
 // Webhooks (Node, main process): the platform's webhook subscriptions, and the events this
 // workspace's own receiver got, kept once each and announced.
-import type { OperationInput } from '../../../shared/contract';
+import type { CheckedInput } from '../../../shared/contract';
 import type { ReceivedEvent, WebhookInfo } from '../../../shared/domain';
 import { PRIORITY } from '../../../shared/domain';
-import type { WorkspaceStore } from '../../store';
+import type { WebhooksStore } from '../../store/webhooks';
 import type { CoreEvents } from '../events';
 import type { GovernedClient } from '../governed-client';
-import { validate } from '../input';
 
 /** This workspace's own webhook receiver (the demo workspace has one). */
 export interface OwnReceiver {
@@ -16,7 +15,7 @@ export interface OwnReceiver {
 
 export class WebhooksService {
   constructor(
-    private readonly store: WorkspaceStore,
+    private readonly store: { webhooks: WebhooksStore },
     private readonly events: CoreEvents,
     private readonly platform: GovernedClient,
     private readonly receiver: OwnReceiver | null,
@@ -26,8 +25,8 @@ export class WebhooksService {
     return { subscriptions: this.store.webhooks.list(), receiverUrl: this.receiver?.url ?? null };
   }
 
-  async createWebhook(input: OperationInput<'createWebhook'>): Promise<WebhookInfo> {
-    const { url, events } = validate('createWebhook', input);
+  async createWebhook(input: CheckedInput<'createWebhook'>): Promise<WebhookInfo> {
+    const { url, events } = input;
     const client = this.platform.require();
     // Our own receiver checks signatures with its secret; other receivers get the platform's.
     const secret = url === this.receiver?.url ? { secret: this.receiver.secret } : {};
@@ -37,8 +36,8 @@ export class WebhooksService {
     return this.store.webhooks.add({ id: created.id, url: created.url, events: created.events });
   }
 
-  listReceivedEvents(input: OperationInput<'listReceivedEvents'> = {}): ReceivedEvent[] {
-    return this.store.webhooks.received(validate('listReceivedEvents', input).limit);
+  listReceivedEvents(input: CheckedInput<'listReceivedEvents'>): ReceivedEvent[] {
+    return this.store.webhooks.received(input.limit);
   }
 
   /** An event the webhook receiver got (signature already checked); kept once, then announced. */

@@ -6,23 +6,10 @@ import type {
   OperationName,
   RendererOperationName,
 } from '../../../shared/contract';
-import type { CallResult, CoreEvent, OperationResults } from '../../../shared/answers';
+import type { CallResult, OperationResults } from '../../../shared/answers';
+import type { Transport } from '../../../shared/transport';
 
-/** How calls and events travel: Electron's preload bridge, or HTTP to the web host. */
-export interface Transport {
-  call(operation: OperationName, input: unknown): Promise<CallResult>;
-  /**
-   * Sends a file for an import to the core, which keeps it privately (never in a call: a big
-   * file would be held several times over as JSON); answers the id importUpload takes.
-   */
-  upload(fileName: string, bytes: ArrayBuffer): Promise<CallResult<{ upload: string }>>;
-  events(listener: (event: CoreEvent) => void): () => void;
-  /**
-   * A file dropped on the page outside its drop zones (Electron only): main asks what it holds
-   * and imports it, as File → Import CSV… does.
-   */
-  dropFile?(file: File): Promise<void>;
-}
+export type { Transport } from '../../../shared/transport';
 
 /** Only the operations a page may call: main-only ones (OPERATION_SIDES) do not type-check. */
 export type Api = {

@@ -14,5 +14,5 @@ export const STATUS_MARKS: Record<PostStatus, { label: string; icon: string }> =
   handed_off: { label: 'Handed off', icon: '↪' },
 };
 
-/** Statuses a post can leave through queuePost (and be deleted from): it never went out. */
-export const NOT_GONE_OUT: readonly PostStatus[] = ['draft', 'failed', 'missed'];
+/** Statuses a post can leave through queuePost (and be deleted from): shared/domain.ts owns them. */
+export { NOT_GONE_OUT } from '../../../shared/domain';

@@ -4,6 +4,7 @@ import type { MediaHost, PLAN_NAMES } from '../../../shared/contract';
 import type { CallResult } from '../../../shared/answers';
 import { MediaQuery } from 'svelte/reactivity';
 import { describeConnection } from '../../../shared/connection';
+import { LIMITS } from '../../../shared/limits';
 import type { AccountSettings, BotSummary, Theme, WorkspaceSettings } from '../../../shared/domain';
 import { checkInput, formErrors, noErrors, type FormErrors } from './forms';
 import type { Shell } from './shell.svelte';
@@ -39,7 +40,7 @@ export interface WorkspaceDraft {
 }
 
 /** The duplicate guard's longest window in days, as the core takes it. */
-export const MAX_DUPLICATE_WINDOW_DAYS = 90;
+export const MAX_DUPLICATE_WINDOW_DAYS = LIMITS.duplicateWindowDays;
 
 /**
  * Why a typed duplicate window cannot be saved, or null. Said here in days, since the core's
