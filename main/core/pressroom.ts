@@ -12,7 +12,7 @@ import type { TeamWorkspace } from '../team-client/workspace';
 import { openTeamSide } from './team';
 import { PullSync, pageRetries } from '../sync/pull';
 import { exportCsv } from '../csv/export';
-import { importCsv } from '../csv/import';
+import { importCsv, previewCsv } from '../csv/import';
 import type { Plan } from '../platform/wire';
 import { CoreEvents } from './events';
 import { GovernedClient } from './governed-client';
@@ -150,6 +150,7 @@ export class Pressroom {
     this.catalog = new CatalogService(store, outbox, now, events, this.settings);
     const csv = {
       importCsv: importCsv.bind(null, store),
+      previewCsv: previewCsv.bind(null, store),
       exportCsv: exportCsv.bind(null, store),
     };
     this.imports = new ImportsService(store, csv, outbox, now, events, this.settings);

@@ -60,12 +60,14 @@ export interface MappedFile {
   file: CsvFile;
   source: ReturnType<typeof detectSource>;
   mapping: ColumnMapping<ImportKind>;
+  /** Why the file cannot be imported as mapped (a required field without a column), or null. */
+  missing: string | null;
 }
 
 /**
  * Opens a CSV file for `kind` and maps its columns, once, for a preview and an import alike:
  * headerless post files by position, the user's choices over the matching by name. A required
- * field without a column makes the file unusable, saying which.
+ * field without a column is told in `missing`, saying which.
  */
 export async function openMapped(
   kind: ImportKind,
@@ -83,16 +85,15 @@ export async function openMapped(
     file.header,
     positional ? positionalMapping(file.header, options.mapping) : options.mapping,
   );
-  if (mapping.missing.length > 0) {
-    const fields = mapping.missing.map((field) => `"${field}"`).join(' or ');
-    const headers = file.header.join(', ');
-    throw new UnusableFile(
-      file.firstRowIsData
+  const fields = mapping.missing.map((field) => `"${field}"`).join(' or ');
+  const headers = file.header.join(', ');
+  const missing =
+    mapping.missing.length === 0
+      ? null
+      : file.firstRowIsData
         ? `${path} has no header row, and no column is chosen for ${fields}: choose its column (${headers})`
-        : `${path} has no ${fields} column (the header row has: ${headers})`,
-    );
-  }
-  return { file, source, mapping };
+        : `${path} has no ${fields} column (the header row has: ${headers})`;
+  return { file, source, mapping, missing };
 }
 
 export async function importCsv(
@@ -103,7 +104,54 @@ export async function importCsv(
 ): Promise<ImportResult> {
   const options = { ...given, queue: given.queue === true || given.fillSlots !== undefined };
   const mapped = await openMapped(kind, path, options);
+  if (mapped.missing) throw new UnusableFile(mapped.missing);
   return new ImportRun(store, kind, path, mapped, options).run();
+}
+
+/** A preview: the file as mapped, its first rows, and a dry run of the whole (null if unusable). */
+export interface CsvPreview {
+  mapped: MappedFile;
+  sample: CsvRow[];
+  result: ImportResult | null;
+  /** Why the file cannot be imported (a column missing, a file unreadable midway), or null. */
+  problem: string | null;
+}
+
+/**
+ * What the import wizard shows, from one reading of the file: the dry run collects the sample
+ * rows as it reads them. A file whose mapping lacks a field still gives its sample rows.
+ */
+export async function previewCsv(
+  store: WorkspaceStore,
+  kind: ImportKind,
+  path: string,
+  given: ImportOptions,
+  sampleRows: number,
+): Promise<CsvPreview> {
+  const options = {
+    ...given,
+    dryRun: true,
+    queue: given.queue === true || given.fillSlots !== undefined,
+  };
+  const mapped = await openMapped(kind, path, options);
+  const sample: CsvRow[] = [];
+  if (mapped.missing) {
+    for await (const row of mapped.file.rows) {
+      if (sample.length >= sampleRows) break;
+      sample.push(row);
+    }
+    return { mapped, sample, result: null, problem: mapped.missing };
+  }
+  const run = new ImportRun(store, kind, path, mapped, options, {
+    rows: sample,
+    limit: sampleRows,
+  });
+  try {
+    return { mapped, sample, result: await run.run(), problem: null };
+  } catch (error) {
+    if (!(error instanceof UnusableFile)) throw error;
+    return { mapped, sample, result: null, problem: error.message };
+  }
 }
 
 /** A result with nothing counted yet, describing the file as it was opened. */
@@ -159,6 +207,8 @@ class ImportRun {
     private readonly path: string,
     private readonly mapped: MappedFile,
     private readonly options: ImportOptions & { queue: boolean },
+    /** A preview's first rows, as read. */
+    private readonly sample: { rows: CsvRow[]; limit: number } | null = null,
   ) {
     const { file, source, mapping } = mapped;
     this.result = emptyResult(kind, mapped);
@@ -222,7 +272,8 @@ class ImportRun {
 
   /** One row checked and counted: bad, left out as a duplicate, or good (and written). */
   private take(row: CsvRow): void {
-    const { result, progress } = this;
+    const { result, progress, sample } = this;
+    if (sample && sample.rows.length < sample.limit) sample.rows.push(row);
     const checked = this.importRows.validate(row);
     if (checked === null) return;
     result.rows++;

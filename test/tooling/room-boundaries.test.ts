@@ -65,6 +65,22 @@ const CASES: Record<string, { file: string; allowed: string; refused: string[] }
       "import { WorkspaceStore } from '../store';",
     ],
   },
+  'main/team/': {
+    file: 'main/team/example.ts',
+    allowed: "import { openMigratedDb } from '../sqlite/open';",
+    refused: [
+      "import { WorkspaceStore } from '../store';",
+      "import { TeamConnection } from '../team-client/connection';",
+    ],
+  },
+  'main/team-client/': {
+    file: 'main/team-client/example.ts',
+    allowed: "import { WorkspaceStore } from '../store';",
+    refused: [
+      "import { Pressroom } from '../core/pressroom';",
+      "import { startTeamServer } from '../team/server';",
+    ],
+  },
   'main/store/': {
     file: 'main/store/example.ts',
     allowed: "import { openSqlite } from '../sqlite/open';",

@@ -15,11 +15,12 @@ import type {
   ImportResult,
   ImportUndone,
 } from '../../../shared/domain';
-import { FIELDS, MappingError, mapColumns } from '../../csv/columns';
+import { FIELDS, MappingError } from '../../csv/columns';
 import type { ImportKind } from '../../csv/columns';
+import type { CsvPreview } from '../../csv/import';
 import type { ImportOptions } from '../../csv/import-options';
-import { UnusableFile, openCsv } from '../../csv/read';
-import { detectSource, looksLikeData, positionalMapping, SOURCE_LABELS } from '../../csv/sources';
+import { UnusableFile } from '../../csv/read';
+import { SOURCE_LABELS } from '../../csv/sources';
 import type { ImportsStore } from '../../store/imports';
 import { InvalidInput, NotAllowed } from '../errors';
 import type { CoreEvents } from '../events';
@@ -33,6 +34,12 @@ import type { SettingsService } from './settings';
  */
 export interface CsvFiles {
   importCsv(kind: ImportKind, path: string, options: ImportOptions): Promise<ImportResult>;
+  previewCsv(
+    kind: ImportKind,
+    path: string,
+    options: ImportOptions,
+    sampleRows: number,
+  ): Promise<CsvPreview>;
   exportCsv(kind: ImportKind, path: string, bom: boolean): Promise<number>;
 }
 
@@ -87,44 +94,64 @@ export class ImportsService {
     request: CheckedInput<'importFile'>,
     onProgress?: (progress: ImportProgress) => void,
   ): Promise<ImportResult> {
-    if (request.fillSlots && request.kind !== 'posts')
-      throw new InvalidInput([{ field: 'fillSlots', message: 'is for posts' }]);
-    const badRows = await this.badRows.create('bad-rows.csv');
-    const result = await this.csv
-      .importCsv(request.kind, request.path, {
-        badRowsPath: badRows.path,
-        dryRun: request.dryRun,
-        ...(request.mapping ? { mapping: request.mapping } : {}),
-        onError: request.onError,
-        queue: request.queue,
-        past: request.past,
-        ...(request.fillSlots
-          ? {
-              fillSlots: { zone: this.settings.zone(), defaultBotId: this.settings.defaultBotId() },
-            }
-          : {}),
-        duplicates: {
-          windowDays: this.settings.windowDays(),
-          allow: request.allowDuplicates,
-        },
-        ...(request.timezone ? { timezone: request.timezone } : {}),
-        ...(request.dateFormat ? { dateFormat: request.dateFormat } : {}),
-        ...(request.encoding ? { encoding: request.encoding } : {}),
-        ...(request.firstRowIsData !== undefined ? { firstRowIsData: request.firstRowIsData } : {}),
-        ...(request.bot ? { bot: request.bot } : {}),
-        defaultCurrency: this.settings.defaultCurrency(),
-        now: this.now(),
-        ...(onProgress ? { onProgress } : {}),
-      })
-      .catch(async (error: unknown) => {
-        await this.badRows.remove(badRows.id);
-        return mappingAsInput(error);
-      });
-    if (result.invalid > 0 && existsSync(badRows.path)) result.badRowsFile = badRows.id;
-    else await this.badRows.remove(badRows.id);
+    const result = await this.withBadRows(request, onProgress, async (options) => {
+      const ran = await this.csv.importCsv(request.kind, request.path, options);
+      return { result: ran, value: ran };
+    });
     if (result.written) this.events.emit({ type: 'changed', what: request.kind });
     if (result.written && (request.queue || request.fillSlots)) this.outbox.lookAgain();
     return result;
+  }
+
+  /**
+   * Runs an import or a preview with the options a request means here (the workspace's zone,
+   * default bot and currency, duplicate window) and a private file for its bad rows, kept for
+   * getBadRows only when the run found some.
+   */
+  private async withBadRows<T>(
+    request: CheckedInput<'importFile'>,
+    onProgress: ((progress: ImportProgress) => void) | undefined,
+    work: (options: ImportOptions) => Promise<{ result: ImportResult | null; value: T }>,
+  ): Promise<T> {
+    if (request.fillSlots && request.kind !== 'posts')
+      throw new InvalidInput([{ field: 'fillSlots', message: 'is for posts' }]);
+    const badRows = await this.badRows.create('bad-rows.csv');
+    const options = this.optionsOf(request, badRows.path, onProgress);
+    const { result, value } = await work(options).catch(async (error: unknown) => {
+      await this.badRows.remove(badRows.id);
+      return mappingAsInput(error);
+    });
+    if (result && result.invalid > 0 && existsSync(badRows.path)) result.badRowsFile = badRows.id;
+    else await this.badRows.remove(badRows.id);
+    return value;
+  }
+
+  private optionsOf(
+    request: CheckedInput<'importFile'>,
+    badRowsPath: string,
+    onProgress?: (progress: ImportProgress) => void,
+  ): ImportOptions {
+    const { settings } = this;
+    return {
+      badRowsPath,
+      dryRun: request.dryRun,
+      ...(request.mapping ? { mapping: request.mapping } : {}),
+      onError: request.onError,
+      queue: request.queue,
+      past: request.past,
+      ...(request.fillSlots
+        ? { fillSlots: { zone: settings.zone(), defaultBotId: settings.defaultBotId() } }
+        : {}),
+      duplicates: { windowDays: settings.windowDays(), allow: request.allowDuplicates },
+      ...(request.timezone ? { timezone: request.timezone } : {}),
+      ...(request.dateFormat ? { dateFormat: request.dateFormat } : {}),
+      ...(request.encoding ? { encoding: request.encoding } : {}),
+      ...(request.firstRowIsData !== undefined ? { firstRowIsData: request.firstRowIsData } : {}),
+      ...(request.bot ? { bot: request.bot } : {}),
+      defaultCurrency: settings.defaultCurrency(),
+      now: this.now(),
+      ...(onProgress ? { onProgress } : {}),
+    };
   }
 
   /** Writes posts or products in the columns import reads; returns how many rows. */
@@ -246,48 +273,25 @@ export class ImportsService {
     return this.withUpload(upload, (path) => this.importFile({ ...options, path }));
   }
 
-  /** What the import wizard shows before importing: detection, mapping, sample rows, a dry run. */
+  /**
+   * What the import wizard shows before importing: detection, mapping, sample rows and a dry run,
+   * from one reading of the file (main/csv/import.ts previewCsv).
+   */
   async previewUpload(input: CheckedInput<'previewUpload'>): Promise<ImportPreview> {
     const { upload, sampleRows, ...options } = input;
     return this.withUpload(upload, async (path) => {
-      const file = await openCsv(path, {
-        ...(options.encoding ? { encoding: options.encoding } : {}),
-        firstRowIsData: options.firstRowIsData ?? ((cells) => looksLikeData(options.kind, cells)),
+      const request = { ...options, path, dryRun: true };
+      const preview = await this.withBadRows(request, undefined, async (csvOptions) => {
+        const seen = await this.csv.previewCsv(options.kind, path, csvOptions, sampleRows);
+        return { result: seen.result, value: seen };
       });
-      const sample: ImportPreview['sample'] = [];
-      for await (const row of file.rows) {
-        sample.push(row);
-        if (sample.length >= sampleRows) break;
-      }
-      let matched: ReturnType<typeof mapColumns>;
-      try {
-        matched = mapColumns(
-          options.kind,
-          file.header,
-          file.firstRowIsData && options.kind === 'posts'
-            ? positionalMapping(file.header, options.mapping)
-            : options.mapping,
-        );
-      } catch (error) {
-        return mappingAsInput(error);
-      }
+      const { file, mapping: matched } = preview.mapped;
       const fieldAt = new Map<number, string>();
       for (const [field, index] of Object.entries<number>(matched.columns))
         fieldAt.set(index, field);
       for (const [field, indexes] of Object.entries<number[]>(matched.extra))
         for (const index of indexes) fieldAt.set(index, field);
-      const mapping = Object.fromEntries(
-        file.header.map((header, index) => [header, fieldAt.get(index) ?? null]),
-      );
-      let result: ImportResult | null = null;
-      let problem: string | null = null;
-      try {
-        result = await this.runImport({ ...options, path, dryRun: true });
-      } catch (error) {
-        if (!(error instanceof UnusableFile)) throw error;
-        problem = error.message.replace(path, basename(path));
-      }
-      const source = detectSource(options.kind, file.header, file.firstRowIsData);
+      const source = preview.mapped.source;
       return {
         source: source ? SOURCE_LABELS[source] : null,
         firstRowIsData: file.firstRowIsData,
@@ -300,10 +304,12 @@ export class ImportsService {
           required: spec.required,
           aliases: [...spec.aliases],
         })),
-        mapping,
-        sample,
-        result,
-        problem,
+        mapping: Object.fromEntries(
+          file.header.map((header, index) => [header, fieldAt.get(index) ?? null]),
+        ),
+        sample: preview.sample,
+        result: preview.result,
+        problem: preview.problem && preview.problem.replace(path, basename(path)),
       };
     });
   }

@@ -1,0 +1,83 @@
+// npm run bench:preview — the import wizard's preview of a 50 MB products file (#29 point 7):
+// previewUpload's round trip (sample rows, mapping and a dry run of the whole file) in this tree,
+// which reads the file once, beside the same call in the baseline tree (BENCH_BASELINE_COMMIT,
+// e.g. the commit before this change), which opened and mapped it twice. Each tree runs in its
+// own Node process on its own workspace; three previews each, the median printed.
+import { spawnSync } from 'node:child_process';
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BASELINE_COMMIT, baselineTree } from './baseline';
+
+const MEGABYTES = Number(process.env.BENCH_PREVIEW_MB ?? 50);
+const RUNS = 3;
+const folder = mkdtempSync(join(tmpdir(), 'pressroom-bench-preview-'));
+
+async function writeProducts(path: string, bytes: number): Promise<number> {
+  const out = createWriteStream(path);
+  out.write('sku,name,price,description\n');
+  let size = 0;
+  let rows = 0;
+  while (size < bytes) {
+    const line = `SKU-${++rows},Rye loaf ${rows},${(rows % 90) + 1}.50,Stone-baked rye with caraway and a long proof.\n`;
+    size += line.length;
+    if (!out.write(line)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+  return rows;
+}
+
+/** The median of RUNS previews of `file`, in ms, with the code of the tree at `root`. */
+function previewInChild(root: string, file: string): number {
+  const module = (path: string) => JSON.stringify(join(root, path));
+  const child = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '-e',
+      `
+    const { createReadStream } = await import('node:fs');
+    const { Pressroom } = await import(${module('main/core/pressroom.ts')});
+    const operations = await import(${module('main/core/service.ts')});
+    const p = new Pressroom({ dbFile: ':memory:' });
+    const input = (upload) => ({ kind: 'products', upload });
+    // The door where there is one (call); the service itself, which validated then, before.
+    const preview = (upload) =>
+      operations.call ? operations.call(p, 'previewUpload', input(upload)) : p.imports.previewUpload(input(upload));
+    const times = [];
+    for (let run = 0; run < ${RUNS}; run++) {
+      const { upload } = await p.imports.receiveUpload('products.csv', createReadStream(${JSON.stringify(file)}));
+      const started = performance.now();
+      const answer = await preview(upload);
+      times.push(performance.now() - started);
+      if (answer.result.rows === 0) throw new Error('the preview read no rows');
+    }
+    p.close();
+    console.log(JSON.stringify(times.sort((a, b) => a - b)[${Math.floor(RUNS / 2)}]));
+  `,
+    ],
+    { cwd: root, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
+  );
+  if (child.status !== 0) throw new Error(`preview in ${root} failed:\n${child.stderr}`);
+  return Number(child.stdout.trim().split('\n').at(-1));
+}
+
+try {
+  const file = join(folder, 'products.csv');
+  const rows = await writeProducts(file, MEGABYTES * 1024 * 1024);
+  console.log(
+    `A ${MEGABYTES} MB products file, ${rows.toLocaleString('en')} rows; median of ${RUNS} previews each:`,
+  );
+  const baseline = baselineTree();
+  if (baseline) {
+    const before = previewInChild(baseline, file);
+    console.log(`  ${BASELINE_COMMIT} (baseline): ${(before / 1000).toFixed(2)} s`);
+  }
+  const now = previewInChild(process.cwd(), file);
+  console.log(`  this tree:           ${(now / 1000).toFixed(2)} s`);
+} finally {
+  rmSync(folder, { recursive: true, force: true });
+}
