@@ -121,20 +121,7 @@ export async function startShell(options: ShellOptions): Promise<Shell | null> {
   const tray = startTray(electron, options.trayIcon, session, windows);
   const backupTimer = setInterval(() => guardDailyBackups(folder, log), HOUR_MS);
   const unsubscribe = forwardEvents(electron, session, windows, tray.refresh);
-  electron.Menu.setApplicationMenu(
-    electron.Menu.buildFromTemplate(
-      applicationMenu(
-        {
-          showScreen: (screen) => windows.showScreen(screen),
-          newPost: () => windows.showScreen('calendar/new'),
-          importCsv: () => void files.importCsv(),
-          exportCsv: (kind) => void files.exportCsv(kind),
-        },
-        platform,
-        app.isPackaged,
-      ),
-    ),
-  );
+  setApplicationMenu(electron, windows, files, platform);
   const showWindow = () => windows.show();
   app.on('second-instance', showWindow);
   app.on('activate', showWindow);
@@ -194,6 +181,23 @@ async function claimInstance(
   await app.whenReady();
   if (platform === 'win32') app.setAppUserModelId('app.pressroom.desktop'); // notifications
   return folder;
+}
+
+/** The menu bar: screens, a new post, CSV import and export. */
+function setApplicationMenu(
+  electron: ElectronApi,
+  windows: WindowKeeper,
+  files: ReturnType<typeof csvFiles>,
+  platform: NodeJS.Platform,
+): void {
+  const actions = {
+    showScreen: (screen: MenuScreen) => windows.showScreen(screen),
+    newPost: () => windows.showScreen('calendar/new'),
+    importCsv: () => void files.importCsv(),
+    exportCsv: (kind: 'posts' | 'products') => void files.exportCsv(kind),
+  };
+  const template = applicationMenu(actions, platform, electron.app.isPackaged);
+  electron.Menu.setApplicationMenu(electron.Menu.buildFromTemplate(template));
 }
 
 /** The session's questions, asked with the native dialogs, outside the page. */

@@ -75,7 +75,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
   const control = new TeamControl(db, now, leases, approvals);
   const documents = new TeamDocuments(db);
 
-  const hocuspocus = new Hocuspocus({
+  const hocuspocus: Hocuspocus = new Hocuspocus({
     quiet: true,
     // Our own check below closes a revoked member's sockets; Hocuspocus's ping catches dead ones.
     timeout: 10_000,
@@ -88,48 +88,10 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
     onStoreDocument: async ({ documentName, document }) => {
       if (documentName.endsWith('/data')) documents.compact(documentName, document);
     },
-    onStateless: async ({ connection, payload }) => {
-      const member = (connection.context as MemberContext).member;
-      // A hook that throws here would be an unhandled rejection: every failure is an answer.
-      try {
-        const answer = await handleTeamRequest(environment, member, payload);
-        connection.sendStateless(JSON.stringify(answer));
-      } catch (error) {
-        console.error('Team request failed:', error);
-        connection.sendStateless(
-          JSON.stringify({
-            id: '?',
-            ok: false,
-            code: 'malformed',
-            error: 'The team server could not apply this request.',
-          }),
-        );
-      }
-    },
+    onStateless: ({ connection, payload }) => answerRequest(environment, connection, payload),
   });
-
-  const withDocument = async <T>(name: string, work: (document: Document) => T): Promise<T> => {
-    const direct = await hocuspocus.openDirectConnection(name, {});
-    try {
-      if (!direct.document) throw new Error(`The team document ${name} could not be opened`);
-      return work(direct.document);
-    } finally {
-      await direct.disconnect();
-    }
-  };
-
-  const cutRevoked = () => {
-    const open: { connection: Connection; member: string }[] = [];
-    for (const document of hocuspocus.documents.values())
-      for (const connection of document.getConnections()) {
-        const member = (connection.context as MemberContext | undefined)?.member;
-        if (member) open.push({ connection, member: member.id });
-      }
-    const revoked = members.revokedAmong([...new Set(open.map((entry) => entry.member))]);
-    for (const entry of open)
-      if (revoked.has(entry.member)) entry.connection.webSocket.close(4403, 'Access revoked');
-  };
-
+  const withDocument = documentOpener(hocuspocus);
+  const cutRevoked = () => cutRevokedIn(hocuspocus, members);
   const environment: RequestEnvironment = {
     members,
     leases,
@@ -141,28 +103,9 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
     cutRevoked,
   };
 
-  const http: HttpServer = options.tls
-    ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key })
-    : createHttpServer();
-  http.on('request', (_request, response) => {
-    response
-      .writeHead(426, { 'content-type': 'text/plain' })
-      .end('A Pressroom team server speaks WebSocket.\n');
-  });
-  const sockets = new WebSocketServer({ server: http, maxPayload: limits.maxFrameBytes });
-  sockets.on('connection', (socket: WebSocket, request: IncomingMessage) => {
-    limitRate(socket, limits.maxMessagesPerSecond);
-    socket.on('error', () => socket.terminate());
-    hocuspocus.handleConnection(socket, request);
-  });
+  const { http, sockets, port } = await listen(options, host, limits, hocuspocus);
   const revocationTimer = setInterval(cutRevoked, options.revocationCheckMs ?? 1000);
   revocationTimer.unref();
-
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(options.port, host, () => resolve());
-  });
-  const port = (http.address() as AddressInfo).port;
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
     url: `${options.tls ? 'wss' : 'ws'}://${shownHost}:${port}`,
@@ -181,6 +124,83 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
       db.close();
     },
   };
+}
+
+/** A stateless request answered: a hook that threw would be an unhandled rejection. */
+async function answerRequest(
+  environment: RequestEnvironment,
+  connection: Connection,
+  payload: string,
+): Promise<void> {
+  const member = (connection.context as MemberContext).member;
+  try {
+    const answer = await handleTeamRequest(environment, member, payload);
+    connection.sendStateless(JSON.stringify(answer));
+  } catch (error) {
+    console.error('Team request failed:', error);
+    connection.sendStateless(
+      JSON.stringify({
+        id: '?',
+        ok: false,
+        code: 'malformed',
+        error: 'The team server could not apply this request.',
+      }),
+    );
+  }
+}
+
+/** Runs `work` on a document the server opens for itself, and lets it go after. */
+function documentOpener(hocuspocus: Hocuspocus) {
+  return async <T>(name: string, work: (document: Document) => T): Promise<T> => {
+    const direct = await hocuspocus.openDirectConnection(name, {});
+    try {
+      if (!direct.document) throw new Error(`The team document ${name} could not be opened`);
+      return work(direct.document);
+    } finally {
+      await direct.disconnect();
+    }
+  };
+}
+
+/** Closes every open connection of a member whose token was revoked (by any process). */
+function cutRevokedIn(hocuspocus: Hocuspocus, members: TeamMembers): void {
+  const open: { connection: Connection; member: string }[] = [];
+  for (const document of hocuspocus.documents.values())
+    for (const connection of document.getConnections()) {
+      const member = (connection.context as MemberContext | undefined)?.member;
+      if (member) open.push({ connection, member: member.id });
+    }
+  const revoked = members.revokedAmong([...new Set(open.map((entry) => entry.member))]);
+  for (const entry of open)
+    if (revoked.has(entry.member)) entry.connection.webSocket.close(4403, 'Access revoked');
+}
+
+/** The HTTP(S) server whose WebSocket upgrades go to Hocuspocus, bounded per frame and rate. */
+async function listen(
+  options: TeamServerOptions,
+  host: string,
+  limits: TeamLimits,
+  hocuspocus: Hocuspocus,
+) {
+  const http: HttpServer = options.tls
+    ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key })
+    : createHttpServer();
+  http.on('request', (_request, response) => {
+    response
+      .writeHead(426, { 'content-type': 'text/plain' })
+      .end('A Pressroom team server speaks WebSocket.\n');
+  });
+  const sockets = new WebSocketServer({ server: http, maxPayload: limits.maxFrameBytes });
+  sockets.on('connection', (socket: WebSocket, request: IncomingMessage) => {
+    limitRate(socket, limits.maxMessagesPerSecond);
+    socket.on('error', () => socket.terminate());
+    hocuspocus.handleConnection(socket, request);
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port, host, () => resolve());
+  });
+  return { http, sockets, port: (http.address() as AddressInfo).port };
 }
 
 /** Closes a socket that sends more than `perSecond` messages in a second. */

@@ -7,6 +7,7 @@ import type { Conventions } from '../../emulator/conventions';
 import { FIELD_CASES } from '../../emulator/quirks';
 import type { Quirks } from '../../emulator/quirks';
 import { startPlatformServer } from '../../emulator/server';
+import type { PlatformServerOptions } from '../../emulator/server';
 import { PLANS, RESET_FORMATS } from '../../platform/wire';
 import type { Plan, ResetFormat } from '../../platform/wire';
 import { globalOptions, intOption } from '../options';
@@ -38,9 +39,22 @@ interface PlatformOptions {
 }
 
 export function registerPlatform(program: Command): void {
-  program
+  const command = program
     .command('platform')
-    .description('Run the reference server of Platform API v1 (the demo workspace) until stopped')
+    .description('Run the reference server of Platform API v1 (the demo workspace) until stopped');
+  addServerOptions(command);
+  addAnswerOptions(command);
+  command
+    .addHelpText(
+      'after',
+      '\nThe global --db FILE names the server’s database (memory when absent). With --json the first\nstdout line is {"base_url":"…","token":"…"} (and "admin_token" with --admin).\nThe API\'s OpenAPI 3.1 document is served at {base_url}/openapi.json, without a token\n(docs/openapi.md: generating clients from it, and the contract checks).',
+    )
+    .action(runPlatform);
+}
+
+/** Where and how the server runs: address, rate window, admin API, seed, its own delays. */
+function addServerOptions(command: Command): void {
+  command
     .option(
       '--port <n>',
       'port to listen on (0: any free port)',
@@ -70,7 +84,12 @@ export function registerPlatform(program: Command): void {
       'multiplies the server’s own delays (tests use 0.01)',
       parseScale,
       1,
-    )
+    );
+}
+
+/** How the server answers: other platforms' conventions and quirks, rate headers, its clock. */
+function addAnswerOptions(command: Command): void {
+  command
     .addOption(
       new Option('--envelope <shape>', 'where list items go, as other platforms put them')
         .choices(ENVELOPES)
@@ -134,76 +153,82 @@ export function registerPlatform(program: Command): void {
     )
     .option('--trims-text', 'store a text trimmed, with CRLF turned into LF', false)
     .option('--without-created-at', 'leave created_at out of every resource', false)
-    .option('--ignores-page', 'answer page 1 whatever page is asked', false)
-    .addHelpText(
-      'after',
-      '\nThe global --db FILE names the server’s database (memory when absent). With --json the first\nstdout line is {"base_url":"…","token":"…"} (and "admin_token" with --admin).\nThe API\'s OpenAPI 3.1 document is served at {base_url}/openapi.json, without a token\n(docs/openapi.md: generating clients from it, and the contract checks).',
-    )
-    .action(async (options: PlatformOptions, command: Command) => {
-      const global = globalOptions(command);
-      // The global --plan is the default account's plan here.
-      const plan: Plan = global.plan ?? 'free';
-      const output = createOutput(global.json);
-      // Only an explicit --db: PRESSROOM_DB names Pressroom's own workspace, never the server's.
-      const dbFile = command.optsWithGlobals<{ db?: string }>().db;
-      const dbFromCli = command.parent?.getOptionValueSource('db') === 'cli';
-      const activityMs = options.activityMs ?? (options.seed === 'demo' ? 20_000 : 0);
-      const server = await startPlatformServer({
-        port: options.port,
-        host: options.host,
-        ...(dbFromCli && dbFile ? { dbFile } : {}),
-        plan,
-        windowMs: options.windowMs,
-        admin: options.admin,
-        seed: options.seed,
-        demoActivityMs: activityMs,
-        timeScale: options.timeScale,
-        conventions: {
-          envelope: options.envelope,
-          paging: options.paging,
-          pageCap: options.pageCap ?? null,
-          pageCapEchoes: options.pageCapEchoes,
-          ids: options.ids,
-          times: options.times,
-        },
-        ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
-        rateHeaders: { limit: options.limitHeader, reset: options.resetFormat },
-        clockOffsetMs: options.clockOffsetMs,
-        quirks: {
-          specLiteral: options.specLiteral,
-          fieldCase: options.fieldCase,
-          trimsText: options.trimsText,
-          noCreatedAt: options.withoutCreatedAt,
-          ignoresPage: options.ignoresPage,
-        },
-      }).catch((error: unknown) => {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'EADDRINUSE') {
-          throw new CliError(`port ${options.port} is in use; pass --port 0 for any free port`);
-        }
-        throw error;
-      });
-      output.result(
-        {
-          base_url: server.baseUrl,
-          token: server.token,
-          ...(server.adminToken ? { admin_token: server.adminToken } : {}),
-        },
-        [
-          `Platform API v1 reference server (${plan} plan, ${options.rateLimit ?? PLANS[plan]} requests per ${options.windowMs} ms)`,
-          `  base URL:    ${server.baseUrl}`,
-          `  token:       ${server.token}`,
-          `  OpenAPI:     ${server.baseUrl}/openapi.json (no token needed)`,
-          ...(server.adminToken
-            ? [`  admin token: ${server.adminToken} (admin API at ${server.origin}/admin/v1)`]
-            : []),
-        ].join('\n'),
-      );
-      output.progress('Serving until stopped (Ctrl+C).');
-      const signal = await waitForStopSignal();
-      output.progress(`Stopping (${signal}).`);
-      await server.close();
-    });
+    .option('--ignores-page', 'answer page 1 whatever page is asked', false);
+}
+
+async function runPlatform(options: PlatformOptions, command: Command): Promise<void> {
+  const global = globalOptions(command);
+  // The global --plan is the default account's plan here.
+  const plan: Plan = global.plan ?? 'free';
+  const output = createOutput(global.json);
+  // Only an explicit --db: PRESSROOM_DB names Pressroom's own workspace, never the server's.
+  const dbFile = command.optsWithGlobals<{ db?: string }>().db;
+  const dbFromCli = command.parent?.getOptionValueSource('db') === 'cli';
+  const server = await startPlatformServer(
+    serverOptionsOf(options, plan, dbFromCli && dbFile ? dbFile : undefined),
+  ).catch((error: unknown) => {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') {
+      throw new CliError(`port ${options.port} is in use; pass --port 0 for any free port`);
+    }
+    throw error;
+  });
+  output.result(
+    {
+      base_url: server.baseUrl,
+      token: server.token,
+      ...(server.adminToken ? { admin_token: server.adminToken } : {}),
+    },
+    [
+      `Platform API v1 reference server (${plan} plan, ${options.rateLimit ?? PLANS[plan]} requests per ${options.windowMs} ms)`,
+      `  base URL:    ${server.baseUrl}`,
+      `  token:       ${server.token}`,
+      `  OpenAPI:     ${server.baseUrl}/openapi.json (no token needed)`,
+      ...(server.adminToken
+        ? [`  admin token: ${server.adminToken} (admin API at ${server.origin}/admin/v1)`]
+        : []),
+    ].join('\n'),
+  );
+  output.progress('Serving until stopped (Ctrl+C).');
+  const signal = await waitForStopSignal();
+  output.progress(`Stopping (${signal}).`);
+  await server.close();
+}
+
+function serverOptionsOf(
+  options: PlatformOptions,
+  plan: Plan,
+  dbFile: string | undefined,
+): PlatformServerOptions {
+  return {
+    port: options.port,
+    host: options.host,
+    ...(dbFile ? { dbFile } : {}),
+    plan,
+    windowMs: options.windowMs,
+    admin: options.admin,
+    seed: options.seed,
+    demoActivityMs: options.activityMs ?? (options.seed === 'demo' ? 20_000 : 0),
+    timeScale: options.timeScale,
+    conventions: {
+      envelope: options.envelope,
+      paging: options.paging,
+      pageCap: options.pageCap ?? null,
+      pageCapEchoes: options.pageCapEchoes,
+      ids: options.ids,
+      times: options.times,
+    },
+    ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
+    rateHeaders: { limit: options.limitHeader, reset: options.resetFormat },
+    clockOffsetMs: options.clockOffsetMs,
+    quirks: {
+      specLiteral: options.specLiteral,
+      fieldCase: options.fieldCase,
+      trimsText: options.trimsText,
+      noCreatedAt: options.withoutCreatedAt,
+      ignoresPage: options.ignoresPage,
+    },
+  };
 }
 
 function parseScale(value: string): number {

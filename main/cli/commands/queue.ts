@@ -14,6 +14,14 @@ interface PublishOptions {
 }
 
 export function registerQueue(program: Command): void {
+  registerPublish(program);
+  registerSync(program);
+  registerStatus(program);
+  registerQueueItems(program);
+}
+
+/** `publish`: send what is due, until empty, or as a daemon. */
+function registerPublish(program: Command): void {
   program
     .command('publish')
     .description('Send everything due now, then exit (or keep going with --until-empty or --watch)')
@@ -72,7 +80,10 @@ export function registerQueue(program: Command): void {
         `Published ${result.published}, failed ${result.failed}; ${result.requests} requests (${result.rate_limited} rate-limited) in ${result.duration_ms} ms`,
       );
     });
+}
 
+/** `sync`: every list of the platform into the workspace. */
+function registerSync(program: Command): void {
   program
     .command('sync')
     .description(
@@ -101,7 +112,10 @@ export function registerQueue(program: Command): void {
       );
       if (failed.length > 0) process.exitCode = 1;
     });
+}
 
+/** `status`: counts and the rate-limit state. */
+function registerStatus(program: Command): void {
   program
     .command('status')
     .description('Queue counts by state, posts and products by status, and the rate-limit state')
@@ -124,7 +138,10 @@ export function registerQueue(program: Command): void {
         ].join('\n'),
       );
     });
+}
 
+/** `queue retry|cancel|resend|mark-published`: one item at a time. */
+function registerQueueItems(program: Command): void {
   const queue = program
     .command('queue')
     .description('Retry or cancel queue items, or settle one whose outcome is unknown');
