@@ -41,7 +41,7 @@ export interface ShellOptions {
   echoLog?: (line: string) => void;
 }
 
-export interface Shell {
+export interface DesktopShell {
   session: Session;
   log: Log;
   window(): ShellWindow | null;
@@ -77,7 +77,7 @@ function guardDatabases(folder: string, log: Log): string[] {
  * Starts the app; null when another instance already runs (it is focused instead). Call before
  * Electron is ready: the app:// scheme must be registered first.
  */
-export async function startShell(options: ShellOptions): Promise<Shell | null> {
+export async function startShell(options: ShellOptions): Promise<DesktopShell | null> {
   const { electron } = options;
   const { app, dialog } = electron;
   const platform = options.platform ?? process.platform;

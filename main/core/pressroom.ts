@@ -4,7 +4,7 @@
 import type { CoreEvent } from '../../shared/answers';
 import { Publisher } from '../queue/publisher';
 import type { PublisherEvent } from '../queue/publisher';
-import type { RateGovernor } from '../queue/governor';
+import type { RateGovernor } from '../platform/governor';
 import type { RetryRules } from '../queue/retry';
 import { Scheduler } from '../queue/scheduler';
 import { WorkspaceStore } from '../store';

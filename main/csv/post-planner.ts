@@ -10,7 +10,7 @@ import {
 } from '../../shared/duplicates';
 import type { DuplicateSubject } from '../../shared/duplicates';
 import type { WorkspaceStore } from '../store';
-import { SlotCursor } from '../store/planning';
+import { SlotCursor } from '../store/slots';
 import type { ImportOptions } from './import-options';
 import type { RowChecker, ValidPost } from './row-checks';
 

@@ -14,7 +14,7 @@ import { PlatformError } from '../platform/errors';
 import type { WorkspaceStore } from '../store';
 import { LeaseLost } from '../store/lease';
 import type { LeaseToken } from '../store/lease';
-import type { RateGovernor, Release } from './governor';
+import type { RateGovernor, Release } from '../platform/governor';
 import { freshProgress, postMatcher, scanList } from './lookup';
 import type { PublishDecision, PublishGate } from './publish-gate';
 import type { Lookup, LookupProgress } from './lookup';

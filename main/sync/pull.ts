@@ -8,7 +8,7 @@ import { PAGE_RETRY_RULES, retryingPages, walkList } from '../platform/lists';
 import type { ListReading, Page, PageRetryRules } from '../platform/lists';
 import type { RetryRules } from '../queue/retry';
 import type { Bot, Order, PageRequest, Post, Product, Subscriber } from '../platform/normalize';
-import type { RateGovernor } from '../queue/governor';
+import type { RateGovernor } from '../platform/governor';
 import type { WorkspaceStore } from '../store';
 import type { PrunedList } from '../store/cache';
 

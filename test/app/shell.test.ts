@@ -27,7 +27,7 @@ import {
 import type { IpcEvent } from '../../main/app/electron-api';
 import { startShell } from '../../main/app/shell';
 import { isPrivateOrSecureUrl } from '../../shared/url';
-import type { Shell } from '../../main/app/shell';
+import type { DesktopShell } from '../../main/app/shell';
 import { call, OPERATION_NAMES } from '../../main/core/service';
 import { CONTENT_SECURITY_POLICY } from '../../main/host/web';
 import { backupDatabase } from '../../main/store/backup';
@@ -48,7 +48,7 @@ interface AppOptions {
 
 interface App {
   electron: FakeElectron;
-  shell: Shell;
+  shell: DesktopShell;
   platform: TestPlatform;
   folder: string;
   window: FakeWindow;

@@ -2,8 +2,8 @@
 // clock, every 429 obeyed, priority, pause. Servers are simulated fixed windows on the same clock.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PRIORITY } from '../../shared/domain';
-import type { GovernorOptions, LearnedRateLimit, Release } from '../../main/queue/governor';
-import { RateGovernor } from '../../main/queue/governor';
+import type { GovernorOptions, LearnedRateLimit, Release } from '../../main/platform/governor';
+import { RateGovernor } from '../../main/platform/governor';
 import { parseRateLimit } from '../../main/platform/rate-limit';
 import type { ResetFormat } from '../../main/platform/rate-limit';
 import { fixedWindowServer } from '../support/fixed-window';

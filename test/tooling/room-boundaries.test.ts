@@ -50,7 +50,7 @@ const CASES: Record<string, { file: string; allowed: string; refused: string[] }
   'main/platform/': {
     file: 'main/platform/example.ts',
     allowed: "import { PLANS } from './wire';",
-    refused: ["import { RateGovernor } from '../queue/governor';"],
+    refused: ["import { Publisher } from '../queue/publisher';"],
   },
   'main/emulator/data/': {
     file: 'main/emulator/data/example.ts',
@@ -93,7 +93,7 @@ const CASES: Record<string, { file: string; allowed: string; refused: string[] }
   },
   'main/sync/': {
     file: 'main/sync/example.ts',
-    allowed: "import type { RateGovernor } from '../queue/governor';",
+    allowed: "import type { RateGovernor } from '../platform/governor';",
     refused: ["import { importCsv } from '../csv/import';"],
   },
   'main/csv/': {

@@ -13,8 +13,8 @@ import {
   parseSchedule,
 } from '../../../shared/schedule';
 import { WallClock } from '../../../shared/time';
-import { SlotCursor, frontOfQueue, heldTimes } from '../../store/planning';
-import type { SlotData } from '../../store/planning';
+import { SlotCursor, frontOfQueue, heldTimes } from '../../store/slots';
+import type { SlotData } from '../../store/slots';
 import type { Transactional } from '../../store/transaction';
 import type { SchedulesStore } from '../../store/schedules';
 import { InvalidInput, NotAllowed } from '../errors';

@@ -16,7 +16,7 @@ import { NOT_GONE_OUT } from './post-status';
 import type { Shell } from './shell.svelte';
 
 /** Plain names: "hand off" is what API v1 calls letting the platform publish it at its time. */
-export const MODE_LABELS: Record<PostMode, string> = {
+export const POST_MODE_LABELS: Record<PostMode, string> = {
   draft: 'Save draft',
   schedule: 'Schedule',
   publish_now: 'Publish now',

@@ -11,7 +11,7 @@ import type { Shell } from './shell.svelte';
 
 export type Plan = (typeof PLAN_NAMES)[number];
 
-export const MODE_LABELS: Record<AccountSettings['mode'], string> = {
+export const ACCOUNT_MODE_LABELS: Record<AccountSettings['mode'], string> = {
   demo: 'Demo workspace on the built-in reference server',
   account: 'Your platform account',
   offline: 'No account: drafts are kept on this computer',

@@ -8,9 +8,9 @@
 // Every 429 stops everything: until Retry-After, else the window's reset, else a backoff.
 import type { RateGauge } from '../../shared/domain';
 import type { Priority } from '../../shared/domain';
-import { ServerClock } from '../platform/server-clock';
-import { resetInstant } from '../platform/rate-limit';
-import type { RateLimitState, ResetValue } from '../platform/rate-limit';
+import { ServerClock } from './server-clock';
+import { resetInstant } from './rate-limit';
+import type { RateLimitState, ResetValue } from './rate-limit';
 
 /** What the governor learned of an account's limit, kept so the next run starts from it. */
 export interface LearnedRateLimit {
