@@ -135,7 +135,9 @@ describe('failures', () => {
     await fireEvent.click(within(notice).getByRole('button', { name: 'Open the post' }));
     expect(shell.screen).toBe('calendar');
     await vi.waitFor(() => expect(transport.callsOf('getPost')).toEqual([{ id: 12 }]));
-    expect(await screen.findByDisplayValue('Pop-up stand opens at noon')).toBeTruthy();
+    // The editor is loaded when first opened: on a busy machine that takes more than a second.
+    const opened = screen.findByDisplayValue('Pop-up stand opens at noon', {}, { timeout: 10_000 });
+    expect(await opened).toBeTruthy();
     shell.stop();
     view.unmount();
   });
