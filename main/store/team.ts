@@ -135,37 +135,20 @@ export class TeamStore {
   /** Writes a post another desktop changed; a local outcome (sending, published…) keeps its status. */
   upsertPost(post: Omit<TeamPostRow, 'updatedAt'>): void {
     const now = this.now();
+    const { botId, text, scheduledAt, zone, status } = post;
+    const fields = [botId, text, JSON.stringify(post.mediaUrls), scheduledAt, zone, status];
     const changed = statement(
       this.db,
       `UPDATE posts SET bot_id = ?, text = ?, media_urls = ?, scheduled_at = ?, zone = ?,
          status = CASE WHEN status IN ${SHARED_POST_STATUSES} THEN ? ELSE status END, updated_at = ?
        WHERE uuid = ?`,
-    ).run(
-      post.botId,
-      post.text,
-      JSON.stringify(post.mediaUrls),
-      post.scheduledAt,
-      post.zone,
-      post.status,
-      now,
-      post.uuid,
-    );
+    ).run(...fields, now, post.uuid);
     if (changed.changes > 0) return;
     statement(
       this.db,
-      `INSERT INTO posts (uuid, bot_id, text, media_urls, scheduled_at, zone, status, created_at, updated_at)
+      `INSERT INTO posts (bot_id, text, media_urls, scheduled_at, zone, status, uuid, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      post.uuid,
-      post.botId,
-      post.text,
-      JSON.stringify(post.mediaUrls),
-      post.scheduledAt,
-      post.zone,
-      post.status,
-      now,
-      now,
-    );
+    ).run(...fields, post.uuid, now, now);
   }
 
   upsertProduct(product: Omit<TeamProductRow, 'updatedAt'>): void {
