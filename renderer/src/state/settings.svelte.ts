@@ -39,17 +39,14 @@ export interface WorkspaceDraft {
   duplicateWindowDays: number | null;
 }
 
-/** The duplicate guard's longest window in days, as the core takes it. */
-export const MAX_DUPLICATE_WINDOW_DAYS = LIMITS.duplicateWindowDays;
-
 /**
  * Why a typed duplicate window cannot be saved, or null. Said here in days, since the core's
  * check words it as a bare number range.
  */
 export function duplicateWindowProblem(days: number | null): string | null {
   if (days === null) return 'is required';
-  if (!Number.isInteger(days) || days < 0 || days > MAX_DUPLICATE_WINDOW_DAYS)
-    return `must be a whole number of days from 0 (off) to ${MAX_DUPLICATE_WINDOW_DAYS}`;
+  if (!Number.isInteger(days) || days < 0 || days > LIMITS.duplicateWindowDays)
+    return `must be a whole number of days from 0 (off) to ${LIMITS.duplicateWindowDays}`;
   return null;
 }
 
