@@ -19,6 +19,18 @@ export interface TeamConnectionOptions {
 
 export class TeamRequestUnknown extends Error {}
 
+/**
+ * ws reports a socket closed while still connecting as an 'error' on the next tick, after the
+ * provider has let go of its handlers; with no listener Node throws it and takes the process
+ * down. The provider learns of failures from 'close', so the error itself needs no handling.
+ */
+class QuietlyClosedWebSocket extends WebSocket {
+  constructor(...args: ConstructorParameters<typeof WebSocket>) {
+    super(...args);
+    this.on('error', () => undefined);
+  }
+}
+
 export type TeamRequestResult<K extends keyof TeamAnswers> =
   | { ok: true; value: TeamAnswers[K] }
   | { ok: false; code: Extract<TeamAnswer, { ok: false }>['code']; error: string };
@@ -40,7 +52,7 @@ export class TeamConnection {
     const names = teamDocuments(options.link.team);
     this.socket = new HocuspocusProviderWebsocket({
       url: `${options.link.url}/?protocol=${TEAM_PROTOCOL}`,
-      WebSocketPolyfill: WebSocket,
+      WebSocketPolyfill: QuietlyClosedWebSocket,
       // Reconnect soon after a partition heals; the server's ping finds dead sockets.
       delay: 200,
       minDelay: 100,

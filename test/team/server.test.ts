@@ -34,6 +34,20 @@ describe('team server: who may connect and write', () => {
     await expect(stranger.whenSynced(3000)).rejects.toThrow(/unknown or was revoked/);
   });
 
+  it('lets a desktop close while its socket is still connecting, and nothing throws afterwards', async () => {
+    team = await startTestTeam();
+    const uncaught: unknown[] = [];
+    const collect = (error: unknown) => uncaught.push(error);
+    process.on('uncaughtException', collect);
+    try {
+      team.connect(team.ownerToken).close();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    } finally {
+      process.off('uncaughtException', collect);
+    }
+    expect(uncaught).toEqual([]);
+  });
+
   it('shows one desktop’s draft to another, both ways', async () => {
     team = await startTestTeam();
     const a = team.connect(team.ownerToken);
