@@ -119,12 +119,12 @@ export const ROOMS = [
     why: 'the platform client depends on nothing else in main/.',
   },
   {
-    name: 'main/emulator/data/',
-    files: ['main/emulator/data/**'],
+    name: 'main/reference-server/data/',
+    files: ['main/reference-server/data/**'],
     may: [
-      'main/emulator/data/sql',
-      'main/emulator/ids',
-      'main/emulator/db',
+      'main/reference-server/data/sql',
+      'main/reference-server/ids',
+      'main/reference-server/db',
       'main/platform/wire',
       'shared/**',
     ],
@@ -132,10 +132,10 @@ export const ROOMS = [
     why: "the reference server's data layer sits below its HTTP layer: a data/ file knows the shared statement cache, ids and the database, nothing above them.",
   },
   {
-    name: 'main/emulator/',
-    files: ['main/emulator/**'],
+    name: 'main/reference-server/',
+    files: ['main/reference-server/**'],
     may: [
-      'main/emulator/**',
+      'main/reference-server/**',
       'main/platform/wire',
       'main/platform/webhook-signature',
       'main/sqlite/**',
@@ -197,7 +197,7 @@ export const ROOMS = [
     ],
     typesOnly: ['main/core/services/*'],
     packages: [...node, 'zod'],
-    why: "a core service sits below the workspace (pressroom.ts), the operation table and the session, over the core's plumbing; it holds another service's class as a type, handed in by pressroom.ts, and never builds one; it is handed the store's tables it uses one by one, never the WorkspaceStore, and writes the outbox only through its owner (core/outbox.ts).",
+    why: "a core service sits below the workspace (workspace.ts), the operation table and the session, over the core's plumbing; it holds another service's class as a type, handed in by workspace.ts, and never builds one; it is handed the store's tables it uses one by one, never the WorkspaceStore, and writes the outbox only through its owner (core/outbox.ts).",
   },
   {
     name: "the core's plumbing",
@@ -216,7 +216,7 @@ export const ROOMS = [
   {
     name: 'main/host/',
     files: ['main/host/**'],
-    may: ['main/host/**', 'main/core/*', 'main/emulator/**', ...belowCore, 'shared/**'],
+    may: ['main/host/**', 'main/core/*', 'main/reference-server/**', ...belowCore, 'shared/**'],
     typesOnly: ['main/core/services/**'],
     packages: node,
     why: 'the web host reaches a core service through the workspace (pressroom.posts) or the operation table, never builds one; it does not import the other entry points.',
@@ -237,7 +237,7 @@ export const ROOMS = [
       'main/app/**',
       'main/host/**',
       'main/core/*',
-      'main/emulator/**',
+      'main/reference-server/**',
       'main/team/**',
       ...belowCore,
       'shared/**',

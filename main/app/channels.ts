@@ -3,7 +3,7 @@
 
 /** Each contract operation has its own channel, so the main process can refuse unknown ones. */
 export const CALL_PREFIX = 'pressroom:call:';
-/** A file for an import, renderer → main (core/service.ts receiveUpload). */
+/** A file for an import, renderer → main (core/operations.ts receiveUpload). */
 export const UPLOAD_CHANNEL = 'pressroom:upload';
 /** Core events, main → renderer. */
 export const EVENT_CHANNEL = 'pressroom:event';

@@ -3,7 +3,7 @@
 // columns and skipping bad rows); Export … as CSV writes where the save dialog says.
 import { basename, join } from 'node:path';
 import type { ImportResult } from '../../shared/domain';
-import { invoke } from '../core/service';
+import { invoke } from '../core/operations';
 import type { Session } from '../core/session';
 import type { ElectronApi } from './electron-api';
 import type { Log } from './log';

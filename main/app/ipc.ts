@@ -1,13 +1,13 @@
 // The contract over IPC (Electron main process): one `ipcMain.handle` per contract operation.
 // Each call must come from our own window's page and carry exactly one payload, which the core
-// validates with the contract's schemas (core/service.ts `invokeFromRenderer`, which also refuses
+// validates with the contract's schemas (core/operations.ts `invokeFromRenderer`, which also refuses
 // main-only operations); anything else is refused, logged without its payload (it may hold a
 // token), and answered as a CallResult, never a throw. One more channel takes the path of a file
 // dropped on the page, which main checks and then asks the user about (files.ts).
 import { isAbsolute } from 'node:path';
 import type { OperationName } from '../../shared/contract';
 import type { CallResult } from '../../shared/answers';
-import { OPERATION_NAMES, invokeFromRenderer, receiveUpload } from '../core/service';
+import { OPERATION_NAMES, invokeFromRenderer, receiveUpload } from '../core/operations';
 import type { Session } from '../core/session';
 import { CALL_PREFIX, DROPPED_FILE_CHANNEL, UPLOAD_CHANNEL, isAppUrl } from './channels';
 import type { ElectronApi, IpcEvent, ShellWindow } from './electron-api';

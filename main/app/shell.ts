@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { CoreEvent } from '../../shared/answers';
 import type { OutboxItem } from '../../shared/domain';
 import { userDataDir } from '../core/paths';
-import { invoke } from '../core/service';
+import { invoke } from '../core/operations';
 import type { Session } from '../core/session';
 import type { SessionOptions } from '../core/session';
 import { openUserSession } from '../host/user-session';

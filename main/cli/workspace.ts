@@ -1,8 +1,8 @@
 // Opens the workspace a CLI command works on (Node, CLI), from the global options.
 import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
-import { Pressroom } from '../core/pressroom';
-import type { PressroomConfig } from '../core/pressroom';
+import { Workspace } from '../core/workspace';
+import type { WorkspaceConfig } from '../core/workspace';
 import { userDataDir } from '../core/paths';
 import { globalOptions } from './options';
 import { createPrivateFolder, ensurePrivateFolder } from '../sqlite/private-files';
@@ -14,8 +14,8 @@ export function defaultWorkspaceFile(): string {
 /** Runs `work` with the command's workspace open, and closes it afterwards. */
 export async function withWorkspace<T>(
   command: Command,
-  work: (pressroom: Pressroom) => Promise<T> | T,
-  extra: Partial<PressroomConfig> = {},
+  work: (pressroom: Workspace) => Promise<T> | T,
+  extra: Partial<WorkspaceConfig> = {},
 ): Promise<T> {
   const options = globalOptions(command);
   const dbFile = options.db ?? defaultWorkspaceFile();
@@ -23,7 +23,7 @@ export async function withWorkspace<T>(
   // private only when new.
   if (options.db) createPrivateFolder(dirname(dbFile));
   else ensurePrivateFolder(dirname(dbFile));
-  const pressroom = new Pressroom({
+  const pressroom = new Workspace({
     dbFile,
     apiBase: options.apiBase,
     token: options.token,

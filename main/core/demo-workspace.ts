@@ -7,7 +7,7 @@
 import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
 import { DEMO_PICTURES } from './demo-pictures';
-import type { Pressroom } from './pressroom';
+import type { Workspace } from './workspace';
 
 const SEEDED = 'demo_workspace_seeded';
 
@@ -45,7 +45,7 @@ const PRODUCTS: readonly [sku: string, name: string, price: string][] = [
  * Adds the demo workspace's own work unless it was added before (a user who deleted it keeps it
  * deleted). Returns whether it added anything.
  */
-export function seedDemoWorkspace(pressroom: Pressroom): boolean {
+export function seedDemoWorkspace(pressroom: Workspace): boolean {
   const { settings } = pressroom.store;
   if (settings.get(SEEDED, z.boolean(), false)) return false;
   const bots = pressroom.bots.listBots();

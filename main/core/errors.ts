@@ -32,7 +32,7 @@ export class DuplicateContent extends Error {
 }
 
 /**
- * An operation that failed through `call` (main/core/service.ts), for the CLI and tests: it
+ * An operation that failed through `call` (main/core/operations.ts), for the CLI and tests: it
  * carries the CallError `invoke` would answer a page, and the error thrown as its `cause`.
  */
 export class OperationFailed extends Error {

@@ -1,4 +1,4 @@
-// Input checks (Node, main process): the one door (service.ts, invoke and call) reads every
+// Input checks (Node, main process): the one door (operations.ts, invoke and call) reads every
 // caller's input through the contract in shared/ before a service sees it, page, CLI and test alike.
 import type { z } from 'zod';
 import { operations } from '../../shared/contract';

@@ -15,8 +15,8 @@ import { checkConnection } from './connection';
 import { seedDemoWorkspace } from './demo-workspace';
 import { InvalidInput, NotAllowed, NotConnected } from './errors';
 import { localPlatformProblem } from './platform-address';
-import { Pressroom } from './pressroom';
-import type { PressroomConfig } from './pressroom';
+import { Workspace } from './workspace';
+import type { WorkspaceConfig } from './workspace';
 import { startWebhookReceiver } from './receiver';
 import type { WebhookReceiver } from './receiver';
 
@@ -51,8 +51,8 @@ export interface SessionOptions {
   pickFolder?: (title: string) => Promise<string | null>;
   /** Run the queue and pull sync in the background (default true). */
   watch?: boolean;
-  /** Extra settings for every Pressroom opened (tests: time, retry rules). */
-  pressroom?: Partial<PressroomConfig>;
+  /** Extra settings for every Workspace opened (tests: time, retry rules). */
+  pressroom?: Partial<WorkspaceConfig>;
   /**
    * Let the page connect to a platform on this computer or its local network (serve
    * --local-platform, tests); by default only one on the internet (platform-address.ts).
@@ -66,7 +66,7 @@ export interface SessionOptions {
 }
 
 export class Session {
-  private pressroom!: Pressroom;
+  private pressroom!: Workspace;
   private mode: AccountSettings['mode'] = 'offline';
   private account: AccountInput | null = null;
   private demoPlatform: DemoPlatform | null = null;
@@ -92,7 +92,7 @@ export class Session {
   }
 
   /** The workspace every call goes to right now. */
-  get current(): Pressroom {
+  get current(): Workspace {
     return this.pressroom;
   }
 
@@ -199,7 +199,7 @@ export class Session {
   ): Promise<void> {
     await this.closeCurrent();
     const { folder } = this.options;
-    let config: PressroomConfig;
+    let config: WorkspaceConfig;
     if (mode === 'demo' && this.options.demo) {
       this.demoPlatform ??= await this.options.demo();
       this.receiver = await startWebhookReceiver((delivery) =>
@@ -219,7 +219,7 @@ export class Session {
     }
     this.mode = mode;
     this.account = account;
-    this.pressroom = new Pressroom({ ...this.options.pressroom, ...config });
+    this.pressroom = new Workspace({ ...this.options.pressroom, ...config });
     if (mode === 'demo' && this.demoPlatform?.mediaHost)
       this.pressroom.media.setHost(this.demoPlatform.mediaHost);
     this.unsubscribe = this.pressroom.subscribe((event) => {

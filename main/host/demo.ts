@@ -6,8 +6,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { DemoPlatform } from '../core/session';
-import { DEMO_MEDIA_PATH } from '../emulator/demo-media';
-import { startPlatformServer } from '../emulator/server';
+import { DEMO_MEDIA_PATH } from '../reference-server/demo-media';
+import { startPlatformServer } from '../reference-server/server';
 
 /** Where the demo server's last port is kept, beside its database. */
 const PORT_FILE = 'demo-platform.port';

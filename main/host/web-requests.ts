@@ -6,7 +6,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MAX_MEDIA_BASE64, MAX_UPLOAD_BYTES } from '../../shared/contract';
-import { invokeFromRenderer, receiveUpload } from '../core/service';
+import { invokeFromRenderer, receiveUpload } from '../core/operations';
 import type { Session } from '../core/session';
 import { contentTypeOf, encodedFile, fileInside } from './static-files';
 

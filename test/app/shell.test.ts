@@ -28,7 +28,7 @@ import type { IpcEvent } from '../../main/app/electron-api';
 import { startShell } from '../../main/app/shell';
 import { isPrivateOrSecureUrl } from '../../shared/url';
 import type { DesktopShell } from '../../main/app/shell';
-import { call, OPERATION_NAMES } from '../../main/core/service';
+import { call, OPERATION_NAMES } from '../../main/core/operations';
 import { CONTENT_SECURITY_POLICY } from '../../main/host/web';
 import { backupDatabase } from '../../main/store/backup';
 import { openWorkspaceDb } from '../../main/store/db';

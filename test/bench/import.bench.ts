@@ -86,7 +86,7 @@ function importInChild(file: string, dbFile: string, options: ChildOptions = {})
       'tsx',
       '-e',
       `
-    const { Pressroom } = await import(${module('main/core/pressroom.ts')});
+    const { Pressroom } = await import(${module('main/core/workspace.ts')});
     const { setTimeout: sleep } = await import('node:timers/promises');
     const { monitorEventLoopDelay } = await import('node:perf_hooks');
     if (${withoutKeptCounts}) {

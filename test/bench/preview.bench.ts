@@ -40,8 +40,8 @@ function previewInChild(root: string, file: string): number {
       '-e',
       `
     const { createReadStream } = await import('node:fs');
-    const { Pressroom } = await import(${module('main/core/pressroom.ts')});
-    const operations = await import(${module('main/core/service.ts')});
+    const { Pressroom } = await import(${module('main/core/workspace.ts')});
+    const operations = await import(${module('main/core/operations.ts')});
     const p = new Pressroom({ dbFile: ':memory:' });
     const input = (upload) => ({ kind: 'products', upload });
     // The door where there is one (call); the service itself, which validated then, before.

@@ -13,12 +13,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Pressroom } from '../../main/core/pressroom';
+import { Workspace } from '../../main/core/workspace';
 import { createPlatformClient } from '../../main/platform/client';
 import type { Plan } from '../../main/platform/wire';
 import { PLANS } from '../../main/platform/wire';
 import { adminOf, startPlatformCli } from '../support/cli';
-import { call } from '../../main/core/service';
+import { call } from '../../main/core/operations';
 
 interface Run {
   label: string;
@@ -49,7 +49,7 @@ async function bench(run: Run) {
   await admin('PUT', '/faults', { latency_ms: run.latencyMs });
 
   const sentAt: number[] = [];
-  const pressroom = new Pressroom({
+  const pressroom = new Workspace({
     dbFile: join(mkdtempSync(join(tmpdir(), 'pressroom-bench-')), 'workspace.sqlite'),
     apiBase: server.base_url,
     token: server.token,
@@ -173,7 +173,7 @@ async function benchUnknownLimit(label: string, clockOffsetMs: number) {
   await adminOf(server)('PUT', '/faults', { latency_ms: 30 });
   const sentAt: number[] = [];
   let lastAnswerAt = 0;
-  const pressroom = new Pressroom({
+  const pressroom = new Workspace({
     dbFile: join(mkdtempSync(join(tmpdir(), 'pressroom-bench-')), 'workspace.sqlite'),
     apiBase: server.base_url,
     token: server.token,

@@ -7,10 +7,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Pressroom } from '../../main/core/pressroom';
+import { Workspace } from '../../main/core/workspace';
 import { createPlatformClient } from '../../main/platform/client';
 import { adminOf, startPlatformCli } from '../support/cli';
-import { call } from '../../main/core/service';
+import { call } from '../../main/core/operations';
 
 const POSTS = 2_000;
 const WINDOW_MS = 2_000;
@@ -30,7 +30,7 @@ async function soak(label: string, dropRate: number, clockOffsetMs: number) {
   ]);
   const admin = adminOf(server);
   await admin('PUT', '/faults', { drop_after_commit_rate: dropRate, latency_ms: 20 });
-  const pressroom = new Pressroom({
+  const pressroom = new Workspace({
     dbFile: join(mkdtempSync(join(tmpdir(), 'pressroom-soak-')), 'workspace.sqlite'),
     apiBase: server.base_url,
     token: server.token,

@@ -71,7 +71,7 @@ function seedWith(root: string, dbFile: string, millionFile: string): void {
       'tsx',
       '-e',
       `
-    const { Pressroom } = await import(${module('main/core/pressroom.ts')});
+    const { Pressroom } = await import(${module('main/core/workspace.ts')});
     const { openWorkspaceDb } = await import(${module('main/store/db.ts')});
     const p = new Pressroom({ dbFile: ${JSON.stringify(dbFile)} });
     // Input as the contract checks it, for the baseline's tree and this one alike.

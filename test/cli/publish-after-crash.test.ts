@@ -4,12 +4,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Pressroom } from '../../main/core/pressroom';
+import { Workspace } from '../../main/core/workspace';
 import { WorkspaceStore } from '../../main/store';
 import { runCli } from '../support/cli';
 import { startTestPlatform } from '../support/platform';
 import { startZombie } from '../support/processes';
-import { call } from '../../main/core/service';
+import { call } from '../../main/core/operations';
 
 describe('publish --until-empty after a crash', () => {
   it.runIf(process.platform === 'linux')(
@@ -17,7 +17,7 @@ describe('publish --until-empty after a crash', () => {
     async () => {
       const platform = await startTestPlatform({ seed: 'demo' });
       const dbFile = join(mkdtempSync(join(tmpdir(), 'pressroom-crashed-')), 'workspace.sqlite');
-      const setup = new Pressroom({ dbFile });
+      const setup = new Workspace({ dbFile });
       for (let i = 0; i < 5; i++)
         call(setup, 'addPost', { text: `Left behind ${i}`, botId: 'bot_1', mode: 'publish_now' });
       setup.close();

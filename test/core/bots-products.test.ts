@@ -1,15 +1,15 @@
 // Bot changes and product publishing through the outbox, against the reference server.
 import { describe, expect, it } from 'vitest';
 import { NotAllowed } from '../../main/core/errors';
-import { Pressroom } from '../../main/core/pressroom';
+import { Workspace } from '../../main/core/workspace';
 import { startTestPlatform } from '../support/platform';
-import { call } from '../../main/core/service';
+import { call } from '../../main/core/operations';
 import { thrownBy } from '../support/calls';
 
 describe('bots and products through the outbox', () => {
   it('creates, renames and deletes a bot', async () => {
     const platform = await startTestPlatform({ seed: 'demo' });
-    const pressroom = new Pressroom({
+    const pressroom = new Workspace({
       dbFile: ':memory:',
       apiBase: platform.server.baseUrl,
       token: platform.server.token,
@@ -33,7 +33,7 @@ describe('bots and products through the outbox', () => {
 
   it('publishes queued products with exact prices, and refuses to queue a published one', async () => {
     const platform = await startTestPlatform({ seed: 'demo' });
-    const pressroom = new Pressroom({
+    const pressroom = new Workspace({
       dbFile: ':memory:',
       apiBase: platform.server.baseUrl,
       token: platform.server.token,

@@ -5,20 +5,20 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InvalidInput, OperationFailed } from '../../main/core/errors';
-import { Pressroom } from '../../main/core/pressroom';
-import { call } from '../../main/core/service';
+import { Workspace } from '../../main/core/workspace';
+import { call } from '../../main/core/operations';
 import { rejectedBy, thrownBy } from '../support/calls';
 
 describe('call, the door for the CLI and tests', () => {
   it('fills the contract defaults before the service sees the input', () => {
-    const pressroom = new Pressroom({ dbFile: ':memory:' });
+    const pressroom = new Workspace({ dbFile: ':memory:' });
     const post = call(pressroom, 'addPost', { text: 'Hello', mode: 'draft' });
     expect(post).toMatchObject({ text: 'Hello', mediaUrls: [], status: 'draft' });
     pressroom.close();
   });
 
   it('refuses input the contract refuses, with the CallError a page would get', () => {
-    const pressroom = new Pressroom({ dbFile: ':memory:' });
+    const pressroom = new Workspace({ dbFile: ':memory:' });
     // Even an operation without fields refuses stray input, before its service runs.
     const stray = thrownBy(() => call(pressroom, 'status', { extra: 1 } as never));
     expect(stray).toBeInstanceOf(InvalidInput);
@@ -39,7 +39,7 @@ describe('call, the door for the CLI and tests', () => {
   });
 
   it('rejects an asynchronous operation with the same error, the thrown one as its cause', async () => {
-    const pressroom = new Pressroom({ dbFile: ':memory:' });
+    const pressroom = new Workspace({ dbFile: ':memory:' });
     const answer = call(pressroom, 'getBadRows', { id: 'gone' });
     await expect(answer).rejects.toBeInstanceOf(OperationFailed);
     await expect(answer).rejects.toMatchObject({

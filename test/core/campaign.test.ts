@@ -3,8 +3,8 @@
 // answered with the server's message while nothing is saved.
 import { afterEach, describe, expect, it } from 'vitest';
 import { estimateCampaign } from '../../shared/campaign';
-import { Pressroom } from '../../main/core/pressroom';
-import { call, invoke } from '../../main/core/service';
+import { Workspace } from '../../main/core/workspace';
+import { call, invoke } from '../../main/core/operations';
 import { PlatformError } from '../../main/platform/errors';
 import { rejectedBy } from '../support/calls';
 import { startTestPlatform } from '../support/platform';
@@ -14,14 +14,14 @@ import { openDemoSession } from '../support/session';
 const BRIEF =
   'Our new rye sourdough launches Saturday at the Kreuzberg shop. Free tasting from 9 to 12, and every loaf is baked the night before.';
 
-const open: Pressroom[] = [];
+const open: Workspace[] = [];
 afterEach(() => {
   for (const pressroom of open.splice(0)) pressroom.close();
 });
 
-async function connected(): Promise<{ pressroom: Pressroom; platform: TestPlatform }> {
+async function connected(): Promise<{ pressroom: Workspace; platform: TestPlatform }> {
   const platform = await startTestPlatform({ seed: 'demo' });
-  const pressroom = new Pressroom({
+  const pressroom = new Workspace({
     dbFile: ':memory:',
     apiBase: platform.server.baseUrl,
     token: platform.server.token,

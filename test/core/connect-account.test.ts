@@ -4,7 +4,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { invoke } from '../../main/core/service';
+import { invoke } from '../../main/core/operations';
 import { isLocalAddress } from '../../main/core/platform-address';
 import { startTestPlatform } from '../support/platform';
 import { openDemoSession } from '../support/session';

@@ -4,16 +4,16 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Pressroom } from '../../main/core/pressroom';
+import { Workspace } from '../../main/core/workspace';
 import type { CoreEvent } from '../../shared/answers';
 import { startTestPlatform } from '../support/platform';
-import { call } from '../../main/core/service';
+import { call } from '../../main/core/operations';
 
 const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
 
 describe('core events', () => {
   it('says the queue changed after adding, queueing, retrying, cancelling, importing and undoing', async () => {
-    const pressroom = new Pressroom({ dbFile: ':memory:' });
+    const pressroom = new Workspace({ dbFile: ':memory:' });
     const events: CoreEvent[] = [];
     pressroom.subscribe((event) => events.push(event));
     const queueChanges = () =>
@@ -59,7 +59,7 @@ describe('core events', () => {
   it('passes a publishing pass that fails as a whole to onError', async () => {
     const platform = await startTestPlatform({ seed: 'demo' });
     const errors: unknown[] = [];
-    const pressroom = new Pressroom({
+    const pressroom = new Workspace({
       dbFile: ':memory:',
       apiBase: platform.server.baseUrl,
       token: platform.server.token,

@@ -4,18 +4,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Pressroom } from '../../main/core/pressroom';
+import { Workspace } from '../../main/core/workspace';
 import { uploaded } from '../support/uploads';
-import { call } from '../../main/core/service';
+import { call } from '../../main/core/operations';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
 
-function pressroom(clock: { now: number }): Pressroom {
+function pressroom(clock: { now: number }): Workspace {
   const folder = mkdtempSync(join(tmpdir(), 'prs-history-'));
-  const core = new Pressroom({ dbFile: join(folder, 'workspace.db'), now: () => clock.now });
+  const core = new Workspace({ dbFile: join(folder, 'workspace.db'), now: () => clock.now });
   cleanups.push(() => {
     core.close();
     rmSync(folder, { recursive: true, force: true });
@@ -24,7 +24,7 @@ function pressroom(clock: { now: number }): Pressroom {
 }
 
 const upload = async (
-  core: Pressroom,
+  core: Workspace,
   kind: 'posts' | 'products',
   fileName: string,
   lines: string[],

@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InvalidInput } from '../../main/core/errors';
-import { Pressroom } from '../../main/core/pressroom';
+import { Workspace } from '../../main/core/workspace';
 import { badRowsOf, uploaded } from '../support/uploads';
-import { call } from '../../main/core/service';
+import { call } from '../../main/core/operations';
 import { rejectedBy } from '../support/calls';
 
 const cleanups: (() => void)[] = [];
@@ -16,9 +16,9 @@ afterEach(() => {
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
 
-function pressroom(): Pressroom {
+function pressroom(): Workspace {
   const folder = mkdtempSync(join(tmpdir(), 'prs-wizard-'));
-  const core = new Pressroom({ dbFile: join(folder, 'workspace.db') });
+  const core = new Workspace({ dbFile: join(folder, 'workspace.db') });
   cleanups.push(() => {
     core.close();
     rmSync(folder, { recursive: true, force: true });
@@ -26,7 +26,7 @@ function pressroom(): Pressroom {
   return core;
 }
 
-const upload = async (core: Pressroom, csv: string) => ({
+const upload = async (core: Workspace, csv: string) => ({
   kind: 'posts' as const,
   upload: await uploaded(core, 'calendar.csv', csv),
   timezone: 'UTC',

@@ -4,8 +4,8 @@ import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Pressroom } from '../../main/core/pressroom';
-import { call, invokeFromRenderer } from '../../main/core/service';
+import { Workspace } from '../../main/core/workspace';
+import { call, invokeFromRenderer } from '../../main/core/operations';
 import { MediaService } from '../../main/core/services/media';
 import { WorkspaceStore } from '../../main/store';
 import { MEDIA_MAX_BYTES, sniffMediaType } from '../../shared/media';
@@ -141,7 +141,7 @@ describe('a post with an uploaded picture', () => {
   it('is refused a place in the queue until a media host is set, then published by its public address, which the demo web space serves', async () => {
     const mediaFolder = mkdtempSync(join(tmpdir(), 'pressroom-demo-media-'));
     const platform = await startTestPlatform({ seed: 'demo', mediaFolder });
-    const pressroom = new Pressroom({
+    const pressroom = new Workspace({
       dbFile: ':memory:',
       apiBase: platform.server.baseUrl,
       token: platform.server.token,
@@ -189,7 +189,7 @@ describe('a post with an uploaded picture', () => {
   });
 
   it('shows its thumbnail on the calendar, and a scheduled one keeps its place only with a host', () => {
-    const pressroom = new Pressroom({ dbFile: ':memory:' });
+    const pressroom = new Workspace({ dbFile: ':memory:' });
     const picture = pressroom.media.add('rye.png', PNG);
     const at = Date.now() + 3_600_000;
     const post = call(pressroom, 'addPost', {
@@ -215,7 +215,7 @@ describe('a post with an uploaded picture', () => {
 
 describe('uploaded pictures in a CSV export', () => {
   it('come back on import into the same workspace, and a row that would go out with one needs a media host', async () => {
-    const pressroom = new Pressroom({ dbFile: ':memory:' });
+    const pressroom = new Workspace({ dbFile: ':memory:' });
     const picture = pressroom.media.add('rye.png', PNG);
     const at = new Date(Date.now() + 86_400_000).toISOString();
     call(pressroom, 'addPost', {

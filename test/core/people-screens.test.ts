@@ -3,13 +3,13 @@
 // at the next sync, and every sync tells the screens so.
 import { describe, expect, it } from 'vitest';
 import type { CoreEvent } from '../../shared/answers';
-import { Pressroom } from '../../main/core/pressroom';
+import { Workspace } from '../../main/core/workspace';
 import { startTestPlatform } from '../support/platform';
-import { call } from '../../main/core/service';
+import { call } from '../../main/core/operations';
 
 async function workspace() {
   const platform = await startTestPlatform({ seed: 'demo' });
-  const pressroom = new Pressroom({
+  const pressroom = new Workspace({
     dbFile: ':memory:',
     apiBase: platform.server.baseUrl,
     token: platform.server.token,

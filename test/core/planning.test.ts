@@ -7,8 +7,8 @@ import type { CallResult, CoreEvent, OperationResults } from '../../shared/answe
 import type { LocalPost } from '../../shared/domain';
 import { toInstant } from '../../shared/time';
 import { DuplicateContent, InvalidInput, NotAllowed } from '../../main/core/errors';
-import { Pressroom } from '../../main/core/pressroom';
-import { call, invoke } from '../../main/core/service';
+import { Workspace } from '../../main/core/workspace';
+import { call, invoke } from '../../main/core/operations';
 import { openDemoSession } from '../support/session';
 import { thrownBy } from '../support/calls';
 
@@ -23,7 +23,7 @@ afterEach(async () => {
 /** A workspace whose clock reads `now` (a wall time in `zone`), planning in `zone`. */
 function workspace(now: string, zone = BERLIN) {
   const clock = { now: local(now, zone) };
-  const pressroom = new Pressroom({ dbFile: ':memory:', now: () => clock.now });
+  const pressroom = new Workspace({ dbFile: ':memory:', now: () => clock.now });
   call(pressroom, 'saveSettings', { timezone: zone });
   cleanups.push(() => pressroom.close());
   return { pressroom, clock };
@@ -46,7 +46,7 @@ const walls = (posts: { scheduledAt: number | null }[], zone = BERLIN) =>
   posts.map((post) => wall(post.scheduledAt, zone));
 
 /** Each post's queue item is due at the post's time, and there is one item per post. */
-function expectQueuedAtTheirTimes(pressroom: Pressroom, posts: LocalPost[]): void {
+function expectQueuedAtTheirTimes(pressroom: Workspace, posts: LocalPost[]): void {
   for (const post of posts) {
     const items = pressroom.store.outbox.list().filter((item) => item.postId === post.id);
     expect(items.filter((item) => item.state === 'queued')).toEqual([

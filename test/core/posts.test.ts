@@ -1,16 +1,16 @@
 // Editing posts through the core: editable until they go out, locked after, with reasons.
 import { describe, expect, it } from 'vitest';
 import { InvalidInput, NotAllowed } from '../../main/core/errors';
-import { Pressroom } from '../../main/core/pressroom';
+import { Workspace } from '../../main/core/workspace';
 import { startTestPlatform } from '../support/platform';
-import { call } from '../../main/core/service';
+import { call } from '../../main/core/operations';
 import { thrownBy } from '../support/calls';
 
 const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
 
 describe('post editing', () => {
   it('reschedules a scheduled post in place and keeps one queue item', async () => {
-    const pressroom = new Pressroom({ dbFile: ':memory:' });
+    const pressroom = new Workspace({ dbFile: ':memory:' });
     const post = call(pressroom, 'addPost', {
       text: 'First',
       botId: 'bot_1',
@@ -44,7 +44,7 @@ describe('post editing', () => {
   });
 
   it('deletes a scheduled post or moves it to the drafts, until its first attempt begins', () => {
-    const pressroom = new Pressroom({ dbFile: ':memory:' });
+    const pressroom = new Workspace({ dbFile: ':memory:' });
     const at = inAnHour();
     const kept = call(pressroom, 'addPost', { text: 'Keep me', botId: 'bot_1', at, zone: 'UTC' });
     const drafted = call(pressroom, 'moveToDrafts', { id: kept.id });
@@ -80,7 +80,7 @@ describe('post editing', () => {
 
   it('queues a draft, and supersedes a failed attempt when queued again', async () => {
     const platform = await startTestPlatform({ seed: 'demo' });
-    const pressroom = new Pressroom({
+    const pressroom = new Workspace({
       dbFile: ':memory:',
       apiBase: platform.server.baseUrl,
       token: platform.server.token,
@@ -100,7 +100,7 @@ describe('post editing', () => {
 
   it('locks published and handed-off posts, saying why', async () => {
     const platform = await startTestPlatform({ seed: 'demo' });
-    const pressroom = new Pressroom({
+    const pressroom = new Workspace({
       dbFile: ':memory:',
       apiBase: platform.server.baseUrl,
       token: platform.server.token,
@@ -139,7 +139,7 @@ describe('the calendar’s range', () => {
   const range = { from: Date.UTC(2099, 10, 22, 23), to: Date.UTC(2099, 10, 24, 23), zone };
 
   function workspace() {
-    const pressroom = new Pressroom({ dbFile: ':memory:' });
+    const pressroom = new Workspace({ dbFile: ':memory:' });
     const add = (text: string, at: string, fields: { botId?: string; mode?: 'draft' } = {}) =>
       call(pressroom, 'addPost', { text, at, zone: 'UTC', botId: 'bot_1', ...fields }).id;
     const ids = [

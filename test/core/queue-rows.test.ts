@@ -1,7 +1,7 @@
 // The Queue as a schedule of posts: listQueue on a demo workspace synced from the reference server.
 import { describe, expect, it } from 'vitest';
 import { seedDemoWorkspace } from '../../main/core/demo-workspace';
-import { invoke } from '../../main/core/service';
+import { invoke } from '../../main/core/operations';
 import type { OperationName } from '../../shared/contract';
 import type { OperationResults } from '../../shared/answers';
 import { openDemoSession } from '../support/session';

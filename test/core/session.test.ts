@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CoreEvent } from '../../shared/answers';
-import { call, invoke } from '../../main/core/service';
+import { call, invoke } from '../../main/core/operations';
 import { startTestPlatform } from '../support/platform';
 import type { TestPlatform } from '../support/platform';
 import { openDemoSession } from '../support/session';

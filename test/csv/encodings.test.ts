@@ -3,13 +3,13 @@
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { detectEncoding } from '../../main/csv/decode';
-import { Pressroom } from '../../main/core/pressroom';
+import { Workspace } from '../../main/core/workspace';
 import { csvFiles } from '../support/csv-files';
-import { call } from '../../main/core/service';
+import { call } from '../../main/core/operations';
 
 const { fixture } = csvFiles('encodings');
 const workspace = () =>
-  new Pressroom({ dbFile: ':memory:', now: () => Date.UTC(2026, 10, 22, 12) });
+  new Workspace({ dbFile: ':memory:', now: () => Date.UTC(2026, 10, 22, 12) });
 
 const catalog = (header: string, rows: [string, string][]) =>
   `${header}\n${rows.map(([name, description], i) => `P${i};${name};${i + 1},50;${description}`).join('\n')}\n`;

@@ -1,6 +1,6 @@
 // The shortcuts in cell reading give the answers of the full rules they skip, on random input.
 import { describe, expect, it } from 'vitest';
-import { seededRandom as random } from '../../main/emulator/random';
+import { seededRandom as random } from '../../main/reference-server/random';
 import { isHttpUrlCell } from '../../main/csv/values';
 import { parsePrice } from '../../shared/price-text';
 import { decimalToMinor, minorDigits } from '../../shared/money';

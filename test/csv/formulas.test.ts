@@ -4,14 +4,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { Pressroom } from '../../main/core/pressroom';
+import { Workspace } from '../../main/core/workspace';
 import { csvFiles } from '../support/csv-files';
 import { badRowsOf } from '../support/uploads';
-import { call } from '../../main/core/service';
+import { call } from '../../main/core/operations';
 
 const { folder, fixture } = csvFiles('formulas');
 const workspace = () =>
-  new Pressroom({ dbFile: ':memory:', now: () => Date.UTC(2026, 10, 22, 12) });
+  new Workspace({ dbFile: ':memory:', now: () => Date.UTC(2026, 10, 22, 12) });
 
 /** Cells a spreadsheet would take for a formula (or, for tab and CR, strip and then run). */
 const FORMULAS = [

@@ -5,15 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PRIORITY } from '../../shared/domain';
-import { Pressroom } from '../../main/core/pressroom';
+import { Workspace } from '../../main/core/workspace';
 import { UnusableFile } from '../../main/csv/import';
 import { csvFiles } from '../support/csv-files';
-import { call } from '../../main/core/service';
+import { call } from '../../main/core/operations';
 import { rejectedBy } from '../support/calls';
 
 const { folder, fixture } = csvFiles('import');
 const workspace = () =>
-  new Pressroom({ dbFile: ':memory:', now: () => Date.UTC(2026, 10, 22, 12) });
+  new Workspace({ dbFile: ':memory:', now: () => Date.UTC(2026, 10, 22, 12) });
 
 describe('product import', () => {
   it('refuses a file with any bad row, naming row, column, value and why; writes nothing', async () => {
@@ -197,7 +197,7 @@ describe('product import', () => {
     const folder = mkdtempSync(join(tmpdir(), 'pressroom-import-crash-'));
     const dbFile = join(folder, 'workspace.sqlite');
     let clock = Date.UTC(2026, 10, 22, 12);
-    const crashed = new Pressroom({ dbFile, now: () => clock });
+    const crashed = new Workspace({ dbFile, now: () => clock });
     await call(crashed, 'importFile', {
       kind: 'products',
       path: fixture('sku,name,price\nA,Loaf,3\n'),
@@ -221,11 +221,11 @@ describe('product import', () => {
     crashed.close();
     // Still beating a moment ago: it may be another process's import in progress.
     clock += 10_000;
-    const soon = new Pressroom({ dbFile, now: () => clock });
+    const soon = new Workspace({ dbFile, now: () => clock });
     expect(soon.store.products.list().map((p) => p.sku)).toEqual(['A', 'B']);
     soon.close();
     clock += 120_000;
-    const later = new Pressroom({ dbFile, now: () => clock });
+    const later = new Workspace({ dbFile, now: () => clock });
     expect(later.store.products.list().map((p) => p.sku)).toEqual(['A']);
     expect(later.store.imports.batch(batch)).toBeUndefined();
     later.close();

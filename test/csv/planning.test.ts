@@ -4,10 +4,10 @@
 import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
 import { toInstant } from '../../shared/time';
-import { Pressroom } from '../../main/core/pressroom';
+import { Workspace } from '../../main/core/workspace';
 import { uploaded } from '../support/uploads';
 import { csvFiles } from '../support/csv-files';
-import { call } from '../../main/core/service';
+import { call } from '../../main/core/operations';
 
 const { fixture } = csvFiles('planning');
 const BERLIN = 'Europe/Berlin';
@@ -23,8 +23,8 @@ const wall = (ms: number | null) =>
     .toString({ smallestUnit: 'minute', timeZoneName: 'never' });
 
 /** A Monday morning in Berlin, bot_1 posting weekdays at 09:00 and 17:00. */
-function workspace(): Pressroom {
-  const pressroom = new Pressroom({ dbFile: ':memory:', now: () => local('2026-11-23 08:00') });
+function workspace(): Workspace {
+  const pressroom = new Workspace({ dbFile: ':memory:', now: () => local('2026-11-23 08:00') });
   call(pressroom, 'saveSettings', { timezone: BERLIN });
   call(pressroom, 'setSchedule', { botId: 'bot_1', schedule: 'mon-fri 09:00,17:00' });
   return pressroom;

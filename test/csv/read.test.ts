@@ -2,7 +2,7 @@
 // from random files full of quotes, delimiters and line endings, whole or cut into chunks.
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { seededRandom as random } from '../../main/emulator/random';
+import { seededRandom as random } from '../../main/reference-server/random';
 import { openCsv, parseRecords } from '../../main/csv/read';
 import type { CsvRow, Newline } from '../../main/csv/read';
 import { csvFiles } from '../support/csv-files';

@@ -4,10 +4,10 @@
 // no bot.
 import { describe, expect, it } from 'vitest';
 import { toInstant } from '../../shared/time';
-import { Pressroom } from '../../main/core/pressroom';
+import { Workspace } from '../../main/core/workspace';
 import { csvFiles } from '../support/csv-files';
 import { badRowsOf } from '../support/uploads';
-import { call } from '../../main/core/service';
+import { call } from '../../main/core/operations';
 
 const { fixture } = csvFiles('schedulers');
 const BERLIN = 'Europe/Berlin';
@@ -17,11 +17,11 @@ const at = (text: string) => {
   return instant.ms;
 };
 const workspace = () => {
-  const pressroom = new Pressroom({ dbFile: ':memory:', now: () => at('2026-11-23 08:00') });
+  const pressroom = new Workspace({ dbFile: ':memory:', now: () => at('2026-11-23 08:00') });
   call(pressroom, 'saveSettings', { timezone: BERLIN });
   return pressroom;
 };
-const posts = (pressroom: Pressroom) =>
+const posts = (pressroom: Workspace) =>
   call(pressroom, 'listPosts')
     .map((post) => ({
       text: post.text,

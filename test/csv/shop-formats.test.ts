@@ -3,9 +3,9 @@
 // Etsy's listings export), with our own rows; docs/import-formats.md says what is read.
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { Pressroom } from '../../main/core/pressroom';
+import { Workspace } from '../../main/core/workspace';
 import { csvFiles } from '../support/csv-files';
-import { call } from '../../main/core/service';
+import { call } from '../../main/core/operations';
 
 const { fixture: writeCsv } = csvFiles('shops');
 const fixture = (rows: Partial<Record<string, string>>[], header: string[]) => {
@@ -13,8 +13,8 @@ const fixture = (rows: Partial<Record<string, string>>[], header: string[]) => {
   return writeCsv(Papa.unparse(table, { newline: '\r\n' }));
 };
 const workspace = () =>
-  new Pressroom({ dbFile: ':memory:', now: () => Date.UTC(2026, 10, 22, 12) });
-const products = (pressroom: Pressroom) =>
+  new Workspace({ dbFile: ':memory:', now: () => Date.UTC(2026, 10, 22, 12) });
+const products = (pressroom: Workspace) =>
   pressroom.store.products
     .list()
     .map((p) => [p.sku, p.name, p.priceMinor, p.currency, p.stock, p.imageUrl]);

@@ -2,13 +2,13 @@
 // turned back by the insert and handled as re-imports, queued products each with its outbox item,
 // and a file too big to keep in memory written as it is read with the same outcome.
 import { describe, expect, it } from 'vitest';
-import { Pressroom } from '../../main/core/pressroom';
+import { Workspace } from '../../main/core/workspace';
 import { csvFiles } from '../support/csv-files';
-import { call } from '../../main/core/service';
+import { call } from '../../main/core/operations';
 
 const { fixture } = csvFiles('write');
 const now = Date.UTC(2026, 10, 22, 12);
-const workspace = () => new Pressroom({ dbFile: ':memory:', now: () => now });
+const workspace = () => new Workspace({ dbFile: ':memory:', now: () => now });
 
 const productsCsv = (count: number, row: (i: number) => string) =>
   `sku,name,price,description\n${Array.from({ length: count }, (_, i) => row(i)).join('\n')}\n`;

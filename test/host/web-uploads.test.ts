@@ -10,7 +10,7 @@ import { Session } from '../../main/core/session';
 import { startWebHost } from '../../main/host/web';
 import type { WebHost } from '../../main/host/web';
 import { MAX_UPLOAD_BYTES } from '../../shared/contract';
-import { call } from '../../main/core/service';
+import { call } from '../../main/core/operations';
 
 const open: { web: WebHost; session: Session }[] = [];
 afterEach(async () => {

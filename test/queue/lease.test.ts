@@ -5,12 +5,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Pressroom } from '../../main/core/pressroom';
+import { Workspace } from '../../main/core/workspace';
 import { WorkspaceStore } from '../../main/store';
 import { rejectionOf, startTestPlatform } from '../support/platform';
 import type { TestPlatform } from '../support/platform';
 import { startSilentProcess } from '../support/processes';
-import { call } from '../../main/core/service';
+import { call } from '../../main/core/operations';
 
 function workspaceFile(): string {
   return join(mkdtempSync(join(tmpdir(), 'pressroom-lease-')), 'workspace.sqlite');
@@ -45,7 +45,7 @@ describe('two engines on one workspace', () => {
     });
     const dbFile = workspaceFile();
     const engine = (offsetMs: number) =>
-      new Pressroom({
+      new Workspace({
         dbFile,
         apiBase: platform.server.baseUrl,
         token: platform.server.token,
@@ -72,7 +72,7 @@ describe('two engines on one workspace', () => {
     // Two requests a second: the pass takes seconds, most items wait for budget.
     const platform = await startTestPlatform({ seed: 'demo', rateLimit: 2, windowMs: 1_000 });
     const dbFile = workspaceFile();
-    const holder = new Pressroom({
+    const holder = new Workspace({
       dbFile,
       apiBase: platform.server.baseUrl,
       token: platform.server.token,
@@ -103,7 +103,7 @@ describe('two engines on one workspace', () => {
     const store = WorkspaceStore.open(dbFile);
     expect(store.lease.take('hung publisher', 30_000, hung.pid)).toMatchObject({ ok: true });
     store.close();
-    const engine = new Pressroom({
+    const engine = new Workspace({
       dbFile,
       apiBase: platform.server.baseUrl,
       token: platform.server.token,
@@ -125,7 +125,7 @@ describe('two engines on one workspace', () => {
     const platform = await startTestPlatform({ seed: 'demo' });
     const dbFile = workspaceFile();
     const open = () =>
-      new Pressroom({
+      new Workspace({
         dbFile,
         apiBase: platform.server.baseUrl,
         token: platform.server.token,

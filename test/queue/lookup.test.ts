@@ -2,13 +2,13 @@
 // reference, no Idempotency-Key) and read it their own way: each post exactly once, and never a
 // resend on a lookup that could not be sure (issue 26, cases 1, 2 and 5).
 import { describe, expect, it } from 'vitest';
-import { Pressroom } from '../../main/core/pressroom';
-import type { PressroomConfig } from '../../main/core/pressroom';
-import type { Quirks } from '../../main/emulator/quirks';
-import type { PlatformServerOptions } from '../../main/emulator/server';
+import { Workspace } from '../../main/core/workspace';
+import type { WorkspaceConfig } from '../../main/core/workspace';
+import type { Quirks } from '../../main/reference-server/quirks';
+import type { PlatformServerOptions } from '../../main/reference-server/server';
 import { startTestPlatform } from '../support/platform';
 import type { TestPlatform } from '../support/platform';
-import { call } from '../../main/core/service';
+import { call } from '../../main/core/operations';
 
 const FAST_RETRY = { baseMs: 1, capMs: 5, maxAttempts: 5 };
 
@@ -22,8 +22,8 @@ async function specLiteral(quirks: Partial<Quirks> = {}, options: PlatformServer
   });
 }
 
-function pressroomOn(platform: TestPlatform, extra: Partial<PressroomConfig> = {}) {
-  return new Pressroom({
+function pressroomOn(platform: TestPlatform, extra: Partial<WorkspaceConfig> = {}) {
+  return new Workspace({
     dbFile: ':memory:',
     apiBase: platform.server.baseUrl,
     token: platform.server.token,

@@ -3,18 +3,18 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ODD_ANSWERS } from '../../main/emulator/server-state';
-import { Pressroom } from '../../main/core/pressroom';
-import type { PressroomConfig } from '../../main/core/pressroom';
+import { ODD_ANSWERS } from '../../main/reference-server/server-state';
+import { Workspace } from '../../main/core/workspace';
+import type { WorkspaceConfig } from '../../main/core/workspace';
 import type { PublisherEvent } from '../../main/queue/publisher';
 import { PRIORITY } from '../../shared/domain';
 import { startTestPlatform } from '../support/platform';
 import type { TestPlatform } from '../support/platform';
-import { call } from '../../main/core/service';
+import { call } from '../../main/core/operations';
 
-function pressroomOn(platform: TestPlatform, extra: Partial<PressroomConfig> = {}) {
+function pressroomOn(platform: TestPlatform, extra: Partial<WorkspaceConfig> = {}) {
   const events: PublisherEvent[] = [];
-  const pressroom = new Pressroom({
+  const pressroom = new Workspace({
     dbFile: ':memory:',
     apiBase: platform.server.baseUrl,
     token: platform.server.token,

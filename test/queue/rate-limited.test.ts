@@ -4,16 +4,16 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Pressroom } from '../../main/core/pressroom';
+import { Workspace } from '../../main/core/workspace';
 import { forward, startFront } from '../support/front';
 import { startTestPlatform } from '../support/platform';
-import { call } from '../../main/core/service';
+import { call } from '../../main/core/operations';
 
 describe('rate limits, end to end', () => {
   it('a platform answering 429 without headers to everything: few requests, then a clear failure', async () => {
     // Time scaled 100×: a 10 ms backoff step stands for 1 s, 600 ms for the first minute.
     const front = await startFront(() => ({ status: 429, body: 'Too Many Requests' }));
-    const pressroom = new Pressroom({
+    const pressroom = new Workspace({
       dbFile: ':memory:',
       apiBase: front.baseUrl,
       token: 'tok_test',
@@ -43,7 +43,7 @@ describe('rate limits, end to end', () => {
       }
       return forward(platform.server.origin, request);
     });
-    const pressroom = new Pressroom({
+    const pressroom = new Workspace({
       dbFile: ':memory:',
       apiBase: front.baseUrl,
       token: platform.server.token,
@@ -68,7 +68,7 @@ describe('rate limits, end to end', () => {
     });
     const dbFile = join(mkdtempSync(join(tmpdir(), 'pressroom-learned-')), 'workspace.sqlite');
     const open = (apiBase = platform.server.baseUrl) =>
-      new Pressroom({
+      new Workspace({
         dbFile,
         apiBase,
         token: platform.server.token,
@@ -96,7 +96,7 @@ describe('rate limits, end to end', () => {
       windowMs: 1_000,
       rateHeaders: { limit: false },
     });
-    const pressroom = new Pressroom({
+    const pressroom = new Workspace({
       dbFile: ':memory:',
       apiBase: platform.server.baseUrl,
       token: platform.server.token,

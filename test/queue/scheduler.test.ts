@@ -1,8 +1,8 @@
 // The heartbeat: a change wakes the queue at once, and due posts go out on time.
 import { describe, expect, it } from 'vitest';
-import { Pressroom } from '../../main/core/pressroom';
+import { Workspace } from '../../main/core/workspace';
 import { startTestPlatform } from '../support/platform';
-import { call } from '../../main/core/service';
+import { call } from '../../main/core/operations';
 
 const waitFor = async (check: () => boolean, timeoutMs = 5_000) => {
   const deadline = Date.now() + timeoutMs;
@@ -15,7 +15,7 @@ const waitFor = async (check: () => boolean, timeoutMs = 5_000) => {
 describe('scheduler', () => {
   it('publishes a change at once and a due post on time, while watching', async () => {
     const platform = await startTestPlatform({ seed: 'demo' });
-    const pressroom = new Pressroom({
+    const pressroom = new Workspace({
       dbFile: ':memory:',
       apiBase: platform.server.baseUrl,
       token: platform.server.token,

@@ -6,14 +6,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Pressroom } from '../../main/core/pressroom';
-import type { PressroomConfig } from '../../main/core/pressroom';
+import { Workspace } from '../../main/core/workspace';
+import type { WorkspaceConfig } from '../../main/core/workspace';
 import { startTestPlatform } from '../support/platform';
 import type { TestPlatform } from '../support/platform';
-import { call } from '../../main/core/service';
+import { call } from '../../main/core/operations';
 
-function pressroomOn(platform: TestPlatform, extra: Partial<PressroomConfig> = {}) {
-  return new Pressroom({
+function pressroomOn(platform: TestPlatform, extra: Partial<WorkspaceConfig> = {}) {
+  return new Workspace({
     dbFile: ':memory:',
     apiBase: platform.server.baseUrl,
     token: platform.server.token,

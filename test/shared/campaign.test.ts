@@ -5,7 +5,7 @@ import {
   estimateTokens,
   parseCampaignReply,
 } from '../../shared/campaign';
-import { generateReply } from '../../main/emulator/ai-replies';
+import { generateReply } from '../../main/reference-server/ai-replies';
 
 const brief = {
   brief: 'Our new rye sourdough launches Saturday at the Kreuzberg shop.',

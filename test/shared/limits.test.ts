@@ -4,18 +4,18 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Pressroom } from '../../main/core/pressroom';
-import { messageCreate, postCreate, productCreate } from '../../main/emulator/schemas';
+import { Workspace } from '../../main/core/workspace';
+import { messageCreate, postCreate, productCreate } from '../../main/reference-server/schemas';
 import { operations } from '../../shared/contract';
 import { LIMITS } from '../../shared/limits';
-import { call } from '../../main/core/service';
+import { call } from '../../main/core/operations';
 
 const folder = mkdtempSync(join(tmpdir(), 'pressroom-limits-'));
 const long = (length: number) => 'x'.repeat(length);
 
 /** Whether the CSV import takes a file with this one row. */
 async function imports(kind: 'posts' | 'products', header: string, row: string[]) {
-  const pressroom = new Pressroom({ dbFile: ':memory:' });
+  const pressroom = new Workspace({ dbFile: ':memory:' });
   const path = join(folder, `${kind}-${row.join('').length}.csv`);
   writeFileSync(path, `${header}\n${row.map((cell) => `"${cell}"`).join(',')}\n`);
   const result = await call(pressroom, 'importFile', { kind, path });

@@ -5,13 +5,13 @@
 // currency reads the newest products only. Checked on SQLite's query plans and on what is read,
 // not on timings.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Pressroom } from '../../main/core/pressroom';
-import { call } from '../../main/core/service';
+import { Workspace } from '../../main/core/workspace';
+import { call } from '../../main/core/operations';
 import type { WorkspaceDb } from '../../main/store/db';
 import { csvFiles } from '../support/csv-files';
 
 const { fixture } = csvFiles('status-counts');
-let pressroom: Pressroom | undefined;
+let pressroom: Workspace | undefined;
 afterEach(() => pressroom?.close());
 
 /** The SQL texts `db` prepares while `work` runs. */
@@ -53,7 +53,7 @@ function countedByScan(db: WorkspaceDb, table: string, column: string, keys: rea
 
 describe('a large workspace', () => {
   it('status reads no posts, products or queue items in full', () => {
-    pressroom = new Pressroom({ dbFile: ':memory:' });
+    pressroom = new Workspace({ dbFile: ':memory:' });
     const { db } = pressroom.store;
     const p = pressroom;
     // A new workspace's statements are prepared on their first use: this call prepares them all.
@@ -67,7 +67,7 @@ describe('a large workspace', () => {
   });
 
   it('the Queue reads its open and finished items from indexes, a page of each', () => {
-    pressroom = new Pressroom({ dbFile: ':memory:' });
+    pressroom = new Workspace({ dbFile: ':memory:' });
     const { db } = pressroom.store;
     const p = pressroom;
     const steps = preparedDuring(db, () => call(p, 'listQueue', { limit: 50 })).flatMap((sql) =>
@@ -83,7 +83,7 @@ describe('a large workspace', () => {
   });
 
   it('the catalog’s first page, filtered by status or not, counts no products', () => {
-    pressroom = new Pressroom({ dbFile: ':memory:' });
+    pressroom = new Workspace({ dbFile: ':memory:' });
     const { db } = pressroom.store;
     const p = pressroom;
     const statements = preparedDuring(db, () => {
@@ -94,7 +94,7 @@ describe('a large workspace', () => {
   });
 
   it('the default currency comes from the newest products, not from counting the whole catalog', () => {
-    pressroom = new Pressroom({ dbFile: ':memory:' });
+    pressroom = new Workspace({ dbFile: ':memory:' });
     const { products } = pressroom.store;
     const add = (currency: string, count: number, from: number) =>
       products.insertNew(
@@ -117,7 +117,7 @@ describe('a large workspace', () => {
   });
 
   it('status counts match the rows after imports, queueing, cancelling, deleting and undoing', async () => {
-    pressroom = new Pressroom({ dbFile: ':memory:' });
+    pressroom = new Workspace({ dbFile: ':memory:' });
     const p = pressroom;
     const { db } = p.store;
     const expectTrue = () => {

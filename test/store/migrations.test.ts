@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { openEmulatorDb } from '../../main/emulator/db';
+import { openReferenceServerDb } from '../../main/reference-server/db';
 import { SCHEMA_VERSION, openWorkspaceDb } from '../../main/store/db';
 import { MIGRATIONS } from '../../main/store/migrations';
 
@@ -339,9 +339,11 @@ describe('workspace migrations', () => {
     other.exec('CREATE TABLE notes (id INTEGER PRIMARY KEY)');
     other.close();
     expect(() => openWorkspaceDb(foreign)).toThrow(/not a Pressroom workspace database/);
-    const emulator = tempFile();
-    openEmulatorDb(emulator).close();
-    expect(() => openWorkspaceDb(emulator)).toThrow(/not a Pressroom workspace database/);
+    const referenceServerFile = tempFile();
+    openReferenceServerDb(referenceServerFile).close();
+    expect(() => openWorkspaceDb(referenceServerFile)).toThrow(
+      /not a Pressroom workspace database/,
+    );
   });
 
   it('rolls back a failing migration as a whole', () => {

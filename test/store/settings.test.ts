@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { Pressroom } from '../../main/core/pressroom';
+import { Workspace } from '../../main/core/workspace';
 import { WorkspaceStore } from '../../main/store';
-import { call } from '../../main/core/service';
+import { call } from '../../main/core/operations';
 
 describe('settings', () => {
   it('round-trips JSON values and falls back on missing or damaged ones', () => {
@@ -19,7 +19,7 @@ describe('settings', () => {
   });
 
   it('gives new posts the default bot', () => {
-    const pressroom = new Pressroom({ dbFile: ':memory:' });
+    const pressroom = new Workspace({ dbFile: ':memory:' });
     pressroom.store.settings.set('default_bot_id', 'bot_2');
     expect(call(pressroom, 'addPost', { text: 'x', mode: 'draft' }).botId).toBe('bot_2');
     expect(call(pressroom, 'addPost', { text: 'y', mode: 'draft', botId: 'bot_1' }).botId).toBe(

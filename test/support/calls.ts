@@ -1,4 +1,4 @@
-// What `call` (main/core/service.ts) threw, as the core's own error: an OperationFailed carries
+// What `call` (main/core/operations.ts) threw, as the core's own error: an OperationFailed carries
 // the CallError a page would get, and the error the core threw as its `cause`.
 import { OperationFailed } from '../../main/core/errors';
 import { rejectionOf } from './platform';

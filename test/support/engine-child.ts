@@ -2,11 +2,11 @@
 // with short retry steps so a test run stays fast. Killed at random moments by its parent. As the
 // second engine (CRASH_SECOND) it makes one pass beside a live first one, on a clock
 // CRASH_CLOCK_OFFSET_MS off (another machine's), and must stand by.
-import { Pressroom } from '../../main/core/pressroom';
-import { call } from '../../main/core/service';
+import { Workspace } from '../../main/core/workspace';
+import { call } from '../../main/core/operations';
 
 const offsetMs = Number(process.env.CRASH_CLOCK_OFFSET_MS ?? 0);
-const pressroom = new Pressroom({
+const pressroom = new Workspace({
   now: () => Date.now() + offsetMs,
   dbFile: process.env.CRASH_DB ?? '',
   apiBase: process.env.CRASH_API_BASE,

@@ -1,6 +1,6 @@
 // A platform's fixed-window rate limit, simulated on the test's clock (for fake-time tests of the
 // governor): it answers with the headers a real server would, in the form asked for.
-import { writeReset } from '../../main/emulator/rate-limiter';
+import { writeReset } from '../../main/reference-server/rate-limiter';
 import type { ResetFormat } from '../../main/platform/wire';
 
 export interface FixedWindowOptions {

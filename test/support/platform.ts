@@ -2,8 +2,8 @@
 import { afterEach } from 'vitest';
 import { createPlatformClient } from '../../main/platform/client';
 import type { PlatformClient, PlatformClientOptions } from '../../main/platform/client';
-import { startPlatformServer } from '../../main/emulator/server';
-import type { PlatformServer, PlatformServerOptions } from '../../main/emulator/server';
+import { startPlatformServer } from '../../main/reference-server/server';
+import type { PlatformServer, PlatformServerOptions } from '../../main/reference-server/server';
 
 export interface TestPlatform {
   server: PlatformServer;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { FileSecretStore } from '../../main/core/account';
-import { invoke } from '../../main/core/service';
+import { invoke } from '../../main/core/operations';
 import { Session } from '../../main/core/session';
 import type { OperationName } from '../../shared/contract';
 import type { CallResult, OperationResults } from '../../shared/answers';

@@ -1,10 +1,10 @@
 // Files sent to a core as the page sends them (Node): kept privately, named by the id that
 // importUpload and previewUpload take.
-import type { Pressroom } from '../../main/core/pressroom';
-import { call } from '../../main/core/service';
+import type { Workspace } from '../../main/core/workspace';
+import { call } from '../../main/core/operations';
 
 export async function uploaded(
-  pressroom: Pressroom,
+  pressroom: Workspace,
   fileName: string,
   content: string | Buffer,
 ): Promise<string> {
@@ -13,7 +13,7 @@ export async function uploaded(
 
 /** The bad rows an import wrote (ImportResult.badRowsFile), as CSV text; '' when none. */
 export async function badRowsOf(
-  pressroom: Pressroom,
+  pressroom: Workspace,
   result: { badRowsFile: string | null } | null | undefined,
 ): Promise<string> {
   if (!result?.badRowsFile) return '';

@@ -5,17 +5,17 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Pressroom } from '../../main/core/pressroom';
-import type { Conventions } from '../../main/emulator/conventions';
+import { Workspace } from '../../main/core/workspace';
+import type { Conventions } from '../../main/reference-server/conventions';
 import type { TestPlatform } from '../support/platform';
 import { platformWith250Orders, rejectionOf, startTestPlatform } from '../support/platform';
-import { call } from '../../main/core/service';
+import { call } from '../../main/core/operations';
 
 const CACHED = { bots: 3, orders: 80, subscribers: 300 };
 const SEEDED = { ...CACHED, posts: 60, products: 40 };
 
 function connect(platform: TestPlatform, extra: { fetch?: typeof fetch } = {}) {
-  return new Pressroom({
+  return new Workspace({
     dbFile: ':memory:',
     apiBase: platform.server.baseUrl,
     token: platform.server.token,
@@ -193,7 +193,7 @@ describe('pruning', () => {
       conventions: { envelope: 'bare', pageCap: 3 },
     });
     const dbFile = join(tmpdir(), `pressroom-prune-${process.pid}-${Date.now()}.db`);
-    const first = new Pressroom({
+    const first = new Workspace({
       dbFile,
       apiBase: platform.server.baseUrl,
       token: platform.server.token,
@@ -209,7 +209,7 @@ describe('pruning', () => {
       url.searchParams.delete('page');
       return fetch(url, init);
     }) as typeof fetch;
-    const second = new Pressroom({
+    const second = new Workspace({
       dbFile,
       apiBase: platform.server.baseUrl,
       token: platform.server.token,

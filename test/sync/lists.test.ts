@@ -3,18 +3,18 @@
 // size asked, refusing a page once, and losing an order while the list is read. Never a cached
 // row deleted that still exists; every list read to its end.
 import { describe, expect, it } from 'vitest';
-import { Pressroom } from '../../main/core/pressroom';
-import type { Conventions } from '../../main/emulator/conventions';
+import { Workspace } from '../../main/core/workspace';
+import type { Conventions } from '../../main/reference-server/conventions';
 import type { TestPlatform } from '../support/platform';
 import { platformWith250Orders, startTestPlatform } from '../support/platform';
-import { call } from '../../main/core/service';
+import { call } from '../../main/core/operations';
 
 /** Retry steps short enough for a test; Retry-After still holds a page back as long as it says. */
 const QUICK_RETRIES = { baseMs: 20, capMs: 100, maxAttempts: 8 };
 const SEEDED = { bots: 3, posts: 60, products: 40, orders: 250, subscribers: 300 };
 
 function connect(platform: TestPlatform, fetch?: typeof globalThis.fetch) {
-  return new Pressroom({
+  return new Workspace({
     dbFile: ':memory:',
     apiBase: platform.server.baseUrl,
     token: platform.server.token,
@@ -24,7 +24,7 @@ function connect(platform: TestPlatform, fetch?: typeof globalThis.fetch) {
   });
 }
 
-const cachedOrderIds = (pressroom: Pressroom) =>
+const cachedOrderIds = (pressroom: Workspace) =>
   pressroom.store.cache.orders({ offset: 0, limit: 10_000 }).rows.map((order) => order.id);
 
 describe('lists read to their end', () => {

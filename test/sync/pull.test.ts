@@ -1,13 +1,13 @@
 // Pull sync against the reference server: every page of everything, merged with local records.
 import { describe, expect, it } from 'vitest';
-import { Pressroom } from '../../main/core/pressroom';
+import { Workspace } from '../../main/core/workspace';
 import { startTestPlatform } from '../support/platform';
-import { call } from '../../main/core/service';
+import { call } from '../../main/core/operations';
 
 describe('pull sync', () => {
   it('fetches every page into the cache, links our posts and keeps platform-only ones read-only', async () => {
     const platform = await startTestPlatform({ seed: 'demo', plan: 'pro' });
-    const pressroom = new Pressroom({
+    const pressroom = new Workspace({
       dbFile: ':memory:',
       apiBase: platform.server.baseUrl,
       token: platform.server.token,
@@ -59,7 +59,7 @@ describe('pull sync', () => {
 
   it('reports a failing resource and carries on with the rest', async () => {
     const platform = await startTestPlatform({ seed: 'demo', plan: 'pro' });
-    const pressroom = new Pressroom({
+    const pressroom = new Workspace({
       dbFile: ':memory:',
       apiBase: platform.server.baseUrl,
       token: platform.server.token,
@@ -76,7 +76,7 @@ describe('pull sync', () => {
 describe('messages and broadcasts', () => {
   it('sends a message and a tag, and broadcasts to every active subscriber with a tag', async () => {
     const platform = await startTestPlatform({ seed: 'demo', plan: 'enterprise' });
-    const pressroom = new Pressroom({
+    const pressroom = new Workspace({
       dbFile: ':memory:',
       apiBase: platform.server.baseUrl,
       token: platform.server.token,

@@ -10,7 +10,7 @@ import { PRIORITY } from '../../shared/domain';
 import { formatTeamLink, teamIdempotencyKey } from '../../shared/team';
 import type { ControlPostEntry } from '../../shared/team-doc';
 import { FileSecretStore } from '../../main/core/account';
-import { Pressroom } from '../../main/core/pressroom';
+import { Workspace } from '../../main/core/workspace';
 import { teamSecretFolder } from '../../main/core/team';
 import { WorkspaceStore } from '../../main/store';
 import { TeamStore } from '../../main/store/team';
@@ -22,7 +22,7 @@ import { startTestTeam, until } from '../support/team';
 import type { TestTeam } from '../support/team';
 
 let team: TestTeam | undefined;
-const pressrooms: Pressroom[] = [];
+const pressrooms: Workspace[] = [];
 afterEach(async () => {
   for (const pressroom of pressrooms.splice(0)) pressroom.close();
   await team?.close();
@@ -30,7 +30,7 @@ afterEach(async () => {
 });
 
 /** A desktop: its own workspace file, joined to the team, its member token sealed beside it. */
-function desktop(platform: TestPlatform, token: string): Pressroom {
+function desktop(platform: TestPlatform, token: string): Workspace {
   const file = join(mkdtempSync(join(tmpdir(), 'prp-')), 'workspace.sqlite');
   const store = WorkspaceStore.open(file);
   TeamWorkspace.join(
@@ -40,7 +40,7 @@ function desktop(platform: TestPlatform, token: string): Pressroom {
   ).close();
   store.close();
   new FileSecretStore(teamSecretFolder(file)).write(token);
-  const pressroom = new Pressroom({
+  const pressroom = new Workspace({
     dbFile: file,
     apiBase: platform.server.baseUrl,
     token: platform.server.token,
@@ -51,7 +51,7 @@ function desktop(platform: TestPlatform, token: string): Pressroom {
 }
 
 /** A post due now, shared with the team, and this desktop's outbox item for it. */
-function duePost(pressroom: Pressroom, text: string): number {
+function duePost(pressroom: Workspace, text: string): number {
   const post = pressroom.store.posts.create({
     botId: 'bot_1',
     text,
@@ -71,7 +71,7 @@ function duePost(pressroom: Pressroom, text: string): number {
 }
 
 /** The same post on another desktop (mirrored), with that desktop's own outbox item. */
-async function sameOn(pressroom: Pressroom, text: string): Promise<number> {
+async function sameOn(pressroom: Workspace, text: string): Promise<number> {
   await until(
     () => pressroom.store.db.prepare('SELECT 1 FROM posts WHERE text = ?').get(text) !== undefined,
     2000,

@@ -52,13 +52,13 @@ const CASES: Record<string, { file: string; allowed: string; refused: string[] }
     allowed: "import { PLANS } from './wire';",
     refused: ["import { Publisher } from '../queue/publisher';"],
   },
-  'main/emulator/data/': {
-    file: 'main/emulator/data/example.ts',
+  'main/reference-server/data/': {
+    file: 'main/reference-server/data/example.ts',
     allowed: "import { Statements } from './sql';",
     refused: ["import { startPlatformServer } from '../server';"],
   },
-  'main/emulator/': {
-    file: 'main/emulator/example.ts',
+  'main/reference-server/': {
+    file: 'main/reference-server/example.ts',
     allowed: "import { PLANS } from '../platform/wire';",
     refused: [
       "import { createPlatformClient } from '../platform/client';",
@@ -127,7 +127,7 @@ const CASES: Record<string, { file: string; allowed: string; refused: string[] }
   },
   'main/host/': {
     file: 'main/host/example.ts',
-    allowed: "import { startPlatformServer } from '../emulator/server';",
+    allowed: "import { startPlatformServer } from '../reference-server/server';",
     refused: [
       "import { program } from '../cli/program';",
       "import { PostsService } from '../core/services/posts';",

@@ -10,7 +10,7 @@ import { formatInZone } from '../../../shared/time';
 import { CliError, createOutput } from '../output';
 import type { Output } from '../output';
 import { globalOptions } from '../options';
-import { call } from '../../core/service';
+import { call } from '../../core/operations';
 import { withWorkspace } from '../workspace';
 
 interface ImportOptions {

@@ -5,7 +5,7 @@ import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { CliError, createOutput } from '../output';
 import { globalOptions } from '../options';
-import { call } from '../../core/service';
+import { call } from '../../core/operations';
 import { withWorkspace } from '../workspace';
 
 /** A picture file's bytes, or the sentence saying why it cannot be read. */

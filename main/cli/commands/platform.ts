@@ -2,12 +2,17 @@
 import { Option } from 'commander';
 import type { Command } from 'commander';
 import { waitForStopSignal } from '../../core/lifecycle';
-import { ENVELOPES, ID_STYLES, PAGING_STYLES, TIME_FORMATS } from '../../emulator/conventions';
-import type { Conventions } from '../../emulator/conventions';
-import { FIELD_CASES } from '../../emulator/quirks';
-import type { Quirks } from '../../emulator/quirks';
-import { startPlatformServer } from '../../emulator/server';
-import type { PlatformServerOptions } from '../../emulator/server';
+import {
+  ENVELOPES,
+  ID_STYLES,
+  PAGING_STYLES,
+  TIME_FORMATS,
+} from '../../reference-server/conventions';
+import type { Conventions } from '../../reference-server/conventions';
+import { FIELD_CASES } from '../../reference-server/quirks';
+import type { Quirks } from '../../reference-server/quirks';
+import { startPlatformServer } from '../../reference-server/server';
+import type { PlatformServerOptions } from '../../reference-server/server';
 import { PLANS, RESET_FORMATS } from '../../platform/wire';
 import type { Plan, ResetFormat } from '../../platform/wire';
 import { globalOptions, intOption } from '../options';

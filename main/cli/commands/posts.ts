@@ -5,7 +5,7 @@ import type { LocalPost } from '../../../shared/domain';
 import { formatInZone } from '../../../shared/time';
 import { CliError, createOutput } from '../output';
 import { globalOptions } from '../options';
-import { call } from '../../core/service';
+import { call } from '../../core/operations';
 import { withWorkspace } from '../workspace';
 
 interface AddOptions {

@@ -5,7 +5,7 @@ import type { DrainReport } from '../../queue/publisher';
 import { describeFailure } from '../../../shared/failures';
 import { CliError, createOutput } from '../output';
 import { globalOptions, intOption } from '../options';
-import { call } from '../../core/service';
+import { call } from '../../core/operations';
 import { withWorkspace } from '../workspace';
 
 interface PublishOptions {

@@ -4,7 +4,7 @@ import type { BotSchedule } from '../../../shared/domain';
 import { formatInZone } from '../../../shared/time';
 import { createOutput } from '../output';
 import { globalOptions } from '../options';
-import { call } from '../../core/service';
+import { call } from '../../core/operations';
 import { withWorkspace } from '../workspace';
 
 function describe(schedule: BotSchedule): string {

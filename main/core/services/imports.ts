@@ -30,7 +30,7 @@ import type { SettingsService } from './settings';
 
 /**
  * CSV in and out over the workspace (main/csv/ import.ts and export.ts, bound to its store by
- * pressroom.ts): an import writes posts, products and the outbox in its own transactions.
+ * workspace.ts): an import writes posts, products and the outbox in its own transactions.
  */
 export interface CsvFiles {
   importCsv(kind: ImportKind, path: string, options: ImportOptions): Promise<ImportResult>;

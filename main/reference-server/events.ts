@@ -5,12 +5,12 @@ import type { EventType, WebhookEvent } from '../platform/wire';
 import { iso } from './ids';
 import { pick } from './random';
 import { createDemoOrder, demoComment, demoIncomingMessage } from './seed';
-import type { EmulatorStore } from './store';
+import type { ReferenceServerStore } from './store';
 import type { WebhookDispatcher } from './webhooks';
 
 export class EventSource {
   constructor(
-    private readonly store: EmulatorStore,
+    private readonly store: ReferenceServerStore,
     private readonly webhooks: WebhookDispatcher,
     private readonly random: () => number,
     private readonly now: () => number,
@@ -79,7 +79,7 @@ export class EventSource {
 /** The demo workspace's life: now and then an order, a message or a comment, on every account. */
 export function startDemoActivity(
   events: EventSource,
-  store: EmulatorStore,
+  store: ReferenceServerStore,
   random: () => number,
   intervalMs: number,
 ): () => void {

@@ -5,29 +5,29 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import {
-  EMULATOR_MIGRATIONS,
-  EMULATOR_SCHEMA_VERSION,
-  openEmulatorDb,
-} from '../../main/emulator/db';
-import { startPlatformServer } from '../../main/emulator/server';
+  REFERENCE_SERVER_MIGRATIONS,
+  REFERENCE_SERVER_SCHEMA_VERSION,
+  openReferenceServerDb,
+} from '../../main/reference-server/db';
+import { startPlatformServer } from '../../main/reference-server/server';
 
 const tempFile = (name: string) => join(mkdtempSync(join(tmpdir(), 'pressroom-emu-')), name);
 
 describe('reference server database', () => {
   it('migrates an empty database to the current version, in WAL mode with foreign keys', () => {
     const file = tempFile('platform.sqlite');
-    const db = openEmulatorDb(file);
-    expect(db.pragma('user_version', { simple: true })).toBe(EMULATOR_SCHEMA_VERSION);
+    const db = openReferenceServerDb(file);
+    expect(db.pragma('user_version', { simple: true })).toBe(REFERENCE_SERVER_SCHEMA_VERSION);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
     db.close();
     // Opening again applies nothing twice.
-    openEmulatorDb(file).close();
+    openReferenceServerDb(file).close();
   });
 
   it('2 keeps every amount’s value as minor digits change from ICU’s to ISO 4217’s', () => {
     const file = tempFile('money.sqlite');
-    const v1 = openEmulatorDb(file, EMULATOR_MIGRATIONS.slice(0, 1));
+    const v1 = openReferenceServerDb(file, REFERENCE_SERVER_MIGRATIONS.slice(0, 1));
     v1.exec(`
       INSERT INTO accounts (id, name, plan, created_at) VALUES (1, 'Shop', 'free', 1);
       INSERT INTO products (id, account_id, sku, name, price_minor, currency, created_at, updated_at)
@@ -38,7 +38,7 @@ describe('reference server database', () => {
         VALUES (1, 0, 'A', 'Lángos', 2, 1299), (2, 0, 'B', 'Loaf', 2, 350);
     `);
     v1.close();
-    const v2 = openEmulatorDb(file, EMULATOR_MIGRATIONS.slice(0, 2));
+    const v2 = openReferenceServerDb(file, REFERENCE_SERVER_MIGRATIONS.slice(0, 2));
     expect(v2.prepare('SELECT price_minor FROM products ORDER BY id').pluck().all()).toEqual([
       129_900, 350,
     ]);
@@ -53,17 +53,17 @@ describe('reference server database', () => {
 
   it('refuses a database newer than the code, and a file that is not its own', () => {
     const newer = tempFile('newer.sqlite');
-    openEmulatorDb(newer).close();
+    openReferenceServerDb(newer).close();
     const raw = new Database(newer);
-    raw.pragma(`user_version = ${EMULATOR_SCHEMA_VERSION + 1}`);
+    raw.pragma(`user_version = ${REFERENCE_SERVER_SCHEMA_VERSION + 1}`);
     raw.close();
-    expect(() => openEmulatorDb(newer)).toThrow(/written by a newer Pressroom/);
+    expect(() => openReferenceServerDb(newer)).toThrow(/written by a newer Pressroom/);
 
     const foreign = tempFile('workspace.sqlite');
     const other = new Database(foreign);
     other.exec('CREATE TABLE posts (id INTEGER PRIMARY KEY)');
     other.close();
-    expect(() => openEmulatorDb(foreign)).toThrow(/not a reference-server database/);
+    expect(() => openReferenceServerDb(foreign)).toThrow(/not a reference-server database/);
   });
 
   it('keeps data across restarts and mints a fresh working token each start', async () => {

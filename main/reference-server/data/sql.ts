@@ -2,7 +2,7 @@
 // prepared statements, the paged list query every list endpoint runs, and LIKE escaping.
 import type { Statement } from 'better-sqlite3';
 import type { ListEnvelope } from '../../platform/wire';
-import type { EmulatorDb } from '../db';
+import type { ReferenceServerDb } from '../db';
 
 export interface PageQuery {
   page: number;
@@ -21,7 +21,7 @@ export function likePattern(text: string): string {
 export class Sql {
   private readonly statements = new Map<string, Statement>();
 
-  constructor(private readonly db: EmulatorDb) {}
+  constructor(private readonly db: ReferenceServerDb) {}
 
   /** Prepared once per distinct SQL text: preparing is the costly part of a query here. */
   stmt(sql: string): Statement {

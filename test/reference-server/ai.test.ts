@@ -1,11 +1,11 @@
 // The reference server's AI providers: deterministic replies, token counts, cost, selection,
 // failover and the health cool-down.
 import { describe, expect, it } from 'vitest';
-import { AiRouter, DEFAULT_AI_PROVIDERS } from '../../main/emulator/ai';
-import type { AiChatInput, AiChatOutcome } from '../../main/emulator/ai';
-import { countTokens, generateReply, promptTokens } from '../../main/emulator/ai-replies';
+import { AiRouter, DEFAULT_AI_PROVIDERS } from '../../main/reference-server/ai';
+import type { AiChatInput, AiChatOutcome } from '../../main/reference-server/ai';
+import { countTokens, generateReply, promptTokens } from '../../main/reference-server/ai-replies';
 import type { AiChatResponse, ChatMessage } from '../../main/platform/wire';
-import { seededRandom } from '../../main/emulator/random';
+import { seededRandom } from '../../main/reference-server/random';
 
 const user = (content: string): ChatMessage[] => [{ role: 'user', content }];
 const ask = (content: string, maxTokens = 256, provider = 'auto'): AiChatInput => ({

@@ -1,7 +1,7 @@
 // Data access of the reference server (Node, main process): one store per resource over one
-// database, each in data/. Every SQL statement of the emulator lives there, and rows leave it
+// database, each in data/. Every SQL statement of the reference server lives there, and rows leave it
 // already in the wire format of docs/platform-api.md.
-import type { EmulatorDb } from './db';
+import type { ReferenceServerDb } from './db';
 import { AccountStore } from './data/accounts';
 import { AiUsageStore } from './data/ai-usage';
 import { BotStore } from './data/bots';
@@ -13,7 +13,7 @@ import { Sql } from './data/sql';
 import { SubscriberStore } from './data/subscribers';
 import { WebhookStore } from './data/webhooks';
 
-export class EmulatorStore {
+export class ReferenceServerStore {
   readonly accounts: AccountStore;
   readonly bots: BotStore;
   readonly subscribers: SubscriberStore;
@@ -25,7 +25,7 @@ export class EmulatorStore {
   readonly idempotency: IdempotencyStore;
 
   constructor(
-    private readonly db: EmulatorDb,
+    private readonly db: ReferenceServerDb,
     now: () => number,
   ) {
     const sql = new Sql(db);

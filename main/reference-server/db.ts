@@ -5,7 +5,7 @@ import type Database from 'better-sqlite3';
 import { rescaleToIsoMinorUnits } from '../sqlite/iso-minor-units';
 import { openMigratedDb } from '../sqlite/open';
 
-export const EMULATOR_MIGRATIONS: readonly string[] = [
+export const REFERENCE_SERVER_MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE accounts (
     id INTEGER PRIMARY KEY,
@@ -173,12 +173,15 @@ export const EMULATOR_MIGRATIONS: readonly string[] = [
   ]),
 ];
 
-export type EmulatorDb = Database.Database;
+export type ReferenceServerDb = Database.Database;
 
-export const EMULATOR_SCHEMA_VERSION = EMULATOR_MIGRATIONS.length;
+export const REFERENCE_SERVER_SCHEMA_VERSION = REFERENCE_SERVER_MIGRATIONS.length;
 
 /** Opens (creating if needed) the reference server's database and brings its schema up to date. */
-export function openEmulatorDb(file = ':memory:', migrations = EMULATOR_MIGRATIONS): EmulatorDb {
+export function openReferenceServerDb(
+  file = ':memory:',
+  migrations = REFERENCE_SERVER_MIGRATIONS,
+): ReferenceServerDb {
   return openMigratedDb(file, {
     applicationId: 0x50524553, // "PRES"
     kindName: 'a reference-server database',

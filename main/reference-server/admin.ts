@@ -15,13 +15,13 @@ import type { Quirks } from './quirks';
 import { seedDemo } from './seed';
 import { ODD_ANSWERS } from './server-state';
 import type { Faults, ServerClock, ServerStats } from './server-state';
-import type { EmulatorStore } from './store';
+import type { ReferenceServerStore } from './store';
 
 /** What the admin API works on, handed in by the server that serves it (server.ts). */
 export interface AdminTarget {
   /** The default account, that events go to when the request names none. */
   accountId: number;
-  store: EmulatorStore;
+  store: ReferenceServerStore;
   events: EventSource;
   ai: AiRouter;
   faults: Faults;

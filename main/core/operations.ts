@@ -17,7 +17,7 @@ import {
   OperationFailed,
 } from './errors';
 import { validate } from './input';
-import type { Pressroom } from './pressroom';
+import type { Workspace } from './workspace';
 import type { Session } from './session';
 
 /** Serves operation K on `target` (the session, or one workspace) with checked input. */
@@ -115,7 +115,7 @@ const workspaceHandlers = {
   createWebhook: (w, input) => w.webhooks.createWebhook(input),
   listReceivedEvents: (w, input) => w.webhooks.listReceivedEvents(input),
   saveSettings: (w, input) => w.settings.saveSettings(input),
-} satisfies { [K in WorkspaceOperation]: Handler<K, Pressroom> };
+} satisfies { [K in WorkspaceOperation]: Handler<K, Workspace> };
 
 /** What `call` answers for a workspace operation: its handler's own result, sync or not. */
 export type WorkspaceResult<K extends WorkspaceOperation> = ReturnType<
@@ -138,7 +138,7 @@ function isSessionOperation(name: OperationName): name is SessionOperation {
  */
 function serve(
   session: Session | null,
-  workspace: () => Pressroom,
+  workspace: () => Workspace,
   operation: OperationName,
   input: unknown,
 ): unknown {
@@ -180,7 +180,7 @@ export async function invoke(
  * invoke would answer (the error thrown is its `cause`). A synchronous operation answers at once.
  */
 export function call<K extends WorkspaceOperation>(
-  workspace: Pressroom,
+  workspace: Workspace,
   operation: K,
   input?: OperationInput<K>,
 ): WorkspaceResult<K> {

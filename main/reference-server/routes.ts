@@ -25,11 +25,11 @@ import {
 } from './schemas';
 import type { AccountRow } from './data/accounts';
 import type { UsageRow } from './data/ai-usage';
-import type { EmulatorStore } from './store';
+import type { ReferenceServerStore } from './store';
 
 export interface ApiContext {
   account: AccountRow;
-  store: EmulatorStore;
+  store: ReferenceServerStore;
   ai: AiRouter;
   now: () => number;
   query: URLSearchParams;

@@ -3,7 +3,7 @@
 // (schemas.ts) and builds its answers to (responses.ts); openapi/ adds what zod cannot say (the
 // operations in words, their paths, errors and headers, the webhooks) and this file assembles the
 // document. Served at {base_url}/openapi.json; `npm run openapi` writes it to docs/openapi.json,
-// and test/emulator/openapi.test.ts keeps the two equal.
+// and test/reference-server/openapi.test.ts keeps the two equal.
 import { API_PREFIX, DEFAULT_PER_PAGE, MAX_PER_PAGE, PLANS } from '../platform/wire';
 import { MAX_BODY_BYTES } from './http';
 import { componentsObject } from './openapi/components';

@@ -2,8 +2,8 @@
 // serves it without a token, and it describes exactly the server's routes.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { openApiDocument, openApiDocumentText } from '../../main/emulator/openapi';
-import { apiRoutes } from '../../main/emulator/routes';
+import { openApiDocument, openApiDocumentText } from '../../main/reference-server/openapi';
+import { apiRoutes } from '../../main/reference-server/routes';
 import { startTestPlatform } from '../support/platform';
 
 interface Document {

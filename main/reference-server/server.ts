@@ -12,7 +12,7 @@ import { DEFAULT_CONVENTIONS } from './conventions';
 import type { Conventions } from './conventions';
 import { DEFAULT_QUIRKS } from './quirks';
 import type { Quirks } from './quirks';
-import { openEmulatorDb } from './db';
+import { openReferenceServerDb } from './db';
 import { errorReply } from './error-replies';
 import { EventSource, startDemoActivity } from './events';
 import { seededRandom } from './random';
@@ -22,7 +22,7 @@ import { RequestPipeline } from './requests';
 import { seedDemo } from './seed';
 import { emptyStats, noFaults } from './server-state';
 import type { Faults, ServerClock, ServerStats } from './server-state';
-import { EmulatorStore } from './store';
+import { ReferenceServerStore } from './store';
 import { WebhookDispatcher } from './webhooks';
 
 export interface PlatformServerOptions {
@@ -67,7 +67,7 @@ export interface PlatformServer {
   token: string;
   adminToken: string | null;
   accountId: number;
-  store: EmulatorStore;
+  store: ReferenceServerStore;
   ai: AiRouter;
   events: EventSource;
   webhooks: WebhookDispatcher;
@@ -92,8 +92,8 @@ export async function startPlatformServer(
   };
   const now = () => clock.now();
   const random = seededRandom(options.randomSeed ?? (randomBytes(4).readUInt32LE() || 1));
-  const db = openEmulatorDb(options.dbFile);
-  const store = new EmulatorStore(db, now);
+  const db = openReferenceServerDb(options.dbFile);
+  const store = new ReferenceServerStore(db, now);
   // Requests cut off mid-way by a stop never finished; their keys must not block retries.
   db.prepare('DELETE FROM idempotency WHERE status IS NULL').run();
   const accountId = openDefaultAccount(store, options, random, now());
@@ -137,7 +137,7 @@ export async function startPlatformServer(
 
 /** The account the server starts with: made (and seeded) on a new database, else the first. */
 function openDefaultAccount(
-  store: EmulatorStore,
+  store: ReferenceServerStore,
   options: PlatformServerOptions,
   random: () => number,
   now: number,
@@ -157,7 +157,7 @@ function openDefaultAccount(
 
 /** The server's working parts that tests and the admin API reach through PlatformServer. */
 function serverParts(
-  store: EmulatorStore,
+  store: ReferenceServerStore,
   options: PlatformServerOptions,
   random: () => number,
   clock: ServerClock,

@@ -31,7 +31,7 @@ import { SettingsService } from './services/settings';
 import { WebhooksService } from './services/webhooks';
 import type { OwnReceiver } from './services/webhooks';
 
-export interface PressroomConfig {
+export interface WorkspaceConfig {
   dbFile: string;
   apiBase?: string | undefined;
   token?: string | undefined;
@@ -58,7 +58,7 @@ function reportDrainError(error: unknown): void {
   );
 }
 
-export class Pressroom {
+export class Workspace {
   readonly store: WorkspaceStore;
   /** The team this workspace is shared with, when it was joined to one (docs/team.md). */
   readonly team: TeamWorkspace | undefined;
@@ -80,7 +80,7 @@ export class Pressroom {
   private readonly platform: GovernedClient;
   private readonly lease: PublishingLease;
 
-  constructor(config: PressroomConfig) {
+  constructor(config: WorkspaceConfig) {
     const now = config.now ?? Date.now;
     const { events } = this;
     const store = WorkspaceStore.open(config.dbFile, now);

@@ -4,8 +4,11 @@ import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { WebhookDispatcher } from '../../main/emulator/webhooks';
-import type { DeliveryAttempt, WebhookDispatcherOptions } from '../../main/emulator/webhooks';
+import { WebhookDispatcher } from '../../main/reference-server/webhooks';
+import type {
+  DeliveryAttempt,
+  WebhookDispatcherOptions,
+} from '../../main/reference-server/webhooks';
 import { verifyWebhookSignature } from '../../main/platform/webhook-signature';
 import type { WebhookEvent } from '../../main/platform/wire';
 

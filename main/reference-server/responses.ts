@@ -1,7 +1,7 @@
 // Response schemas of the reference server (Node, main process): the shapes its handlers answer
 // with, as zod schemas so that openapi.ts can describe them. Each one `satisfies` the wire type the
 // store builds the answer as, so a field the wire type has and the schema lacks fails the type check (and the document's types are checked against the wire types the other way), and
-// the contract test (test/emulator/contract.test.ts) checks every real answer against them.
+// the contract test (test/reference-server/contract.test.ts) checks every real answer against them.
 import { z } from 'zod';
 import { BOT_CHANNELS, EVENT_TYPES, ORDER_STATUSES } from '../platform/wire';
 import type * as wire from '../platform/wire';

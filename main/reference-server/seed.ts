@@ -3,7 +3,7 @@
 // Deterministic for a given random source, and laid out around the current time.
 import type { OrderStatus } from '../platform/wire';
 import { between, pick } from './random';
-import type { EmulatorStore } from './store';
+import type { ReferenceServerStore } from './store';
 
 const DAY_MS = 86_400_000;
 
@@ -164,7 +164,7 @@ export function demoIncomingMessage(random: () => number): string {
 }
 
 /** What orders are made of: the account's catalog items, active subscribers and bots. */
-function orderMaterials(store: EmulatorStore, accountId: number) {
+function orderMaterials(store: ReferenceServerStore, accountId: number) {
   return {
     products: store.products.productsForOrders(accountId),
     subscribers: store.subscribers.subscriberRowIds(accountId),
@@ -177,7 +177,7 @@ function orderMaterials(store: EmulatorStore, accountId: number) {
  * materials once for all its orders.
  */
 export function createDemoOrder(
-  store: EmulatorStore,
+  store: ReferenceServerStore,
   accountId: number,
   random: () => number,
   createdAt: number,
@@ -219,7 +219,7 @@ export const DEMO_SIZE: SeedSize = { subscribers: 300, posts: 60, orders: 80 };
 
 /** Fills an empty account with the demo workspace. */
 export function seedDemo(
-  store: EmulatorStore,
+  store: ReferenceServerStore,
   accountId: number,
   random: () => number,
   now: number,
@@ -246,7 +246,7 @@ export function seedDemo(
 
 /** What every part of the demo seed works with. */
 interface Seeding {
-  store: EmulatorStore;
+  store: ReferenceServerStore;
   accountId: number;
   random: () => number;
   now: number;
