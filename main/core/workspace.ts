@@ -168,7 +168,12 @@ export class Workspace {
     return this.events.subscribe(listener);
   }
 
+  private closed = false;
+
+  /** Closes the workspace; a second close does nothing (a quit and a test's cleanup may both ask). */
   close(): void {
+    if (this.closed) return;
+    this.closed = true;
     this.team?.close();
     this.lease.release();
     this.imports.close();

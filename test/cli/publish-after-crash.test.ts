@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Workspace } from '../../main/core/workspace';
+import { testWorkspace } from '../support/workspace';
 import { WorkspaceStore } from '../../main/store';
 import { runCli } from '../support/cli';
 import { startTestPlatform } from '../support/platform';
@@ -17,7 +17,7 @@ describe('publish --until-empty after a crash', () => {
     async () => {
       const platform = await startTestPlatform({ seed: 'demo' });
       const dbFile = join(mkdtempSync(join(tmpdir(), 'pressroom-crashed-')), 'workspace.sqlite');
-      const setup = new Workspace({ dbFile });
+      const setup = testWorkspace({ dbFile });
       for (let i = 0; i < 5; i++)
         call(setup, 'addPost', { text: `Left behind ${i}`, botId: 'bot_1', mode: 'publish_now' });
       setup.close();

@@ -3,14 +3,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Workspace } from '../../main/core/workspace';
+import { testWorkspace } from '../support/workspace';
 import { runCli } from '../support/cli';
 import { call } from '../../main/core/operations';
 
 /** A workspace with two posts whose lookups could not tell whether they went out. */
 function unsureWorkspace() {
   const dbFile = join(mkdtempSync(join(tmpdir(), 'pressroom-unsure-')), 'workspace.db');
-  const pressroom = new Workspace({ dbFile });
+  const pressroom = testWorkspace({ dbFile });
   const ids = ['Maybe once', 'Maybe twice'].map((text) => {
     const post = call(pressroom, 'addPost', { text, botId: 'bot_1', mode: 'publish_now' });
     const item = pressroom.store.outbox.openFor({ postId: post.id });

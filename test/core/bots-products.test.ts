@@ -1,7 +1,7 @@
 // Bot changes and product publishing through the outbox, against the reference server.
 import { describe, expect, it } from 'vitest';
 import { NotAllowed } from '../../main/core/errors';
-import { Workspace } from '../../main/core/workspace';
+import { testWorkspace } from '../support/workspace';
 import { startTestPlatform } from '../support/platform';
 import { call } from '../../main/core/operations';
 import { thrownBy } from '../support/calls';
@@ -9,10 +9,8 @@ import { thrownBy } from '../support/calls';
 describe('bots and products through the outbox', () => {
   it('creates, renames and deletes a bot', async () => {
     const platform = await startTestPlatform({ seed: 'demo' });
-    const pressroom = new Workspace({
-      dbFile: ':memory:',
-      apiBase: platform.server.baseUrl,
-      token: platform.server.token,
+    const pressroom = testWorkspace({
+      platform,
     });
     const created = call(pressroom, 'createBot', { name: 'Market stall', channel: 'telegram' });
     await call(pressroom, 'publishDue');
@@ -28,15 +26,12 @@ describe('bots and products through the outbox', () => {
     await call(pressroom, 'publishDue');
     await expect(platform.client.getBot(botId)).rejects.toMatchObject({ kind: 'not_found' });
     expect(call(pressroom, 'status').outbox).toMatchObject({ done: 3, failed: 0 });
-    pressroom.close();
   });
 
   it('publishes queued products with exact prices, and refuses to queue a published one', async () => {
     const platform = await startTestPlatform({ seed: 'demo' });
-    const pressroom = new Workspace({
-      dbFile: ':memory:',
-      apiBase: platform.server.baseUrl,
-      token: platform.server.token,
+    const pressroom = testWorkspace({
+      platform,
     });
     const product = pressroom.store.products.create({
       sku: 'NEW-1',
@@ -65,6 +60,5 @@ describe('bots and products through the outbox', () => {
     expect(() => call(pressroom, 'queueProducts', { ids: [] })).toThrow(
       'ids: choose at least one product',
     );
-    pressroom.close();
   });
 });

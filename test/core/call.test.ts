@@ -5,20 +5,19 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InvalidInput, OperationFailed } from '../../main/core/errors';
-import { Workspace } from '../../main/core/workspace';
+import { testWorkspace } from '../support/workspace';
 import { call } from '../../main/core/operations';
 import { rejectedBy, thrownBy } from '../support/calls';
 
 describe('call, the door for the CLI and tests', () => {
   it('fills the contract defaults before the service sees the input', () => {
-    const pressroom = new Workspace({ dbFile: ':memory:' });
+    const pressroom = testWorkspace();
     const post = call(pressroom, 'addPost', { text: 'Hello', mode: 'draft' });
     expect(post).toMatchObject({ text: 'Hello', mediaUrls: [], status: 'draft' });
-    pressroom.close();
   });
 
   it('refuses input the contract refuses, with the CallError a page would get', () => {
-    const pressroom = new Workspace({ dbFile: ':memory:' });
+    const pressroom = testWorkspace();
     // Even an operation without fields refuses stray input, before its service runs.
     const stray = thrownBy(() => call(pressroom, 'status', { extra: 1 } as never));
     expect(stray).toBeInstanceOf(InvalidInput);
@@ -35,11 +34,10 @@ describe('call, the door for the CLI and tests', () => {
       issues: [{ field: 'text', message: expect.any(String) }],
     });
     expect(pressroom.store.posts.list()).toEqual([]);
-    pressroom.close();
   });
 
   it('rejects an asynchronous operation with the same error, the thrown one as its cause', async () => {
-    const pressroom = new Workspace({ dbFile: ':memory:' });
+    const pressroom = testWorkspace();
     const answer = call(pressroom, 'getBadRows', { id: 'gone' });
     await expect(answer).rejects.toBeInstanceOf(OperationFailed);
     await expect(answer).rejects.toMatchObject({
@@ -48,7 +46,6 @@ describe('call, the door for the CLI and tests', () => {
     expect(await rejectedBy(call(pressroom, 'getBadRows', { id: 'gone' }))).toMatchObject({
       issues: [{ field: 'id' }],
     });
-    pressroom.close();
   });
 
   it('is the only place input is checked: no core service validates again', () => {

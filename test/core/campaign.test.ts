@@ -1,9 +1,10 @@
 // AI campaign drafts against the reference server: N posts from one brief with the tokens
 // estimated before and counted after, saved as drafts or into free slots, and a failing provider
 // answered with the server's message while nothing is saved.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { estimateCampaign } from '../../shared/campaign';
-import { Workspace } from '../../main/core/workspace';
+import { testWorkspace } from '../support/workspace';
+import type { Workspace } from '../../main/core/workspace';
 import { call, invoke } from '../../main/core/operations';
 import { PlatformError } from '../../main/platform/errors';
 import { rejectedBy } from '../support/calls';
@@ -14,19 +15,9 @@ import { openDemoSession } from '../support/session';
 const BRIEF =
   'Our new rye sourdough launches Saturday at the Kreuzberg shop. Free tasting from 9 to 12, and every loaf is baked the night before.';
 
-const open: Workspace[] = [];
-afterEach(() => {
-  for (const pressroom of open.splice(0)) pressroom.close();
-});
-
 async function connected(): Promise<{ pressroom: Workspace; platform: TestPlatform }> {
   const platform = await startTestPlatform({ seed: 'demo' });
-  const pressroom = new Workspace({
-    dbFile: ':memory:',
-    apiBase: platform.server.baseUrl,
-    token: platform.server.token,
-  });
-  open.push(pressroom);
+  const pressroom = testWorkspace({ platform });
   return { pressroom, platform };
 }
 

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Workspace } from '../../main/core/workspace';
+import { testWorkspace } from '../support/workspace';
 import type { CoreEvent } from '../../shared/answers';
 import { startTestPlatform } from '../support/platform';
 import { call } from '../../main/core/operations';
@@ -13,7 +13,7 @@ const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
 
 describe('core events', () => {
   it('says the queue changed after adding, queueing, retrying, cancelling, importing and undoing', async () => {
-    const pressroom = new Workspace({ dbFile: ':memory:' });
+    const pressroom = testWorkspace();
     const events: CoreEvent[] = [];
     pressroom.subscribe((event) => events.push(event));
     const queueChanges = () =>
@@ -53,16 +53,13 @@ describe('core events', () => {
     expect(
       after(() => call(pressroom, 'undoImport', { batch: imported.batch ?? '' })),
     ).toBeGreaterThan(0);
-    pressroom.close();
   });
 
   it('passes a publishing pass that fails as a whole to onError', async () => {
     const platform = await startTestPlatform({ seed: 'demo' });
     const errors: unknown[] = [];
-    const pressroom = new Workspace({
-      dbFile: ':memory:',
-      apiBase: platform.server.baseUrl,
-      token: platform.server.token,
+    const pressroom = testWorkspace({
+      platform,
       onError: (error) => errors.push(error),
     });
     pressroom.store.outbox.ready = () => {
@@ -78,6 +75,5 @@ describe('core events', () => {
     stop();
     await watching;
     expect(errors).toContainEqual(new Error('disk I/O error'));
-    pressroom.close();
   });
 });

@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Workspace } from '../../main/core/workspace';
+import { testWorkspace } from '../support/workspace';
+import type { Workspace } from '../../main/core/workspace';
 import { uploaded } from '../support/uploads';
 import { call } from '../../main/core/operations';
 
@@ -15,11 +16,8 @@ afterEach(() => {
 
 function pressroom(clock: { now: number }): Workspace {
   const folder = mkdtempSync(join(tmpdir(), 'prs-history-'));
-  const core = new Workspace({ dbFile: join(folder, 'workspace.db'), now: () => clock.now });
-  cleanups.push(() => {
-    core.close();
-    rmSync(folder, { recursive: true, force: true });
-  });
+  const core = testWorkspace({ dbFile: join(folder, 'workspace.db'), now: () => clock.now });
+  cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
   return core;
 }
 

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InvalidInput } from '../../main/core/errors';
-import { Workspace } from '../../main/core/workspace';
+import { testWorkspace } from '../support/workspace';
+import type { Workspace } from '../../main/core/workspace';
 import { badRowsOf, uploaded } from '../support/uploads';
 import { call } from '../../main/core/operations';
 import { rejectedBy } from '../support/calls';
@@ -18,11 +19,8 @@ afterEach(() => {
 
 function pressroom(): Workspace {
   const folder = mkdtempSync(join(tmpdir(), 'prs-wizard-'));
-  const core = new Workspace({ dbFile: join(folder, 'workspace.db') });
-  cleanups.push(() => {
-    core.close();
-    rmSync(folder, { recursive: true, force: true });
-  });
+  const core = testWorkspace({ dbFile: join(folder, 'workspace.db') });
+  cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
   return core;
 }
 

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Workspace } from '../../main/core/workspace';
+import { testWorkspace } from '../support/workspace';
 import { call, invokeFromRenderer } from '../../main/core/operations';
 import { MediaService } from '../../main/core/services/media';
 import { WorkspaceStore } from '../../main/store';
@@ -141,10 +141,8 @@ describe('a post with an uploaded picture', () => {
   it('is refused a place in the queue until a media host is set, then published by its public address, which the demo web space serves', async () => {
     const mediaFolder = mkdtempSync(join(tmpdir(), 'pressroom-demo-media-'));
     const platform = await startTestPlatform({ seed: 'demo', mediaFolder });
-    const pressroom = new Workspace({
-      dbFile: ':memory:',
-      apiBase: platform.server.baseUrl,
-      token: platform.server.token,
+    const pressroom = testWorkspace({
+      platform,
     });
     const picture = call(pressroom, 'addMedia', {
       fileName: 'rye.png',
@@ -185,11 +183,10 @@ describe('a post with an uploaded picture', () => {
     expect(
       call(pressroom, 'listQueue', {}).find((row) => row.postId === draft.id)?.thumbnailUrl,
     ).toBe(picture.thumbnailUrl);
-    pressroom.close();
   });
 
   it('shows its thumbnail on the calendar, and a scheduled one keeps its place only with a host', () => {
-    const pressroom = new Workspace({ dbFile: ':memory:' });
+    const pressroom = testWorkspace();
     const picture = pressroom.media.add('rye.png', PNG);
     const at = Date.now() + 3_600_000;
     const post = call(pressroom, 'addPost', {
@@ -209,13 +206,12 @@ describe('a post with an uploaded picture', () => {
     const range = call(pressroom, 'getCalendar', { from: at - 1, to: at + 1, zone: 'UTC' });
     expect(range.posts.map((shown) => shown.id)).toEqual([post.id]);
     expect(range.thumbnails).toEqual({ [picture.url]: picture.thumbnailUrl });
-    pressroom.close();
   });
 });
 
 describe('uploaded pictures in a CSV export', () => {
   it('come back on import into the same workspace, and a row that would go out with one needs a media host', async () => {
-    const pressroom = new Workspace({ dbFile: ':memory:' });
+    const pressroom = testWorkspace();
     const picture = pressroom.media.add('rye.png', PNG);
     const at = new Date(Date.now() + 86_400_000).toISOString();
     call(pressroom, 'addPost', {
@@ -262,7 +258,6 @@ describe('uploaded pictures in a CSV export', () => {
     expect(drafts.errors).toHaveLength(1);
     const imported = call(pressroom, 'listPosts', {}).find((post) => post.text === 'Rye, imported');
     expect(imported?.mediaUrls).toEqual([picture.url]);
-    pressroom.close();
   });
 });
 

@@ -3,16 +3,14 @@
 // at the next sync, and every sync tells the screens so.
 import { describe, expect, it } from 'vitest';
 import type { CoreEvent } from '../../shared/answers';
-import { Workspace } from '../../main/core/workspace';
+import { testWorkspace } from '../support/workspace';
 import { startTestPlatform } from '../support/platform';
 import { call } from '../../main/core/operations';
 
 async function workspace() {
   const platform = await startTestPlatform({ seed: 'demo' });
-  const pressroom = new Workspace({
-    dbFile: ':memory:',
-    apiBase: platform.server.baseUrl,
-    token: platform.server.token,
+  const pressroom = testWorkspace({
+    platform,
   });
   const events: CoreEvent[] = [];
   pressroom.subscribe((event) => events.push(event));
@@ -33,7 +31,6 @@ describe('the people screens’ operations', () => {
         (order) => order.status === 'paid',
       ),
     ).toBe(true);
-    pressroom.close();
   });
 
   it('names each order’s customer, and finds orders by the customer’s name', async () => {
@@ -54,7 +51,6 @@ describe('the people screens’ operations', () => {
         .map((order) => order.id)
         .sort(),
     );
-    pressroom.close();
   });
 
   it('settles a tag under the item the call returned, and the cache has it after a sync', async () => {
@@ -93,7 +89,6 @@ describe('the people screens’ operations', () => {
     expect(recipients).toBe(1);
     await call(pressroom, 'publishDue');
     expect(call(pressroom, 'broadcastProgress', { group })).toMatchObject({ done: 1, failed: 0 });
-    pressroom.close();
   });
 
   it('fails a message to an unknown subscriber with the server’s reason on the item', async () => {
@@ -102,7 +97,6 @@ describe('the people screens’ operations', () => {
     await call(pressroom, 'publishDue');
     const failed = events.find((event) => event.type === 'failed' && event.item.id === item.id);
     expect(failed).toMatchObject({ type: 'failed', reason: expect.stringMatching(/\S/) });
-    pressroom.close();
   });
 
   it('lists a created, renamed bot only after a sync, with its pending writes counted before', async () => {
@@ -125,6 +119,5 @@ describe('the people screens’ operations', () => {
       name: 'Day shift',
       pending: 0,
     });
-    pressroom.close();
   });
 });

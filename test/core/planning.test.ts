@@ -1,13 +1,14 @@
 // Posting schedules, "add to queue", "share next" and the duplicate-content guard through the
 // core: slots computed from the stored posts in the workspace's zone, through DST changes.
 import { Temporal } from 'temporal-polyfill';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { OperationName } from '../../shared/contract';
 import type { CallResult, CoreEvent, OperationResults } from '../../shared/answers';
 import type { LocalPost } from '../../shared/domain';
 import { toInstant } from '../../shared/time';
 import { DuplicateContent, InvalidInput, NotAllowed } from '../../main/core/errors';
-import { Workspace } from '../../main/core/workspace';
+import { testWorkspace } from '../support/workspace';
+import type { Workspace } from '../../main/core/workspace';
 import { call, invoke } from '../../main/core/operations';
 import { openDemoSession } from '../support/session';
 import { thrownBy } from '../support/calls';
@@ -15,17 +16,11 @@ import { thrownBy } from '../support/calls';
 const BERLIN = 'Europe/Berlin';
 const DAY = 86_400_000;
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
-
 /** A workspace whose clock reads `now` (a wall time in `zone`), planning in `zone`. */
 function workspace(now: string, zone = BERLIN) {
   const clock = { now: local(now, zone) };
-  const pressroom = new Workspace({ dbFile: ':memory:', now: () => clock.now });
+  const pressroom = testWorkspace({ now: () => clock.now });
   call(pressroom, 'saveSettings', { timezone: zone });
-  cleanups.push(() => pressroom.close());
   return { pressroom, clock };
 }
 

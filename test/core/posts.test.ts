@@ -1,7 +1,7 @@
 // Editing posts through the core: editable until they go out, locked after, with reasons.
 import { describe, expect, it } from 'vitest';
 import { InvalidInput, NotAllowed } from '../../main/core/errors';
-import { Workspace } from '../../main/core/workspace';
+import { testWorkspace } from '../support/workspace';
 import { startTestPlatform } from '../support/platform';
 import { call } from '../../main/core/operations';
 import { thrownBy } from '../support/calls';
@@ -10,7 +10,7 @@ const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
 
 describe('post editing', () => {
   it('reschedules a scheduled post in place and keeps one queue item', async () => {
-    const pressroom = new Workspace({ dbFile: ':memory:' });
+    const pressroom = testWorkspace();
     const post = call(pressroom, 'addPost', {
       text: 'First',
       botId: 'bot_1',
@@ -40,11 +40,10 @@ describe('post editing', () => {
         }),
       ),
     ).toBeInstanceOf(InvalidInput);
-    pressroom.close();
   });
 
   it('deletes a scheduled post or moves it to the drafts, until its first attempt begins', () => {
-    const pressroom = new Workspace({ dbFile: ':memory:' });
+    const pressroom = testWorkspace();
     const at = inAnHour();
     const kept = call(pressroom, 'addPost', { text: 'Keep me', botId: 'bot_1', at, zone: 'UTC' });
     const drafted = call(pressroom, 'moveToDrafts', { id: kept.id });
@@ -80,10 +79,8 @@ describe('post editing', () => {
 
   it('queues a draft, and supersedes a failed attempt when queued again', async () => {
     const platform = await startTestPlatform({ seed: 'demo' });
-    const pressroom = new Workspace({
-      dbFile: ':memory:',
-      apiBase: platform.server.baseUrl,
-      token: platform.server.token,
+    const pressroom = testWorkspace({
+      platform,
     });
     const draft = call(pressroom, 'addPost', { text: 'Draft', botId: 'bot_999', mode: 'draft' });
     expect(pressroom.store.outbox.list()).toHaveLength(0);
@@ -95,15 +92,12 @@ describe('post editing', () => {
     await call(pressroom, 'publishDue');
     expect(pressroom.store.posts.require(draft.id).status).toBe('published');
     expect(pressroom.store.outbox.list().map((item) => item.state)).toEqual(['cancelled', 'done']);
-    pressroom.close();
   });
 
   it('locks published and handed-off posts, saying why', async () => {
     const platform = await startTestPlatform({ seed: 'demo' });
-    const pressroom = new Workspace({
-      dbFile: ':memory:',
-      apiBase: platform.server.baseUrl,
-      token: platform.server.token,
+    const pressroom = testWorkspace({
+      platform,
     });
     const published = call(pressroom, 'addPost', {
       text: 'Out',
@@ -129,7 +123,6 @@ describe('post editing', () => {
     expect(() => call(pressroom, 'queuePost', { id: 999, mode: 'publish_now' })).toThrow(
       'id: no post 999',
     );
-    pressroom.close();
   });
 });
 
@@ -139,7 +132,7 @@ describe('the calendar’s range', () => {
   const range = { from: Date.UTC(2099, 10, 22, 23), to: Date.UTC(2099, 10, 24, 23), zone };
 
   function workspace() {
-    const pressroom = new Workspace({ dbFile: ':memory:' });
+    const pressroom = testWorkspace();
     const add = (text: string, at: string, fields: { botId?: string; mode?: 'draft' } = {}) =>
       call(pressroom, 'addPost', { text, at, zone: 'UTC', botId: 'bot_1', ...fields }).id;
     const ids = [
@@ -172,7 +165,6 @@ describe('the calendar’s range', () => {
     const all = call(pressroom, 'getCalendar', range);
     expect(all.posts.map((post) => post.id)).toEqual(ids.slice(0, 6));
     expect(all.hidden).toEqual({});
-    pressroom.close();
   });
 
   it('filters by bot, by no bot and by status before counting', () => {
@@ -188,6 +180,5 @@ describe('the calendar’s range', () => {
     expect(thrownBy(() => call(pressroom, 'getCalendar', { ...range, perDay: 0 }))).toBeInstanceOf(
       InvalidInput,
     );
-    pressroom.close();
   });
 });

@@ -3,13 +3,12 @@
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { detectEncoding } from '../../main/csv/decode';
-import { Workspace } from '../../main/core/workspace';
+import { testWorkspace } from '../support/workspace';
 import { csvFiles } from '../support/csv-files';
 import { call } from '../../main/core/operations';
 
 const { fixture } = csvFiles('encodings');
-const workspace = () =>
-  new Workspace({ dbFile: ':memory:', now: () => Date.UTC(2026, 10, 22, 12) });
+const workspace = () => testWorkspace({ now: () => Date.UTC(2026, 10, 22, 12) });
 
 const catalog = (header: string, rows: [string, string][]) =>
   `${header}\n${rows.map(([name, description], i) => `P${i};${name};${i + 1},50;${description}`).join('\n')}\n`;
@@ -67,7 +66,6 @@ describe('encodings found by the detector', () => {
       .slice(1, -1)
       .map((line) => line.split(';')[1]);
     expect(pressroom.store.products.list().map((p) => p.name)).toEqual(names);
-    pressroom.close();
   });
 });
 
@@ -85,7 +83,6 @@ describe('an encoding named by the user', () => {
     });
     expect(named.encoding).toBe('windows-1251');
     expect(pressroom.store.products.list()[0]?.name).toBe('Пирог');
-    pressroom.close();
   });
 });
 

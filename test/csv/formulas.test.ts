@@ -4,14 +4,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { Workspace } from '../../main/core/workspace';
+import { testWorkspace } from '../support/workspace';
 import { csvFiles } from '../support/csv-files';
 import { badRowsOf } from '../support/uploads';
 import { call } from '../../main/core/operations';
 
 const { folder, fixture } = csvFiles('formulas');
-const workspace = () =>
-  new Workspace({ dbFile: ':memory:', now: () => Date.UTC(2026, 10, 22, 12) });
+const workspace = () => testWorkspace({ now: () => Date.UTC(2026, 10, 22, 12) });
 
 /** Cells a spreadsheet would take for a formula (or, for tab and CR, strip and then run). */
 const FORMULAS = [
@@ -63,7 +62,6 @@ describe('formula cells', () => {
       expect(cellsOf(text.csv).filter(runsAsFormula)).toEqual([]);
     }
     expect(pressroom.store.posts.list().map((post) => post.text)).toEqual(FORMULAS);
-    pressroom.close();
   });
 
   it('are written inert in the bad-rows file, and read back as they were', async () => {
@@ -85,7 +83,6 @@ describe('formula cells', () => {
       ['=cmd', 'Tab'],
       ['@x', 'CR'],
     ]);
-    pressroom.close();
   });
 
   it('keep a cell’s own leading apostrophe: only one before a formula start is the escape', async () => {
@@ -96,6 +93,5 @@ describe('formula cells', () => {
       await call(pressroom, 'importFile', { kind: 'posts', path: fixture(`${posts}\n`) }),
     ).toMatchObject({ inserted: own.length, invalid: 0 });
     expect(pressroom.store.posts.list().map((post) => post.text)).toEqual(own);
-    pressroom.close();
   });
 });

@@ -5,15 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PRIORITY } from '../../shared/domain';
-import { Workspace } from '../../main/core/workspace';
+import { testWorkspace } from '../support/workspace';
 import { UnusableFile } from '../../main/csv/import';
 import { csvFiles } from '../support/csv-files';
 import { call } from '../../main/core/operations';
 import { rejectedBy } from '../support/calls';
 
 const { folder, fixture } = csvFiles('import');
-const workspace = () =>
-  new Workspace({ dbFile: ':memory:', now: () => Date.UTC(2026, 10, 22, 12) });
+const workspace = () => testWorkspace({ now: () => Date.UTC(2026, 10, 22, 12) });
 
 describe('product import', () => {
   it('refuses a file with any bad row, naming row, column, value and why; writes nothing', async () => {
@@ -35,7 +34,6 @@ describe('product import', () => {
       { row: 5, column: 'sku', value: 'A', message: 'SKU "A" appears already in row 2' },
     ]);
     expect(pressroom.store.products.list()).toEqual([]);
-    pressroom.close();
   });
 
   it('writes the valid rows with --on-error skip, exactly, as an undoable batch', async () => {
@@ -60,7 +58,6 @@ describe('product import', () => {
     expect(() => call(pressroom, 'undoImport', { batch: result.batch ?? '' })).toThrow(
       'was undone already',
     );
-    pressroom.close();
   });
 
   it('re-imports safely: unchanged rows are unchanged, changed drafts updated', async () => {
@@ -73,7 +70,6 @@ describe('product import', () => {
     });
     expect(again).toMatchObject({ inserted: 0, updated: 1, unchanged: 1 });
     expect(pressroom.store.products.list().map((p) => p.priceMinor)).toEqual([350, 120]);
-    pressroom.close();
   });
 
   it('undoes a re-import by restoring the drafts it changed, removing only what it added', async () => {
@@ -103,7 +99,6 @@ describe('product import', () => {
       removed: 2,
     });
     expect(pressroom.store.products.list()).toEqual([]);
-    pressroom.close();
   });
 
   it('takes back what it wrote when a bad row comes late, with on-error abort', async () => {
@@ -140,7 +135,6 @@ describe('product import', () => {
       .prepare('SELECT COUNT(*) AS n FROM import_batches')
       .get() as { n: number };
     expect(batches.n).toBe(1);
-    pressroom.close();
   });
 
   it('keeps only the items a user sent out while an import it then takes back was running', async () => {
@@ -175,7 +169,6 @@ describe('product import', () => {
     expect(() => call(pressroom, 'undoImport', { batch: result.batch ?? '' })).toThrow(
       /have gone to the platform already/,
     );
-    pressroom.close();
   });
 
   it('takes back what it wrote when the import fails midway', async () => {
@@ -190,14 +183,13 @@ describe('product import', () => {
       call(pressroom, 'importFile', { kind: 'products', path, onError: 'skip' }),
     ).rejects.toMatchObject({ cause: new Error('the window went away') });
     expect(pressroom.store.products.list()).toEqual([]);
-    pressroom.close();
   });
 
   it('takes back, at start-up, an import whose process died midway', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'pressroom-import-crash-'));
     const dbFile = join(folder, 'workspace.sqlite');
     let clock = Date.UTC(2026, 10, 22, 12);
-    const crashed = new Workspace({ dbFile, now: () => clock });
+    const crashed = testWorkspace({ dbFile, now: () => clock });
     await call(crashed, 'importFile', {
       kind: 'products',
       path: fixture('sku,name,price\nA,Loaf,3\n'),
@@ -221,11 +213,11 @@ describe('product import', () => {
     crashed.close();
     // Still beating a moment ago: it may be another process's import in progress.
     clock += 10_000;
-    const soon = new Workspace({ dbFile, now: () => clock });
+    const soon = testWorkspace({ dbFile, now: () => clock });
     expect(soon.store.products.list().map((p) => p.sku)).toEqual(['A', 'B']);
     soon.close();
     clock += 120_000;
-    const later = new Workspace({ dbFile, now: () => clock });
+    const later = testWorkspace({ dbFile, now: () => clock });
     expect(later.store.products.list().map((p) => p.sku)).toEqual(['A']);
     expect(later.store.imports.batch(batch)).toBeUndefined();
     later.close();
@@ -263,7 +255,6 @@ describe('product import', () => {
       name: 'Crème brûlée',
       priceMinor: 450,
     });
-    pressroom.close();
   });
 
   it('stops before any row when a required column is missing, or the file is unusable', async () => {
@@ -277,7 +268,6 @@ describe('product import', () => {
     await expect(
       call(pressroom, 'importFile', { kind: 'products', path: join(folder, 'nope.csv') }),
     ).rejects.toThrow('does not exist');
-    pressroom.close();
   });
 });
 
@@ -326,7 +316,6 @@ describe('post import', () => {
       queue: true,
     });
     expect(again).toMatchObject({ inserted: 0, unchanged: 3 });
-    pressroom.close();
   });
 
   it('reports progress while it reads', async () => {
@@ -343,7 +332,6 @@ describe('post import', () => {
     expect(result.inserted).toBe(12_000);
     expect(seen).toContain(5_000);
     expect(seen.at(-1)).toBe(12_000);
-    pressroom.close();
   });
 });
 
@@ -373,7 +361,6 @@ describe('Shopify product export', () => {
       ['SD-L', 'Sourdough loaf — Large', 790, 5, '<p>Slow rise</p>'],
       ['BB-1', 'Chocolate babka', 1250, null, null],
     ]);
-    pressroom.close();
   });
 });
 
@@ -401,7 +388,6 @@ describe('export', () => {
     expect(pressroom.store.products.list().find((p) => p.currency === 'KWD')?.priceMinor).toBe(
       1250 + currencies.indexOf('KWD') * 1001,
     );
-    pressroom.close();
   });
 
   it('round-trips: export, then import again, changes nothing', async () => {
@@ -424,6 +410,5 @@ describe('export', () => {
       const again = await call(pressroom, 'importFile', { kind, path });
       expect(again).toMatchObject({ rows: 2, inserted: 0, updated: 0, unchanged: 2, invalid: 0 });
     }
-    pressroom.close();
   });
 });

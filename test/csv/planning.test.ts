@@ -4,7 +4,8 @@
 import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
 import { toInstant } from '../../shared/time';
-import { Workspace } from '../../main/core/workspace';
+import { testWorkspace } from '../support/workspace';
+import type { Workspace } from '../../main/core/workspace';
 import { uploaded } from '../support/uploads';
 import { csvFiles } from '../support/csv-files';
 import { call } from '../../main/core/operations';
@@ -24,7 +25,7 @@ const wall = (ms: number | null) =>
 
 /** A Monday morning in Berlin, bot_1 posting weekdays at 09:00 and 17:00. */
 function workspace(): Workspace {
-  const pressroom = new Workspace({ dbFile: ':memory:', now: () => local('2026-11-23 08:00') });
+  const pressroom = testWorkspace({ now: () => local('2026-11-23 08:00') });
   call(pressroom, 'saveSettings', { timezone: BERLIN });
   call(pressroom, 'setSchedule', { botId: 'bot_1', schedule: 'mon-fri 09:00,17:00' });
   return pressroom;
@@ -84,7 +85,6 @@ describe('import with fillSlots', () => {
     expect(pressroom.store.outbox.list().map((item) => item.dueAt)).toEqual(
       pressroom.store.posts.list().map((post) => post.scheduledAt),
     );
-    pressroom.close();
   });
 
   it('says which undated row has no bot when there is no default bot, and is refused for products', async () => {
@@ -110,7 +110,6 @@ describe('import with fillSlots', () => {
         fillSlots: true,
       }),
     ).rejects.toThrow('fillSlots: is for posts');
-    pressroom.close();
   });
 
   it('gives the same slots when a file too big to keep is read a second time', async () => {
@@ -134,7 +133,6 @@ describe('import with fillSlots', () => {
     });
     expect(new Set(times).size).toBe(8_500);
     expect(times[1]! - times[0]!).toBe(15 * 60_000);
-    pressroom.close();
   });
 });
 
@@ -200,7 +198,6 @@ describe('import and the duplicate guard', () => {
       timezone: BERLIN,
     });
     expect(again).toMatchObject({ inserted: 0, unchanged: 3, duplicates: 2 });
-    pressroom.close();
   });
 
   it('imports them all with allowDuplicates, and does not check drafts', async () => {
@@ -226,6 +223,5 @@ describe('import and the duplicate guard', () => {
       timezone: BERLIN,
     });
     expect(drafts).toMatchObject({ inserted: 5, duplicates: 0, warnings: [] });
-    pressroom.close();
   });
 });

@@ -4,7 +4,8 @@
 // no bot.
 import { describe, expect, it } from 'vitest';
 import { toInstant } from '../../shared/time';
-import { Workspace } from '../../main/core/workspace';
+import { testWorkspace } from '../support/workspace';
+import type { Workspace } from '../../main/core/workspace';
 import { csvFiles } from '../support/csv-files';
 import { badRowsOf } from '../support/uploads';
 import { call } from '../../main/core/operations';
@@ -17,7 +18,7 @@ const at = (text: string) => {
   return instant.ms;
 };
 const workspace = () => {
-  const pressroom = new Workspace({ dbFile: ':memory:', now: () => at('2026-11-23 08:00') });
+  const pressroom = testWorkspace({ now: () => at('2026-11-23 08:00') });
   call(pressroom, 'saveSettings', { timezone: BERLIN });
   return pressroom;
 };
@@ -72,7 +73,6 @@ describe('Hootsuite bulk file (no header row)', () => {
         status: 'draft',
       },
     ]);
-    pressroom.close();
   });
 
   it('reads day-first dates, and numbers rows from 1 in errors', async () => {
@@ -99,7 +99,6 @@ describe('Hootsuite bulk file (no header row)', () => {
     expect(await badRowsOf(pressroom, result)).toBe(
       '31/02/2026 08:15,No such day,,"Column 1: ""31/02/2026 08:15"" is not a real date and time of day"\r\n',
     );
-    pressroom.close();
   });
 
   it('lets the mapping say the first row is data when it is not found so', async () => {
@@ -117,7 +116,6 @@ describe('Hootsuite bulk file (no header row)', () => {
     });
     expect(asData).toMatchObject({ rows: 2, inserted: 2, firstRowIsData: true });
     expect(posts(pressroom).map((post) => post.text)).toEqual(['Good morning', 'Good night']);
-    pressroom.close();
   });
 });
 
@@ -165,7 +163,6 @@ describe('schedulers’ bulk templates', () => {
     });
     expect(again).toMatchObject({ inserted: 0, unchanged: 2 });
     expect(pressroom.store.outbox.list()).toHaveLength(1);
-    pressroom.close();
   });
 
   it('Buffer: Text, Image URL, Tags, Posting Time', async () => {
@@ -192,7 +189,6 @@ describe('schedulers’ bulk templates', () => {
         status: 'draft',
       },
     ]);
-    pressroom.close();
   });
 
   it('Later: Caption, Date, Time and numbered media columns; a draft column', async () => {
@@ -216,7 +212,6 @@ describe('schedulers’ bulk templates', () => {
       ['Two loaves', [pic('l1'), pic('l2')], 'scheduled'],
       ['One loaf', [pic('l3')], 'draft'],
     ]);
-    pressroom.close();
   });
 
   it('Publer: Date, Text, Link(s), Media URL(s) with their descriptions in the header', async () => {
@@ -239,7 +234,6 @@ describe('schedulers’ bulk templates', () => {
       at: at('2026-12-08 12:00'),
       media: [pic('p1'), pic('p2')],
     });
-    pressroom.close();
   });
 
   it('Sprout Social: date, time_24hr, message_text, link, image_url', async () => {
@@ -263,7 +257,6 @@ describe('schedulers’ bulk templates', () => {
       at: at('2026-12-09 14:00'),
       media: [pic('roll')],
     });
-    pressroom.close();
   });
 });
 
@@ -286,7 +279,6 @@ describe('bots for files without a bot column', () => {
         'A post to be queued needs a bot: add a bot column, or choose a bot for rows without one (--bot)',
     });
     expect(pressroom.store.outbox.list()).toEqual([]);
-    pressroom.close();
   });
 
   it('--bot gives every row without one its bot, by id or by name', async () => {
@@ -308,6 +300,5 @@ describe('bots for files without a bot column', () => {
       ['Evening bake', 'bot_1', 'scheduled'],
       ['With its own', 'bot_2', 'scheduled'],
     ]);
-    pressroom.close();
   });
 });

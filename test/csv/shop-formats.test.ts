@@ -3,7 +3,8 @@
 // Etsy's listings export), with our own rows; docs/import-formats.md says what is read.
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { Workspace } from '../../main/core/workspace';
+import { testWorkspace } from '../support/workspace';
+import type { Workspace } from '../../main/core/workspace';
 import { csvFiles } from '../support/csv-files';
 import { call } from '../../main/core/operations';
 
@@ -12,8 +13,7 @@ const fixture = (rows: Partial<Record<string, string>>[], header: string[]) => {
   const table = [header, ...rows.map((row) => header.map((column) => row[column] ?? ''))];
   return writeCsv(Papa.unparse(table, { newline: '\r\n' }));
 };
-const workspace = () =>
-  new Workspace({ dbFile: ':memory:', now: () => Date.UTC(2026, 10, 22, 12) });
+const workspace = () => testWorkspace({ now: () => Date.UTC(2026, 10, 22, 12) });
 const products = (pressroom: Workspace) =>
   pressroom.store.products
     .list()
@@ -170,7 +170,6 @@ describe('Shopify product export', () => {
       removed: 4,
     });
     expect(pressroom.store.products.list()).toEqual([]);
-    pressroom.close();
   });
 
   it('queues active products, but a Shopify draft stays a local draft', async () => {
@@ -190,7 +189,6 @@ describe('Shopify product export', () => {
       .filter((p) => queued.includes(p.id))
       .map((p) => p.sku);
     expect(skus).toEqual(['APR-SAGE-S', 'APR-SAGE-M', 'APR-RUST-M']);
-    pressroom.close();
   });
 });
 
@@ -310,7 +308,6 @@ describe('WooCommerce product export', () => {
       ['tote-blue', 'Tote Bag - Blue', 1200, 'EUR', null, null],
       ['cookbook', 'The Baker’s Book', 2990, 'EUR', null, null],
     ]);
-    pressroom.close();
   });
 });
 
@@ -372,7 +369,6 @@ describe('Etsy listings export', () => {
     expect(products(pressroom)).toEqual([
       ['BOWL-MOSS', 'Hand-thrown bowl', 2800, 'GBP', 3, img('bowl')],
     ]);
-    pressroom.close();
   });
 
   it('reads each currency column name importers use', async () => {
@@ -387,7 +383,6 @@ describe('Etsy listings export', () => {
     expect(pressroom.store.products.list().map((p) => [p.sku, p.priceMinor, p.currency])).toEqual(
       ['currency', 'currency_code', 'Currency Code', 'CURRENCY_CODE'].map((sku) => [sku, 5, 'JPY']),
     );
-    pressroom.close();
   });
 });
 
@@ -399,6 +394,5 @@ describe('a file without a currency column', () => {
     await call(pressroom, 'importFile', { kind: 'products', path });
     expect(pressroom.settings.getSettings().defaultCurrency).toBe('SEK');
     expect(pressroom.store.products.list()[0]).toMatchObject({ priceMinor: 2500, currency: 'SEK' });
-    pressroom.close();
   });
 });

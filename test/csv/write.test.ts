@@ -2,13 +2,13 @@
 // turned back by the insert and handled as re-imports, queued products each with its outbox item,
 // and a file too big to keep in memory written as it is read with the same outcome.
 import { describe, expect, it } from 'vitest';
-import { Workspace } from '../../main/core/workspace';
+import { testWorkspace } from '../support/workspace';
 import { csvFiles } from '../support/csv-files';
 import { call } from '../../main/core/operations';
 
 const { fixture } = csvFiles('write');
 const now = Date.UTC(2026, 10, 22, 12);
-const workspace = () => new Workspace({ dbFile: ':memory:', now: () => now });
+const workspace = () => testWorkspace({ now: () => now });
 
 const productsCsv = (count: number, row: (i: number) => string) =>
   `sku,name,price,description\n${Array.from({ length: count }, (_, i) => row(i)).join('\n')}\n`;
@@ -38,7 +38,6 @@ describe('product writes', () => {
         updatedAt: now,
       }),
     );
-    pressroom.close();
   });
 
   it('queues each new product, updates drafts met again, and leaves platform products alone', async () => {
@@ -86,7 +85,6 @@ describe('product writes', () => {
       ['create_product', bySku.get('NEW-2')?.id, now],
     ]);
     expect(bySku.get('NEW-1')).toMatchObject({ status: 'queued', batchId: result.batch });
-    pressroom.close();
   });
 
   it('finds the SKUs already in the catalog among new ones, in whole statements and the rest', async () => {
@@ -128,7 +126,6 @@ describe('product writes', () => {
       ['S-49', 'Kept', 4905],
       ['S-249', 'Before', 100],
     ]);
-    pressroom.close();
   });
 
   it('writes a file too big to keep as it reads it, with the same outcome', async () => {
@@ -154,6 +151,5 @@ describe('product writes', () => {
       Array.from({ length: 3_500 }, (_, i) => [`B-${i}`, i * 100, long(i)]),
     );
     expect(seen.at(-1)).toBe(3_500);
-    pressroom.close();
   });
 });

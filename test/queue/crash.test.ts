@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ODD_ANSWERS } from '../../main/reference-server/server-state';
-import { Workspace } from '../../main/core/workspace';
+import { testWorkspace } from '../support/workspace';
 import { startTestPlatform } from '../support/platform';
 import { call } from '../../main/core/operations';
 
@@ -78,7 +78,7 @@ describe('crash safety', () => {
         ignore_reference_filter: true,
       });
       const dbFile = join(mkdtempSync(join(tmpdir(), 'pressroom-crash-')), 'workspace.sqlite');
-      const setup = new Workspace({ dbFile });
+      const setup = testWorkspace({ dbFile });
       // Due soon after the first engine is up, when nothing else is due yet.
       const movedDueAt = Date.now() + 2_500;
       const moved = Array.from({ length: MOVED }, (_, i) =>
@@ -100,7 +100,7 @@ describe('crash safety', () => {
       setup.close();
 
       // The user's own process: edits the file while engines publish from it.
-      const user = new Workspace({ dbFile });
+      const user = testWorkspace({ dbFile });
       /** When each post the user managed to move is due now; the others had gone out already. */
       const movedTo = new Map<string, number>();
       const moveWhileWaiting = async () => {
@@ -229,7 +229,7 @@ describe('crash safety', () => {
       expect(movedEarly).toEqual([]);
 
       user.close();
-      const check = new Workspace({ dbFile });
+      const check = testWorkspace({ dbFile });
       expect(call(check, 'status').outbox).toMatchObject({
         done: POSTS + REPEATS + SCHEDULED + MOVED,
         failed: 0,
@@ -268,7 +268,7 @@ describe('crash safety', () => {
         latency_ms: 40,
       });
       const dbFile = join(mkdtempSync(join(tmpdir(), 'pressroom-crash-')), 'workspace.sqlite');
-      const user = new Workspace({ dbFile });
+      const user = testWorkspace({ dbFile });
       const count = 80;
       for (let i = 0; i < count; i++)
         call(user, 'addPost', { text: `Spec-literal ${i}`, botId: 'bot_1', mode: 'publish_now' });
@@ -293,7 +293,7 @@ describe('crash safety', () => {
       for (const post of ours) perText.set(post.text, (perText.get(post.text) ?? 0) + 1);
       expect(perText.size).toBe(count); // none lost
       expect([...perText.values()].filter((copies) => copies !== 1)).toEqual([]); // none twice
-      const check = new Workspace({ dbFile });
+      const check = testWorkspace({ dbFile });
       expect(call(check, 'status').outbox).toMatchObject({ done: count, failed: 0, sending: 0 });
       check.close();
       expect(kills).toBeGreaterThan(0);

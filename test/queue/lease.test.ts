@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Workspace } from '../../main/core/workspace';
+import { testWorkspace } from '../support/workspace';
 import { WorkspaceStore } from '../../main/store';
 import { rejectionOf, startTestPlatform } from '../support/platform';
 import type { TestPlatform } from '../support/platform';
@@ -45,10 +45,9 @@ describe('two engines on one workspace', () => {
     });
     const dbFile = workspaceFile();
     const engine = (offsetMs: number) =>
-      new Workspace({
+      testWorkspace({
         dbFile,
-        apiBase: platform.server.baseUrl,
-        token: platform.server.token,
+        platform,
         plan: 'enterprise',
         now: () => Date.now() + offsetMs,
       });
@@ -72,10 +71,9 @@ describe('two engines on one workspace', () => {
     // Two requests a second: the pass takes seconds, most items wait for budget.
     const platform = await startTestPlatform({ seed: 'demo', rateLimit: 2, windowMs: 1_000 });
     const dbFile = workspaceFile();
-    const holder = new Workspace({
+    const holder = testWorkspace({
       dbFile,
-      apiBase: platform.server.baseUrl,
-      token: platform.server.token,
+      platform,
     });
     const texts = Array.from({ length: 10 }, (_, i) => `Fenced post ${i}`);
     for (const text of texts)
@@ -103,10 +101,9 @@ describe('two engines on one workspace', () => {
     const store = WorkspaceStore.open(dbFile);
     expect(store.lease.take('hung publisher', 30_000, hung.pid)).toMatchObject({ ok: true });
     store.close();
-    const engine = new Workspace({
+    const engine = testWorkspace({
       dbFile,
-      apiBase: platform.server.baseUrl,
-      token: platform.server.token,
+      platform,
       leaseStaleMs: 400,
     });
     const texts = ['Waited for 1', 'Waited for 2'];
@@ -125,10 +122,9 @@ describe('two engines on one workspace', () => {
     const platform = await startTestPlatform({ seed: 'demo' });
     const dbFile = workspaceFile();
     const open = () =>
-      new Workspace({
+      testWorkspace({
         dbFile,
-        apiBase: platform.server.baseUrl,
-        token: platform.server.token,
+        platform,
         leaseStaleMs: 300,
       });
     const holder = open();

@@ -2,7 +2,7 @@
 // reference, no Idempotency-Key) and read it their own way: each post exactly once, and never a
 // resend on a lookup that could not be sure (issue 26, cases 1, 2 and 5).
 import { describe, expect, it } from 'vitest';
-import { Workspace } from '../../main/core/workspace';
+import { testWorkspace } from '../support/workspace';
 import type { WorkspaceConfig } from '../../main/core/workspace';
 import type { Quirks } from '../../main/reference-server/quirks';
 import type { PlatformServerOptions } from '../../main/reference-server/server';
@@ -23,10 +23,8 @@ async function specLiteral(quirks: Partial<Quirks> = {}, options: PlatformServer
 }
 
 function pressroomOn(platform: TestPlatform, extra: Partial<WorkspaceConfig> = {}) {
-  return new Workspace({
-    dbFile: ':memory:',
-    apiBase: platform.server.baseUrl,
-    token: platform.server.token,
+  return testWorkspace({
+    platform,
     plan: 'enterprise',
     timeoutMs: 2_000,
     retryRules: FAST_RETRY,
@@ -102,7 +100,6 @@ describe('the lookup after a lost answer', () => {
     call(pressroom, 'markItemPublished', { id: waiting?.id ?? 0 });
     expect(call(pressroom, 'listPosts')[0]).toMatchObject({ status: 'published' });
     expect(serverPosts(platform, 'Behind page one')).toHaveLength(1);
-    pressroom.close();
   });
 
   it('reads its pages through the rate governor, newest first: no 429 and every post once', async () => {
@@ -161,7 +158,6 @@ describe('the lookup after a lost answer', () => {
       expect(lookupsToFail).toBe(0);
       expect(serverPosts(platform, 'Looked up twice')).toHaveLength(1);
       expect(call(pressroom, 'status').outbox).toMatchObject({ done: 1, failed: 0 });
-      pressroom.close();
     });
   });
 });

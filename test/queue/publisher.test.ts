@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ODD_ANSWERS } from '../../main/reference-server/server-state';
-import { Workspace } from '../../main/core/workspace';
+import { testWorkspace } from '../support/workspace';
 import type { WorkspaceConfig } from '../../main/core/workspace';
 import type { PublisherEvent } from '../../main/queue/publisher';
 import { PRIORITY } from '../../shared/domain';
@@ -14,10 +14,8 @@ import { call } from '../../main/core/operations';
 
 function pressroomOn(platform: TestPlatform, extra: Partial<WorkspaceConfig> = {}) {
   const events: PublisherEvent[] = [];
-  const pressroom = new Workspace({
-    dbFile: ':memory:',
-    apiBase: platform.server.baseUrl,
-    token: platform.server.token,
+  const pressroom = testWorkspace({
+    platform,
     timeoutMs: 2_000,
     onEvent: (event) => events.push(event),
     ...extra,
@@ -80,7 +78,6 @@ describe('publisher', () => {
     });
     expect(remote.filter((post) => post.text === 'Now')).toHaveLength(1);
     expect(now.id).toBeGreaterThan(0);
-    pressroom.close();
   });
 
   it('fails an invalid post with the server’s field errors, and does not retry it', async () => {
@@ -95,7 +92,6 @@ describe('publisher', () => {
       status: 'failed',
       error: expect.stringContaining('no bot with id'),
     });
-    pressroom.close();
   });
 
   it('pauses the whole queue when the token is refused, keeping every item', async () => {
@@ -119,7 +115,6 @@ describe('publisher', () => {
     expect(call(pressroom, 'status').paused).toBe('Paused by you');
     call(pressroom, 'resumeQueue');
     expect(call(pressroom, 'status').paused).toBeNull();
-    pressroom.close();
   });
 
   it('takes a SKU that exists as published with the existing id', async () => {
@@ -145,7 +140,6 @@ describe('publisher', () => {
       status: 'published',
       remoteId: 'prod_1',
     });
-    pressroom.close();
   });
 
   it('publishes exactly once when answers are lost after the write committed', async () => {
@@ -177,7 +171,6 @@ describe('publisher', () => {
     expect(new Set(remote.map((post) => post.text)).size).toBe(30);
     const local = call(pressroom, 'listPosts');
     expect(local.every((post) => post.status === 'published' && post.remoteId !== null)).toBe(true);
-    pressroom.close();
   });
 
   it.each(ODD_ANSWERS)(
@@ -244,7 +237,6 @@ describe('publisher', () => {
     );
     expect(remote).toHaveLength(1);
     expect(call(pressroom, 'listPosts')[0]?.remoteId).toBe(remote[0]?.id);
-    pressroom.close();
   });
 
   it('never takes a deliberately repeated post whose request got no answer for its first copy', async () => {
@@ -278,7 +270,6 @@ describe('publisher', () => {
     expect(new Set(call(pressroom, 'listPosts').map((post) => post.remoteId))).toEqual(
       new Set(remote.map((post) => post.id)),
     );
-    pressroom.close();
   });
 
   describe('an unknown outcome is never forgotten', () => {
@@ -310,7 +301,6 @@ describe('publisher', () => {
       await pressroom.queue.publishUntilEmpty();
       expect(await copies()).toBe(1);
       expect(call(pressroom, 'status').outbox).toMatchObject({ done: 1, failed: 0 });
-      pressroom.close();
     });
 
     it('through cancel and reschedule', async () => {
@@ -327,7 +317,6 @@ describe('publisher', () => {
       await pressroom.queue.publishUntilEmpty();
       expect(await copies()).toBe(1);
       expect(pressroom.store.posts.require(post.id)).toMatchObject({ status: 'published' });
-      pressroom.close();
     });
 
     it('and a sync that finds the post settles its item, so it is never sent again', async () => {
@@ -337,7 +326,6 @@ describe('publisher', () => {
       expect(call(pressroom, 'status').outbox).toMatchObject({ done: 1, failed: 0 });
       expect(pressroom.store.posts.require(post.id)).toMatchObject({ status: 'published' });
       expect(await copies()).toBe(1);
-      pressroom.close();
     });
   });
 
@@ -361,7 +349,6 @@ describe('publisher', () => {
     await pass;
     expect(pressroom.store.posts.require(post.id).status).toBe('scheduled');
     expect((await remotePosts(platform)).some((remote) => remote.text === 'Next week')).toBe(false);
-    pressroom.close();
   });
 
   it('a user’s pause stops publishing only: sync and AI assist still go', async () => {
@@ -382,7 +369,6 @@ describe('publisher', () => {
     ).not.toBe('');
     expect(await call(pressroom, 'publishDue')).toMatchObject({ published: 0 });
     expect(pressroom.store.outbox.list('queued')).toHaveLength(1);
-    pressroom.close();
   });
 
   it('marks a post missed that was backing off after a 429 when the computer slept', async () => {
@@ -417,7 +403,6 @@ describe('publisher', () => {
     expect(await call(pressroom, 'publishDue')).toMatchObject({ missed: 1, published: 0 });
     expect(events.some((event) => event.type === 'missed')).toBe(true);
     expect(pressroom.store.posts.require(post.id).status).toBe('missed');
-    pressroom.close();
   });
 
   it('lets one process publish a workspace file: another opening it neither resets nor sends', async () => {
@@ -466,7 +451,6 @@ describe('publisher', () => {
     expect(platform.server.stats.rateLimited).toBeGreaterThan(0); // the storm was real
     const remote = (await remotePosts(platform)).filter((post) => post.text.startsWith('Storm'));
     expect(remote).toHaveLength(90);
-    pressroom.close();
   });
 
   it('marks posts found long after their time as missed, and publishes those within the grace period', async () => {
@@ -505,6 +489,5 @@ describe('publisher', () => {
     const [missedItem] = pressroom.store.outbox.list('failed');
     call(pressroom, 'retryItem', { id: missedItem?.id ?? 0 });
     expect(await call(pressroom, 'publishDue')).toMatchObject({ published: 1 });
-    pressroom.close();
   });
 });

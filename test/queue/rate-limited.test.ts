@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Workspace } from '../../main/core/workspace';
+import { testWorkspace } from '../support/workspace';
 import { forward, startFront } from '../support/front';
 import { startTestPlatform } from '../support/platform';
 import { call } from '../../main/core/operations';
@@ -13,8 +13,7 @@ describe('rate limits, end to end', () => {
   it('a platform answering 429 without headers to everything: few requests, then a clear failure', async () => {
     // Time scaled 100×: a 10 ms backoff step stands for 1 s, 600 ms for the first minute.
     const front = await startFront(() => ({ status: 429, body: 'Too Many Requests' }));
-    const pressroom = new Workspace({
-      dbFile: ':memory:',
+    const pressroom = testWorkspace({
       apiBase: front.baseUrl,
       token: 'tok_test',
       retryRules: { baseMs: 10, capMs: 300, maxAttempts: 8 },
@@ -30,7 +29,6 @@ describe('rate limits, end to end', () => {
     expect(front.seen).toHaveLength(16);
     for (const item of pressroom.store.outbox.list('failed'))
       expect(item.lastError).toMatch(/^The platform keeps refusing: rate limited \(8 attempts/);
-    pressroom.close();
   });
 
   it('a 429 with Retry-After: 1 is sent again a second later, not at the window’s end', async () => {
@@ -43,8 +41,7 @@ describe('rate limits, end to end', () => {
       }
       return forward(platform.server.origin, request);
     });
-    const pressroom = new Workspace({
-      dbFile: ':memory:',
+    const pressroom = testWorkspace({
       apiBase: front.baseUrl,
       token: platform.server.token,
     });
@@ -56,7 +53,6 @@ describe('rate limits, end to end', () => {
     const gap = (posts[1]?.atMs ?? 0) - (posts[0]?.atMs ?? 0);
     expect(gap).toBeGreaterThanOrEqual(1_000);
     expect(gap).toBeLessThan(1_600);
-    pressroom.close();
   });
 
   it('keeps the limit and window it learned, per API base, for the next run', async () => {
@@ -68,7 +64,7 @@ describe('rate limits, end to end', () => {
     });
     const dbFile = join(mkdtempSync(join(tmpdir(), 'pressroom-learned-')), 'workspace.sqlite');
     const open = (apiBase = platform.server.baseUrl) =>
-      new Workspace({
+      testWorkspace({
         dbFile,
         apiBase,
         token: platform.server.token,
@@ -96,10 +92,8 @@ describe('rate limits, end to end', () => {
       windowMs: 1_000,
       rateHeaders: { limit: false },
     });
-    const pressroom = new Workspace({
-      dbFile: ':memory:',
-      apiBase: platform.server.baseUrl,
-      token: platform.server.token,
+    const pressroom = testWorkspace({
+      platform,
       plan: 'enterprise',
     });
     const publish = async (count: number, label: string) => {
@@ -116,6 +110,5 @@ describe('rate limits, end to end', () => {
     expect(await publish(40, 'After the cut')).toMatchObject({ published: 40, failed: 0 });
     expect(call(pressroom, 'status').rateLimited - refusedBefore).toBeLessThanOrEqual(1);
     expect(pressroom.governor.learned()).toMatchObject({ limit: 10 });
-    pressroom.close();
   });
 });

@@ -1,6 +1,6 @@
 // The heartbeat: a change wakes the queue at once, and due posts go out on time.
 import { describe, expect, it } from 'vitest';
-import { Workspace } from '../../main/core/workspace';
+import { testWorkspace } from '../support/workspace';
 import { startTestPlatform } from '../support/platform';
 import { call } from '../../main/core/operations';
 
@@ -15,10 +15,8 @@ const waitFor = async (check: () => boolean, timeoutMs = 5_000) => {
 describe('scheduler', () => {
   it('publishes a change at once and a due post on time, while watching', async () => {
     const platform = await startTestPlatform({ seed: 'demo' });
-    const pressroom = new Workspace({
-      dbFile: ':memory:',
-      apiBase: platform.server.baseUrl,
-      token: platform.server.token,
+    const pressroom = testWorkspace({
+      platform,
     });
     let stop: () => void = () => undefined;
     const watching = pressroom.queue.watch(new Promise<void>((resolve) => (stop = resolve)));

@@ -6,17 +6,15 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Workspace } from '../../main/core/workspace';
+import { testWorkspace } from '../support/workspace';
 import type { WorkspaceConfig } from '../../main/core/workspace';
 import { startTestPlatform } from '../support/platform';
 import type { TestPlatform } from '../support/platform';
 import { call } from '../../main/core/operations';
 
 function pressroomOn(platform: TestPlatform, extra: Partial<WorkspaceConfig> = {}) {
-  return new Workspace({
-    dbFile: ':memory:',
-    apiBase: platform.server.baseUrl,
-    token: platform.server.token,
+  return testWorkspace({
+    platform,
     timeoutMs: 2_000,
     retryRules: { baseMs: 1, capMs: 5, maxAttempts: 5 },
     ...extra,
@@ -108,7 +106,6 @@ describe('after the platform accepted a post', () => {
     expect(pressroom.store.posts.require(holder.id).remoteId).toBe(reused);
     expect(() => call(pressroom, 'retryItem', { id: item?.id ?? 0 })).toThrow(/is done/);
     expect(copiesOf(platform, 'Id reused')).toHaveLength(1);
-    pressroom.close();
   });
 });
 

@@ -18,6 +18,7 @@ import {
 } from '../../renderer/src/state/import-view';
 import { Shell } from '../../renderer/src/state/shell.svelte';
 import { outboxItem } from '../support/outbox';
+import { importBatch } from '../support/records';
 import { FakeTransport, ok } from './fake-transport';
 
 const CSV = 'text,scheduled_at,Notes\nHello,2099-01-05 09:00,a\nBroken,next tuesday,b\n';
@@ -86,20 +87,7 @@ const refused = (kind: 'invalid_input' | 'not_allowed', message: string): CallRe
   error: { kind, message },
 });
 
-const BATCH_7: ImportBatch = {
-  id: 'batch-7',
-  kind: 'posts',
-  fileName: 'calendar.csv',
-  at: 0,
-  inserted: 1,
-  updated: 0,
-  unchanged: 0,
-  invalid: 1,
-  leftOut: 0,
-  undoneAt: null,
-  cannotUndo: null,
-  firstAt: null,
-};
+const BATCH_7 = importBatch({ id: 'batch-7', fileName: 'calendar.csv', inserted: 1 });
 
 const settings = {
   timezone: 'Europe/Berlin',
@@ -750,21 +738,8 @@ describe('the import screen', () => {
   });
 
   it('lists past imports from the core, undoes one from the list, and shows the rest as they are', async () => {
-    const batch = (patch: Partial<ImportBatch>): ImportBatch => ({
-      id: 'batch-1',
-      kind: 'posts',
-      fileName: 'week.csv',
-      at: Date.parse('2099-01-01T08:00:00Z'),
-      inserted: 2,
-      updated: 0,
-      unchanged: 0,
-      invalid: 1,
-      leftOut: 0,
-      undoneAt: null,
-      cannotUndo: null,
-      firstAt: null,
-      ...patch,
-    });
+    const batch = (patch: Partial<ImportBatch>) =>
+      importBatch({ at: Date.parse('2099-01-01T08:00:00Z'), ...patch });
     let history = [
       batch({}),
       batch({

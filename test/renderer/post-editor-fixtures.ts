@@ -6,26 +6,12 @@ import type { BotSchedule, DuplicateConflict, LocalPost } from '../../shared/dom
 import { parseSchedule } from '../../shared/schedule';
 import { Shell } from '../../renderer/src/state/shell.svelte';
 import { FakeTransport, ok, type Answer } from './fake-transport';
+import { localPost } from '../support/records';
 
 export const ZONE = 'Europe/Berlin';
 
 export function post(fields: Partial<LocalPost> & { id: number }): LocalPost {
-  return {
-    remoteId: null,
-    botId: 'bot_1',
-    text: `Post ${fields.id}`,
-    mediaUrls: [],
-    scheduledAt: Date.UTC(2026, 10, 23, 8, 0),
-    zone: ZONE,
-    status: 'scheduled',
-    origin: 'local',
-    publishedAt: null,
-    error: null,
-    batchId: null,
-    createdAt: 0,
-    updatedAt: 0,
-    ...fields,
-  };
+  return localPost({ zone: ZONE, ...fields });
 }
 
 export const settings = {

@@ -1,28 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { comparableText, findDuplicate } from '../../shared/duplicates';
 import type { LocalPost } from '../../shared/domain';
+import { localPost } from '../support/records';
 
 const DAY = 86_400_000;
 const base = Date.UTC(2026, 10, 23, 9);
 
 function post(id: number, text: string, patch: Partial<LocalPost> = {}): LocalPost {
-  return {
-    id,
-    remoteId: null,
-    botId: 'bot_1',
-    text,
-    mediaUrls: [],
-    scheduledAt: base,
-    zone: 'Europe/Berlin',
-    status: 'scheduled',
-    origin: 'local',
-    publishedAt: null,
-    error: null,
-    batchId: null,
-    createdAt: 0,
-    updatedAt: 0,
-    ...patch,
-  };
+  return localPost({ id, text, scheduledAt: base, ...patch });
 }
 
 describe('comparableText', () => {

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Workspace } from '../../main/core/workspace';
+import { testWorkspace } from '../support/workspace';
 import { messageCreate, postCreate, productCreate } from '../../main/reference-server/schemas';
 import { operations } from '../../shared/contract';
 import { LIMITS } from '../../shared/limits';
@@ -15,11 +15,10 @@ const long = (length: number) => 'x'.repeat(length);
 
 /** Whether the CSV import takes a file with this one row. */
 async function imports(kind: 'posts' | 'products', header: string, row: string[]) {
-  const pressroom = new Workspace({ dbFile: ':memory:' });
+  const pressroom = testWorkspace();
   const path = join(folder, `${kind}-${row.join('').length}.csv`);
   writeFileSync(path, `${header}\n${row.map((cell) => `"${cell}"`).join(',')}\n`);
   const result = await call(pressroom, 'importFile', { kind, path });
-  pressroom.close();
   return result.invalid === 0;
 }
 

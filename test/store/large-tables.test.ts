@@ -5,7 +5,8 @@
 // currency reads the newest products only. Checked on SQLite's query plans and on what is read,
 // not on timings.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Workspace } from '../../main/core/workspace';
+import { testWorkspace } from '../support/workspace';
+import type { Workspace } from '../../main/core/workspace';
 import { call } from '../../main/core/operations';
 import type { WorkspaceDb } from '../../main/store/db';
 import { csvFiles } from '../support/csv-files';
@@ -53,7 +54,7 @@ function countedByScan(db: WorkspaceDb, table: string, column: string, keys: rea
 
 describe('a large workspace', () => {
   it('status reads no posts, products or queue items in full', () => {
-    pressroom = new Workspace({ dbFile: ':memory:' });
+    pressroom = testWorkspace();
     const { db } = pressroom.store;
     const p = pressroom;
     // A new workspace's statements are prepared on their first use: this call prepares them all.
@@ -67,7 +68,7 @@ describe('a large workspace', () => {
   });
 
   it('the Queue reads its open and finished items from indexes, a page of each', () => {
-    pressroom = new Workspace({ dbFile: ':memory:' });
+    pressroom = testWorkspace();
     const { db } = pressroom.store;
     const p = pressroom;
     const steps = preparedDuring(db, () => call(p, 'listQueue', { limit: 50 })).flatMap((sql) =>
@@ -83,7 +84,7 @@ describe('a large workspace', () => {
   });
 
   it('the catalog’s first page, filtered by status or not, counts no products', () => {
-    pressroom = new Workspace({ dbFile: ':memory:' });
+    pressroom = testWorkspace();
     const { db } = pressroom.store;
     const p = pressroom;
     const statements = preparedDuring(db, () => {
@@ -94,7 +95,7 @@ describe('a large workspace', () => {
   });
 
   it('the default currency comes from the newest products, not from counting the whole catalog', () => {
-    pressroom = new Workspace({ dbFile: ':memory:' });
+    pressroom = testWorkspace();
     const { products } = pressroom.store;
     const add = (currency: string, count: number, from: number) =>
       products.insertNew(
@@ -117,7 +118,7 @@ describe('a large workspace', () => {
   });
 
   it('status counts match the rows after imports, queueing, cancelling, deleting and undoing', async () => {
-    pressroom = new Workspace({ dbFile: ':memory:' });
+    pressroom = testWorkspace();
     const p = pressroom;
     const { db } = p.store;
     const expectTrue = () => {

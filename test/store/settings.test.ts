@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { Workspace } from '../../main/core/workspace';
+import { testWorkspace } from '../support/workspace';
 import { WorkspaceStore } from '../../main/store';
 import { call } from '../../main/core/operations';
 
@@ -19,12 +19,11 @@ describe('settings', () => {
   });
 
   it('gives new posts the default bot', () => {
-    const pressroom = new Workspace({ dbFile: ':memory:' });
+    const pressroom = testWorkspace();
     pressroom.store.settings.set('default_bot_id', 'bot_2');
     expect(call(pressroom, 'addPost', { text: 'x', mode: 'draft' }).botId).toBe('bot_2');
     expect(call(pressroom, 'addPost', { text: 'y', mode: 'draft', botId: 'bot_1' }).botId).toBe(
       'bot_1',
     );
-    pressroom.close();
   });
 });

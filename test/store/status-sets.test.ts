@@ -2,7 +2,7 @@
 // NOT_GONE_OUT, and the store's SQL says the same for every status; the settings' bounds are
 // LIMITS, in the contract and in what the settings service reads back alike.
 import { describe, expect, it } from 'vitest';
-import { Workspace } from '../../main/core/workspace';
+import { testWorkspace } from '../support/workspace';
 import { WorkspaceStore } from '../../main/store';
 import { inSet } from '../../main/store/statements';
 import { operations } from '../../shared/contract';
@@ -59,13 +59,12 @@ describe('settings bounds', () => {
       operations.updatePost.safeParse({ id: 1, text: 'x'.repeat(LIMITS.postText + 1) }).success,
     ).toBe(false);
 
-    const pressroom = new Workspace({ dbFile: ':memory:' });
+    const pressroom = testWorkspace();
     pressroom.store.settings.set('duplicate_window_days', LIMITS.duplicateWindowDays);
     pressroom.store.settings.set('grace_minutes', LIMITS.graceMinutes + 1);
     const settings = pressroom.settings.getSettings();
     expect(settings.duplicateWindowDays).toBe(LIMITS.duplicateWindowDays);
     // A stored value past the bound is read as the default, as the contract would refuse it.
     expect(settings.graceMinutes).toBe(30);
-    pressroom.close();
   });
 });

@@ -5,7 +5,7 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Workspace } from '../../main/core/workspace';
+import { testWorkspace } from '../support/workspace';
 import type { Conventions } from '../../main/reference-server/conventions';
 import type { TestPlatform } from '../support/platform';
 import { platformWith250Orders, rejectionOf, startTestPlatform } from '../support/platform';
@@ -15,10 +15,8 @@ const CACHED = { bots: 3, orders: 80, subscribers: 300 };
 const SEEDED = { ...CACHED, posts: 60, products: 40 };
 
 function connect(platform: TestPlatform, extra: { fetch?: typeof fetch } = {}) {
-  return new Workspace({
-    dbFile: ':memory:',
-    apiBase: platform.server.baseUrl,
-    token: platform.server.token,
+  return testWorkspace({
+    platform,
     plan: 'enterprise',
     ...extra,
   });
@@ -94,7 +92,6 @@ async function syncsEverything(conventions: Partial<Conventions>) {
     .listPosts(accountId, {}, all)
     .data.find((candidate) => candidate.text === 'Across conventions');
   expect(published.remoteId).toBe(wireId(ids, onServer?.id ?? ''));
-  pressroom.close();
 }
 
 describe('sync against other platforms’ conventions', () => {
@@ -183,7 +180,6 @@ describe('pruning', () => {
     const pressroom = connect(platform);
     expect((await call(pressroom, 'sync')).orders).toBe(250);
     expect(pressroom.store.cache.counts().orders).toBe(250);
-    pressroom.close();
   });
 
   it('never deletes a cached row after a list that was not read to its end', async () => {
@@ -193,10 +189,9 @@ describe('pruning', () => {
       conventions: { envelope: 'bare', pageCap: 3 },
     });
     const dbFile = join(tmpdir(), `pressroom-prune-${process.pid}-${Date.now()}.db`);
-    const first = new Workspace({
+    const first = testWorkspace({
       dbFile,
-      apiBase: platform.server.baseUrl,
-      token: platform.server.token,
+      platform,
       plan: 'enterprise',
     });
     await call(first, 'sync');
@@ -209,10 +204,9 @@ describe('pruning', () => {
       url.searchParams.delete('page');
       return fetch(url, init);
     }) as typeof fetch;
-    const second = new Workspace({
+    const second = testWorkspace({
       dbFile,
-      apiBase: platform.server.baseUrl,
-      token: platform.server.token,
+      platform,
       plan: 'enterprise',
       fetch: firstPageOnly,
     });
@@ -248,6 +242,5 @@ describe('pruning', () => {
     });
     expect(report.bots).toBe(3);
     expect(pressroom.store.cache.counts().orders).toBe(79);
-    pressroom.close();
   });
 });

@@ -3,7 +3,8 @@
 // size asked, refusing a page once, and losing an order while the list is read. Never a cached
 // row deleted that still exists; every list read to its end.
 import { describe, expect, it } from 'vitest';
-import { Workspace } from '../../main/core/workspace';
+import { testWorkspace } from '../support/workspace';
+import type { Workspace } from '../../main/core/workspace';
 import type { Conventions } from '../../main/reference-server/conventions';
 import type { TestPlatform } from '../support/platform';
 import { platformWith250Orders, startTestPlatform } from '../support/platform';
@@ -14,10 +15,8 @@ const QUICK_RETRIES = { baseMs: 20, capMs: 100, maxAttempts: 8 };
 const SEEDED = { bots: 3, posts: 60, products: 40, orders: 250, subscribers: 300 };
 
 function connect(platform: TestPlatform, fetch?: typeof globalThis.fetch) {
-  return new Workspace({
-    dbFile: ':memory:',
-    apiBase: platform.server.baseUrl,
-    token: platform.server.token,
+  return testWorkspace({
+    platform,
     plan: 'enterprise',
     retryRules: QUICK_RETRIES,
     ...(fetch ? { fetch } : {}),
@@ -40,7 +39,6 @@ describe('lists read to their end', () => {
     const pressroom = connect(platform);
     expect(await call(pressroom, 'sync')).toEqual(SEEDED);
     expect(pressroom.store.cache.counts().orders).toBe(250);
-    pressroom.close();
   });
 
   it('retries a page refused once with 429 or 503, through the governor, instead of failing the list', async () => {
@@ -75,7 +73,6 @@ describe('lists read to their end', () => {
     // The 429's Retry-After was honoured before the page was asked again.
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
     expect(call(pressroom, 'status').sync.bots?.problem).toBeNull();
-    pressroom.close();
   });
 
   it('gives a page up after a bounded number of refusals, and deletes nothing', async () => {
@@ -86,7 +83,6 @@ describe('lists read to their end', () => {
     const report = await call(pressroom, 'sync');
     expect(report.orders).toEqual({ error: expect.stringContaining('503') });
     expect(pressroom.store.cache.counts().orders).toBe(250);
-    pressroom.close();
   });
 });
 
@@ -119,7 +115,6 @@ describe('pruning only what provably went', () => {
     expect(ids).toContain('ord_101');
     expect(ids).not.toContain('ord_5');
     expect(ids).toHaveLength(249);
-    pressroom.close();
   });
 
   it('drops a bot deleted on the platform in the next sync', async () => {
@@ -132,6 +127,5 @@ describe('pruning only what provably went', () => {
       expect.not.arrayContaining(['bot_3']),
     );
     expect(pressroom.store.cache.counts().bots).toBe(2);
-    pressroom.close();
   });
 });

@@ -1,16 +1,14 @@
 // Pull sync against the reference server: every page of everything, merged with local records.
 import { describe, expect, it } from 'vitest';
-import { Workspace } from '../../main/core/workspace';
+import { testWorkspace } from '../support/workspace';
 import { startTestPlatform } from '../support/platform';
 import { call } from '../../main/core/operations';
 
 describe('pull sync', () => {
   it('fetches every page into the cache, links our posts and keeps platform-only ones read-only', async () => {
     const platform = await startTestPlatform({ seed: 'demo', plan: 'pro' });
-    const pressroom = new Workspace({
-      dbFile: ':memory:',
-      apiBase: platform.server.baseUrl,
-      token: platform.server.token,
+    const pressroom = testWorkspace({
+      platform,
       plan: 'pro',
     });
     const ours = call(pressroom, 'addPost', {
@@ -54,32 +52,26 @@ describe('pull sync', () => {
     await platform.client.deleteBot('bot_3');
     await call(pressroom, 'sync');
     expect(pressroom.store.cache.counts().bots).toBe(2);
-    pressroom.close();
   });
 
   it('reports a failing resource and carries on with the rest', async () => {
     const platform = await startTestPlatform({ seed: 'demo', plan: 'pro' });
-    const pressroom = new Workspace({
-      dbFile: ':memory:',
-      apiBase: platform.server.baseUrl,
-      token: platform.server.token,
+    const pressroom = testWorkspace({
+      platform,
       timeoutMs: 500,
       retryRules: { baseMs: 20, capMs: 100, maxAttempts: 3 },
     });
     await platform.admin('PUT', '/faults', { error_rate: 1 });
     const report = await call(pressroom, 'sync');
     expect(report.bots).toEqual({ error: expect.stringContaining('503') });
-    pressroom.close();
   });
 });
 
 describe('messages and broadcasts', () => {
   it('sends a message and a tag, and broadcasts to every active subscriber with a tag', async () => {
     const platform = await startTestPlatform({ seed: 'demo', plan: 'enterprise' });
-    const pressroom = new Workspace({
-      dbFile: ':memory:',
-      apiBase: platform.server.baseUrl,
-      token: platform.server.token,
+    const pressroom = testWorkspace({
+      platform,
       plan: 'enterprise',
     });
     call(pressroom, 'sendMessage', { subscriberId: 'sub_1', text: 'Your bread is ready' });
@@ -105,6 +97,5 @@ describe('messages and broadcasts', () => {
     expect((await platform.client.getSubscriber('sub_1')).tags).toContain('pickup');
     const bad = () => call(pressroom, 'sendMessage', { subscriberId: 'sub_1', text: '' });
     expect(bad).toThrow('text: must not be empty');
-    pressroom.close();
   });
 });

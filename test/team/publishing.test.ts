@@ -10,7 +10,8 @@ import { PRIORITY } from '../../shared/domain';
 import { formatTeamLink, teamIdempotencyKey } from '../../shared/team';
 import type { ControlPostEntry } from '../../shared/team-doc';
 import { FileSecretStore } from '../../main/core/account';
-import { Workspace } from '../../main/core/workspace';
+import { testWorkspace } from '../support/workspace';
+import type { Workspace } from '../../main/core/workspace';
 import { teamSecretFolder } from '../../main/core/team';
 import { WorkspaceStore } from '../../main/store';
 import { TeamStore } from '../../main/store/team';
@@ -40,10 +41,9 @@ function desktop(platform: TestPlatform, token: string): Workspace {
   ).close();
   store.close();
   new FileSecretStore(teamSecretFolder(file)).write(token);
-  const pressroom = new Workspace({
+  const pressroom = testWorkspace({
     dbFile: file,
-    apiBase: platform.server.baseUrl,
-    token: platform.server.token,
+    platform,
     plan: 'enterprise',
   });
   pressrooms.push(pressroom);
