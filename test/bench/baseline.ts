@@ -31,3 +31,24 @@ export function baselineTree(): string | null {
   renameSync(partial, root);
   return root;
 }
+
+/** The first of `paths` the tree at `root` has, as a string literal for a child's script. */
+function modulePath(root: string, ...paths: [string, ...string[]]): string {
+  return JSON.stringify(join(root, paths.find((path) => existsSync(join(root, path))) ?? paths[0]));
+}
+
+/**
+ * Where a tree keeps the modules a bench's child script imports, under the names of its time
+ * (the workspace class was `Pressroom`, the operation table `service.ts`), so one script runs the
+ * baseline and this tree alike.
+ */
+export function treeModules(root: string) {
+  return {
+    /** Script lines that bind the tree's workspace class to `Workspace`. */
+    importWorkspace: `const core = await import(${modulePath(root, 'main/core/workspace.ts', 'main/core/pressroom.ts')});
+    const Workspace = core.Workspace ?? core.Pressroom;`,
+    operations: modulePath(root, 'main/core/operations.ts', 'main/core/service.ts'),
+    migrations: modulePath(root, 'main/store/migrations/index.ts', 'main/store/migrations.ts'),
+    db: modulePath(root, 'main/store/db.ts'),
+  };
+}

@@ -20,7 +20,7 @@ import { once } from 'node:events';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openWorkspaceDb } from '../../main/store/db';
-import { BASELINE_COMMIT, baselineTree } from './baseline';
+import { BASELINE_COMMIT, baselineTree, treeModules } from './baseline';
 
 const folder = mkdtempSync(join(tmpdir(), 'pressroom-bench-import-'));
 
@@ -75,7 +75,7 @@ interface ChildOptions {
  */
 function importInChild(file: string, dbFile: string, options: ChildOptions = {}): ChildImport {
   const { root = process.cwd(), pollMs = 20, idleCalls = 0, withoutKeptCounts = false } = options;
-  const module = (path: string) => JSON.stringify(join(root, path));
+  const tree = treeModules(root);
   const child = spawnSync(
     '/usr/bin/time',
     [
@@ -86,12 +86,12 @@ function importInChild(file: string, dbFile: string, options: ChildOptions = {})
       'tsx',
       '-e',
       `
-    const { Pressroom } = await import(${module('main/core/workspace.ts')});
+    ${tree.importWorkspace}
     const { setTimeout: sleep } = await import('node:timers/promises');
     const { monitorEventLoopDelay } = await import('node:perf_hooks');
     if (${withoutKeptCounts}) {
-      const { openWorkspaceDb } = await import(${module('main/store/db.ts')});
-      const { MIGRATIONS } = await import(${module('main/store/migrations.ts')});
+      const { openWorkspaceDb } = await import(${tree.db});
+      const { MIGRATIONS } = await import(${tree.migrations});
       const objects = (db) => db.prepare("SELECT type, name FROM sqlite_master WHERE type IN ('trigger', 'index') AND sql IS NOT NULL").all();
       const version = MIGRATIONS.findIndex((m) => m.sql.includes('CREATE TABLE status_counts'));
       const before = new Set(objects(openWorkspaceDb(':memory:', MIGRATIONS.slice(0, version))).map((o) => o.name));
@@ -99,7 +99,7 @@ function importInChild(file: string, dbFile: string, options: ChildOptions = {})
       for (const { type, name } of objects(db)) if (!before.has(name)) db.exec('DROP ' + type + ' ' + name);
       db.close();
     }
-    const p = new Pressroom({ dbFile: ${JSON.stringify(dbFile)} });
+    const p = new Workspace({ dbFile: ${JSON.stringify(dbFile)} });
     const poll = async (keepGoing) => {
       const waits = [];
       while (keepGoing(waits.length)) {

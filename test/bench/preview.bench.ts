@@ -8,7 +8,7 @@ import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BASELINE_COMMIT, baselineTree } from './baseline';
+import { BASELINE_COMMIT, baselineTree, treeModules } from './baseline';
 
 const MEGABYTES = Number(process.env.BENCH_PREVIEW_MB ?? 50);
 const RUNS = 3;
@@ -31,7 +31,7 @@ async function writeProducts(path: string, bytes: number): Promise<number> {
 
 /** The median of RUNS previews of `file`, in ms, with the code of the tree at `root`. */
 function previewInChild(root: string, file: string): number {
-  const module = (path: string) => JSON.stringify(join(root, path));
+  const tree = treeModules(root);
   const child = spawnSync(
     process.execPath,
     [
@@ -40,9 +40,9 @@ function previewInChild(root: string, file: string): number {
       '-e',
       `
     const { createReadStream } = await import('node:fs');
-    const { Pressroom } = await import(${module('main/core/workspace.ts')});
-    const operations = await import(${module('main/core/operations.ts')});
-    const p = new Pressroom({ dbFile: ':memory:' });
+    ${tree.importWorkspace}
+    const operations = await import(${tree.operations});
+    const p = new Workspace({ dbFile: ':memory:' });
     const input = (upload) => ({ kind: 'products', upload });
     // The door where there is one (call); the service itself, which validated then, before.
     const preview = (upload) =>

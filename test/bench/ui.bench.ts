@@ -24,7 +24,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchChromium, openApp, serve } from '../e2e/harness';
 import { findBrowser } from '../support/browser';
 import { MANY_PRODUCTS_SQL } from '../support/many-products';
-import { BASELINE_COMMIT, baselineTree } from './baseline';
+import { BASELINE_COMMIT, baselineTree, treeModules } from './baseline';
 
 const folder = mkdtempSync(join(tmpdir(), 'pressroom-bench-ui-'));
 const POSTS = 5_000;
@@ -63,7 +63,7 @@ function writeSeedFiles(): void {
  * wrote, so each tree makes its own.
  */
 function seedWith(root: string, dbFile: string, millionFile: string): void {
-  const module = (path: string) => JSON.stringify(join(root, path));
+  const tree = treeModules(root);
   execFileSync(
     process.execPath,
     [
@@ -71,9 +71,9 @@ function seedWith(root: string, dbFile: string, millionFile: string): void {
       'tsx',
       '-e',
       `
-    const { Pressroom } = await import(${module('main/core/workspace.ts')});
-    const { openWorkspaceDb } = await import(${module('main/store/db.ts')});
-    const p = new Pressroom({ dbFile: ${JSON.stringify(dbFile)} });
+    ${tree.importWorkspace}
+    const { openWorkspaceDb } = await import(${tree.db});
+    const p = new Workspace({ dbFile: ${JSON.stringify(dbFile)} });
     // Input as the contract checks it, for the baseline's tree and this one alike.
     await p.imports.importFile({ kind: 'posts', path: ${JSON.stringify(postsCsv)}, past: 'publish-now', dryRun: false, onError: 'abort', queue: false, fillSlots: false, allowDuplicates: false });
     await p.imports.importFile({ kind: 'products', path: ${JSON.stringify(productsCsv)}, past: 'error', dryRun: false, onError: 'abort', queue: false, fillSlots: false, allowDuplicates: false });
