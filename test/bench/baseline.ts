@@ -8,16 +8,19 @@ import { join } from 'node:path';
 
 export const BASELINE_COMMIT = process.env.BENCH_BASELINE_COMMIT ?? '1880bb5';
 
-/** The baseline tree's folder, unpacked on first use; null when BENCH_BASELINE=off. */
-export function baselineTree(): string | null {
+/**
+ * The baseline tree's folder, unpacked on first use; null when BENCH_BASELINE=off. A bench whose
+ * subject 1880bb5 did not have names its own `commit`; BENCH_BASELINE_COMMIT still wins.
+ */
+export function baselineTree(commit = BASELINE_COMMIT): string | null {
   if (process.env.BENCH_BASELINE === 'off') return null;
-  const root = join(tmpdir(), `pressroom-${BASELINE_COMMIT}`);
+  const root = join(tmpdir(), `pressroom-${commit}`);
   if (existsSync(join(root, 'node_modules', '.package-lock.json'))) return root;
   // Unpacked beside, then moved in whole, so a run stopped half-way is never taken as a tree.
   const partial = `${root}.partial`;
   rmSync(partial, { recursive: true, force: true });
   mkdirSync(partial, { recursive: true });
-  execSync(`git archive ${BASELINE_COMMIT} | tar -x -C ${JSON.stringify(partial)}`);
+  execSync(`git archive ${commit} | tar -x -C ${JSON.stringify(partial)}`);
   cpSync('node_modules', join(partial, 'node_modules'), {
     recursive: true,
     verbatimSymlinks: true,

@@ -1,14 +1,17 @@
 // npm run bench:preview — the import wizard's preview of a 50 MB products file (#29 point 7):
 // previewUpload's round trip (sample rows, mapping and a dry run of the whole file) in this tree,
-// which reads the file once, beside the same call in the baseline tree (BENCH_BASELINE_COMMIT,
-// e.g. the commit before this change), which opened and mapped it twice. Each tree runs in its
-// own Node process on its own workspace; three previews each, the median printed.
+// which reads the file once, beside the same call in the baseline tree (BENCH_BASELINE_COMMIT, by
+// default 189f896, the last commit before that change: 1880bb5 had no uploaded previews), which
+// opened and mapped it twice. Each tree runs in its
+// own Node process on its own workspace, the two trees in turns; the median of three previews each.
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BASELINE_COMMIT, baselineTree, treeModules } from './baseline';
+import { baselineTree, treeModules } from './baseline';
+
+const BASELINE_COMMIT = process.env.BENCH_BASELINE_COMMIT ?? '189f896';
 
 const MEGABYTES = Number(process.env.BENCH_PREVIEW_MB ?? 50);
 const RUNS = 3;
@@ -29,7 +32,7 @@ async function writeProducts(path: string, bytes: number): Promise<number> {
   return rows;
 }
 
-/** The median of RUNS previews of `file`, in ms, with the code of the tree at `root`. */
+/** One preview of `file`, in ms, with the code of the tree at `root`, in a process of its own. */
 function previewInChild(root: string, file: string): number {
   const tree = treeModules(root);
   const child = spawnSync(
@@ -47,16 +50,15 @@ function previewInChild(root: string, file: string): number {
     // The door where there is one (call); the service itself, which validated then, before.
     const preview = (upload) =>
       operations.call ? operations.call(p, 'previewUpload', input(upload)) : p.imports.previewUpload(input(upload));
-    const times = [];
-    for (let run = 0; run < ${RUNS}; run++) {
+    {
       const { upload } = await p.imports.receiveUpload('products.csv', createReadStream(${JSON.stringify(file)}));
       const started = performance.now();
       const answer = await preview(upload);
-      times.push(performance.now() - started);
+      const took = performance.now() - started;
       if (answer.result.rows === 0) throw new Error('the preview read no rows');
+      console.log(JSON.stringify(took));
     }
     p.close();
-    console.log(JSON.stringify(times.sort((a, b) => a - b)[${Math.floor(RUNS / 2)}]));
   `,
     ],
     { cwd: root, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
@@ -71,13 +73,18 @@ try {
   console.log(
     `A ${MEGABYTES} MB products file, ${rows.toLocaleString('en')} rows; median of ${RUNS} previews each:`,
   );
-  const baseline = baselineTree();
-  if (baseline) {
-    const before = previewInChild(baseline, file);
-    console.log(`  ${BASELINE_COMMIT} (baseline): ${(before / 1000).toFixed(2)} s`);
+  // Taken in turns, so a machine that gets busier halfway weighs on both trees alike.
+  const baseline = baselineTree(BASELINE_COMMIT);
+  const trees = [
+    ...(baseline ? [{ label: `${BASELINE_COMMIT} (baseline)`, root: baseline }] : []),
+    { label: 'this tree', root: process.cwd() },
+  ].map((tree) => ({ ...tree, times: [] as number[] }));
+  for (let run = 0; run < RUNS; run++)
+    for (const tree of trees) tree.times.push(previewInChild(tree.root, file));
+  for (const { label, times } of trees) {
+    const median = times.sort((a, b) => a - b)[Math.floor(RUNS / 2)] ?? NaN;
+    console.log(`  ${label.padEnd(20)} ${(median / 1000).toFixed(2)} s`);
   }
-  const now = previewInChild(process.cwd(), file);
-  console.log(`  this tree:           ${(now / 1000).toFixed(2)} s`);
 } finally {
   rmSync(folder, { recursive: true, force: true });
 }
