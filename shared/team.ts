@@ -122,6 +122,7 @@ export const teamRequestSchema = z.discriminatedUnion('kind', [
     role: z.enum(TEAM_ROLES),
   }),
   z.object({ id: requestId, kind: z.literal('members') }),
+  z.object({ id: requestId, kind: z.literal('me') }),
   z.object({ id: requestId, kind: z.literal('revoke'), member: z.string().min(1).max(40) }),
 ]);
 export type TeamRequest = z.infer<typeof teamRequestSchema>;
@@ -196,6 +197,7 @@ export interface TeamAnswers {
   log: { entries: TeamLogEntry[] };
   invite: { member: TeamMember; token: string };
   members: { members: TeamMember[] };
+  me: { member: TeamMember };
   revoke: { member: TeamMember };
 }
 

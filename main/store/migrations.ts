@@ -374,4 +374,22 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 17,
+    name: 'team approvals: transitions asked offline, waiting to sync',
+    // A transition asked while the team server cannot be reached waits here, in the workspace's
+    // own file, and is sent on reconnect; a refusal stays with its reason until it is dismissed.
+    sql: `
+      CREATE TABLE team_pending_transitions (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        post_uuid TEXT NOT NULL,
+        from_state TEXT NOT NULL,
+        to_state TEXT NOT NULL,
+        comment TEXT,
+        asked_at INTEGER NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('waiting', 'refused')),
+        reason TEXT
+      );
+    `,
+  },
 ];

@@ -24,7 +24,7 @@ export interface RequestEnvironment {
 }
 
 /** What a viewer may ask: reading, never changing. */
-const READS: ReadonlySet<TeamRequest['kind']> = new Set(['members', 'approval', 'log']);
+const READS: ReadonlySet<TeamRequest['kind']> = new Set(['members', 'me', 'approval', 'log']);
 
 /** Log entries answered when the request names no limit. */
 const LOG_DEFAULT = 1000;
@@ -137,6 +137,10 @@ async function applyReview(
     case 'log': {
       const filter = { limit: request.limit ?? LOG_DEFAULT, member: request.member };
       return { id, ok: true, value: { entries: env.audit.log(member.teamId, filter) } };
+    }
+    case 'me': {
+      const { teamId: _team, ...me } = member;
+      return { id, ok: true, value: { member: me } };
     }
     default:
       return applyMembership(env, member, request);

@@ -2,23 +2,17 @@
 // that cannot reach the team server sends nothing; a post one desktop published is not sent by
 // another; a holder cut off by a partition is refused, and the next holder finds its post by
 // reference instead of sending a second one.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PRIORITY } from '../../shared/domain';
-import { formatTeamLink, teamIdempotencyKey } from '../../shared/team';
+import { teamIdempotencyKey } from '../../shared/team';
 import type { ControlPostEntry } from '../../shared/team-doc';
-import { FileSecretStore } from '../../main/core/account';
-import { Workspace } from '../../main/core/workspace';
-import { teamSecretFolder } from '../../main/core/team';
-import { WorkspaceStore } from '../../main/store';
+import type { Workspace } from '../../main/core/workspace';
 import { TeamStore } from '../../main/store/team';
 import { OFFLINE_REASON } from '../../main/team-client/publish-gate';
-import { TeamWorkspace } from '../../main/team-client/workspace';
 import { startTestPlatform } from '../support/platform';
 import type { TestPlatform } from '../support/platform';
 import { startTestTeam, until } from '../support/team';
+import { teamDesktop } from '../support/team-desktop';
 import type { TestTeam } from '../support/team';
 
 let team: TestTeam | undefined;
@@ -29,23 +23,8 @@ afterEach(async () => {
   team = undefined;
 });
 
-/** A desktop: its own workspace file, joined to the team, its member token sealed beside it. */
 function desktop(platform: TestPlatform, token: string): Workspace {
-  const file = join(mkdtempSync(join(tmpdir(), 'prp-')), 'workspace.sqlite');
-  const store = WorkspaceStore.open(file);
-  TeamWorkspace.join(
-    store,
-    formatTeamLink({ url: team!.server.url, team: team!.teamId }),
-    token,
-  ).close();
-  store.close();
-  new FileSecretStore(teamSecretFolder(file)).write(token);
-  const pressroom = new Workspace({
-    dbFile: file,
-    apiBase: platform.server.baseUrl,
-    token: platform.server.token,
-    plan: 'enterprise',
-  });
+  const pressroom = teamDesktop(team!, platform, token);
   pressrooms.push(pressroom);
   return pressroom;
 }

@@ -1,0 +1,31 @@
+// A desktop of a test team: its own workspace file, joined to the team, its member token sealed
+// beside it, over a test platform. For the team tests that go through the outbox or the core.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { formatTeamLink } from '../../shared/team';
+import { FileSecretStore } from '../../main/core/account';
+import { Workspace } from '../../main/core/workspace';
+import { teamSecretFolder } from '../../main/core/team';
+import { WorkspaceStore } from '../../main/store';
+import { TeamWorkspace } from '../../main/team-client/workspace';
+import type { TestPlatform } from './platform';
+import type { TestTeam } from './team';
+
+export function teamDesktop(team: TestTeam, platform: TestPlatform, token: string): Workspace {
+  const file = join(mkdtempSync(join(tmpdir(), 'prp-')), 'workspace.sqlite');
+  const store = WorkspaceStore.open(file);
+  TeamWorkspace.join(
+    store,
+    formatTeamLink({ url: team.server.url, team: team.teamId }),
+    token,
+  ).close();
+  store.close();
+  new FileSecretStore(teamSecretFolder(file)).write(token);
+  return new Workspace({
+    dbFile: file,
+    apiBase: platform.server.baseUrl,
+    token: platform.server.token,
+    plan: 'enterprise',
+  });
+}
