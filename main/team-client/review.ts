@@ -22,13 +22,31 @@ export type TransitionOutcome =
   | { kind: 'waiting' }
   | { kind: 'refused'; code: TeamRefusal; reason: string };
 
+/** How long a process that just opened the workspace waits for the server's states. */
+const SETTLE_MS = 3000;
+
 export class TeamReview {
   private syncing = false;
+  private settledOnce = false;
 
   constructor(
     private readonly connection: TeamConnection,
     private readonly pending: TeamPendingStore,
   ) {}
+
+  /**
+   * Waits (briefly, once) for the control document: a process that has just opened the workspace,
+   * as the CLI does, knows no state until then. Offline, it goes on without, and what it asks waits.
+   */
+  async settled(): Promise<void> {
+    if (this.settledOnce || this.connection.refusal) return;
+    await this.connection.whenSynced(SETTLE_MS).then(
+      () => {
+        this.settledOnce = true;
+      },
+      () => undefined,
+    );
+  }
 
   /** The post's entry in the control document as this desktop last saw it. */
   entry(post: string): ControlPostEntry | undefined {

@@ -52,7 +52,7 @@ export class ReviewService {
   }
 
   async commentOnPost(input: CheckedInput<'commentOnPost'>): Promise<{ at: number }> {
-    const team = this.side();
+    const team = await this.ready();
     const answer = await this.ask(() =>
       team.connection.request({ kind: 'comment', post: this.uuid(input.id), text: input.text }),
     );
@@ -60,7 +60,7 @@ export class ReviewService {
   }
 
   async listReview(input: CheckedInput<'listReview'>): Promise<ReviewResults['listReview']> {
-    const team = this.side();
+    const team = await this.ready();
     const me = await this.whoAmI();
     const all: (ReviewItem & { author: string | null })[] = [];
     for (const [uuid, record] of postsMap(team.doc)) {
@@ -92,14 +92,14 @@ export class ReviewService {
   async getPostApproval(
     input: CheckedInput<'getPostApproval'>,
   ): Promise<ReviewResults['getPostApproval']> {
-    const team = this.side();
+    const team = await this.ready();
     const post = this.uuid(input.id);
     const approval = await this.ask(() => team.connection.request({ kind: 'approval', post }));
     return { ...approval, pending: this.pending().filter((step) => step.postId === input.id) };
   }
 
   async teamLog(input: CheckedInput<'teamLog'>): Promise<ReviewResults['teamLog']> {
-    const team = this.side();
+    const team = await this.ready();
     const { entries } = await this.ask(() =>
       team.connection.request({
         kind: 'log',
@@ -113,7 +113,7 @@ export class ReviewService {
 
   /** Asks the server to move the post from the state this desktop saw to `to`. */
   private async move(id: number, to: ApprovalState, comment?: string): Promise<ReviewStep> {
-    const team = this.side();
+    const team = await this.ready();
     const post = this.uuid(id);
     const from = team.review.seenState(post);
     const outcome = await team.review.transition({
@@ -169,6 +169,13 @@ export class ReviewService {
     }
     if (!answer.ok) throw new NotAllowed(answer.error);
     return answer.value;
+  }
+
+  /** The team side, once it has heard the server's states (or could not). */
+  private async ready(): Promise<TeamWorkspace> {
+    const team = this.side();
+    await team.review.settled();
+    return team;
   }
 
   private side(): TeamWorkspace {

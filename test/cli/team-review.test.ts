@@ -1,0 +1,101 @@
+// The approval commands as a user runs them: the owner requires approval, an editor writes and
+// submits, an approver sends it back with a comment, then approves; `posts list --state` and
+// `team log --json` show each step.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { runCli, startCli } from '../support/cli';
+
+const children: { kill: (signal?: NodeJS.Signals) => boolean }[] = [];
+afterAll(() => {
+  for (const child of children) child.kill('SIGTERM');
+}, 60_000);
+
+it('requires approval, submits, requests changes with a comment, approves, and logs each step', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'prr-'));
+  const data = join(dir, 'server');
+  const { child, firstLine } = await startCli([
+    '--json',
+    'team',
+    'serve',
+    '--data',
+    data,
+    '--port',
+    '0',
+  ]);
+  children.push(child);
+  const { url } = JSON.parse(firstLine) as { url: string };
+  const created = await runCli([
+    '--json',
+    'team',
+    'create',
+    '--data',
+    data,
+    '--url',
+    url,
+    '--name',
+    'Shop',
+  ]);
+  const { link, token } = JSON.parse(created.stdout) as { link: string; token: string };
+  const owner = join(dir, 'owner.sqlite');
+  await runCli(['--db', owner, 'team', 'join', link], { PRESSROOM_TEAM_TOKEN: token });
+  const join2 = async (name: string, role: string) => {
+    const invited = await runCli([
+      '--db',
+      owner,
+      '--json',
+      'team',
+      'invite',
+      '--name',
+      name,
+      '--role',
+      role,
+    ]);
+    const file = join(dir, `${name}.sqlite`);
+    const { token: theirs } = JSON.parse(invited.stdout) as { token: string };
+    await runCli(['--db', file, 'team', 'join', link], { PRESSROOM_TEAM_TOKEN: theirs });
+    return file;
+  };
+  const ana = await join2('Ana', 'editor');
+  const bea = await join2('Bea', 'approver');
+
+  expect((await runCli(['--db', ana, 'team', 'approval', 'on'])).stderr).toMatch(
+    /Only the team owner can change whether posts need approval/,
+  );
+  expect((await runCli(['--db', owner, 'team', 'approval', 'on'])).stdout).toMatch(
+    /Every post now needs approval/,
+  );
+  const added = await runCli(['--db', ana, '--json', 'posts', 'add', '--text', 'Winter sale']);
+  const { id } = JSON.parse(added.stdout) as { id: number };
+  expect((await runCli(['--db', ana, 'posts', 'submit', String(id)])).stdout).toMatch(
+    /Sent for review/,
+  );
+  const waiting = await runCli(['--db', bea, '--json', 'posts', 'list', '--state', 'in_review']);
+  const [item] = JSON.parse(waiting.stdout) as { postId: number; text: string }[];
+  expect(item).toMatchObject({ text: 'Winter sale' });
+  const onBea = String(item!.postId);
+  expect((await runCli(['--db', bea, 'posts', 'request-changes', onBea])).stderr).toMatch(
+    /give --comment/,
+  );
+  expect(
+    (await runCli(['--db', bea, 'posts', 'request-changes', onBea, '--comment', 'Add the dates.']))
+      .stdout,
+  ).toMatch(/Sent back to its author/);
+  expect((await runCli(['--db', ana, 'posts', 'submit', String(id)])).stdout).toMatch(
+    /Sent for review/,
+  );
+  expect((await runCli(['--db', bea, 'posts', 'approve', onBea])).stdout).toMatch(/^Approved/);
+
+  const log = await runCli(['--db', owner, '--json', 'team', 'log']);
+  const actions = (JSON.parse(log.stdout) as { name: string; action: string }[]).map(
+    (entry) => `${entry.name} ${entry.action}`,
+  );
+  expect(actions).toEqual([
+    'Owner approval setting',
+    'Ana draft→in_review',
+    'Bea in_review→changes_requested',
+    'Ana changes_requested→in_review',
+    'Bea in_review→approved',
+  ]);
+}, 120_000);
