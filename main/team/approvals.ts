@@ -159,24 +159,29 @@ export class TeamApprovals {
     by: Pick<AuthenticatedMember, 'id'> | undefined,
     fingerprintOf: (post: string) => string | undefined,
   ): string[] {
-    return inTransaction(this.db, () => {
-      const approved = this.db
-        .prepare(
-          `SELECT a.post_uuid AS post, a.approved_fingerprint AS fingerprint FROM approvals a
-           LEFT JOIN leases l ON l.team_id = a.team_id AND l.post_uuid = a.post_uuid
-           WHERE a.team_id = ? AND a.state = 'approved' AND l.remote_id IS NULL`,
-        )
-        .all(teamId) as { post: string; fingerprint: string | null }[];
-      const edited = approved.filter((entry) => {
+    const edited = () =>
+      (
+        this.db
+          .prepare(
+            `SELECT a.post_uuid AS post, a.approved_fingerprint AS fingerprint FROM approvals a
+             LEFT JOIN leases l ON l.team_id = a.team_id AND l.post_uuid = a.post_uuid
+             WHERE a.team_id = ? AND a.state = 'approved' AND l.remote_id IS NULL`,
+          )
+          .all(teamId) as { post: string; fingerprint: string | null }[]
+      ).filter((entry) => {
         const now = fingerprintOf(entry.post);
         return now !== undefined && now !== entry.fingerprint;
       });
-      for (const { post } of edited) {
-        const actor = { teamId, id: by?.id ?? 'server' };
+    // Most updates touch no approved post: only a real reset takes the write lock.
+    if (edited().length === 0) return [];
+    return inTransaction(this.db, () => {
+      const posts = edited().map((entry) => entry.post);
+      const actor = { teamId, id: by?.id ?? 'server' };
+      for (const post of posts) {
         this.write(actor, post, 'in_review', { author: this.row(teamId, post)?.author ?? null });
         this.audit.append(actor, 'approved→in_review', post, 'edited after it was approved');
       }
-      return edited.map((entry) => entry.post);
+      return posts;
     });
   }
 
