@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { runCli, startCli } from '../support/cli';
+import { runCli, startTeamCli } from '../support/cli';
 
 const children: { kill: (signal?: NodeJS.Signals) => boolean }[] = [];
 afterAll(() => {
@@ -15,29 +15,8 @@ afterAll(() => {
 it('requires approval, submits, requests changes with a comment, approves, and logs each step', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'prr-'));
   const data = join(dir, 'server');
-  const { child, firstLine } = await startCli([
-    '--json',
-    'team',
-    'serve',
-    '--data',
-    data,
-    '--port',
-    '0',
-  ]);
+  const { child, link, token } = await startTeamCli(data);
   children.push(child);
-  const { url } = JSON.parse(firstLine) as { url: string };
-  const created = await runCli([
-    '--json',
-    'team',
-    'create',
-    '--data',
-    data,
-    '--url',
-    url,
-    '--name',
-    'Shop',
-  ]);
-  const { link, token } = JSON.parse(created.stdout) as { link: string; token: string };
   const owner = join(dir, 'owner.sqlite');
   await runCli(['--db', owner, 'team', 'join', link], { PRESSROOM_TEAM_TOKEN: token });
   const join2 = async (name: string, role: string) => {

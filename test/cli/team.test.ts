@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { runCli, startCli } from '../support/cli';
+import { runCli, startTeamCli } from '../support/cli';
 
 const children: { kill: (signal?: NodeJS.Signals) => boolean }[] = [];
 afterAll(() => {
@@ -16,29 +16,8 @@ it('serves a team, creates it, joins two workspaces, invites, lists, revokes and
   expect((await runCli(['team', 'serve', '--data', data, '--host', '0.0.0.0'])).stderr).toMatch(
     /only over TLS/,
   );
-  const { child, firstLine } = await startCli([
-    '--json',
-    'team',
-    'serve',
-    '--data',
-    data,
-    '--port',
-    '0',
-  ]);
+  const { child, link, token } = await startTeamCli(data);
   children.push(child);
-  const { url } = JSON.parse(firstLine) as { url: string };
-  const created = await runCli([
-    '--json',
-    'team',
-    'create',
-    '--data',
-    data,
-    '--url',
-    url,
-    '--name',
-    'Shop',
-  ]);
-  const { link, token } = JSON.parse(created.stdout) as { link: string; token: string };
   expect(link).toMatch(/^ws:\/\/127\.0\.0\.1:\d+#t_[0-9a-f]{16}$/);
 
   const owner = join(dir, 'owner.sqlite');

@@ -105,6 +105,14 @@ describe('operation sides', () => {
       connectAccount: 'renderer',
       useDemo: 'renderer',
       checkConnection: 'renderer',
+      // The Review screen's: the team server decides each, whoever asks.
+      submitPost: 'renderer',
+      approvePost: 'renderer',
+      requestChanges: 'renderer',
+      commentOnPost: 'renderer',
+      listReview: 'renderer',
+      getPostApproval: 'renderer',
+      teamLog: 'renderer',
     });
   });
 });

@@ -3,6 +3,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PRIORITY } from '../../shared/domain';
 import { formatTeamLink } from '../../shared/team';
 import { FileSecretStore } from '../../main/core/account';
 import { Workspace } from '../../main/core/workspace';
@@ -28,4 +29,28 @@ export function teamDesktop(team: TestTeam, platform: TestPlatform, token: strin
     token: platform.server.token,
     plan: 'enterprise',
   });
+}
+
+/** A post due now (or at `scheduledAt`), shared with the team, and this desktop's outbox item. */
+export function duePost(
+  pressroom: Workspace,
+  text: string,
+  scheduledAt = Date.now() - 1000,
+): number {
+  const post = pressroom.store.posts.create({
+    botId: 'bot_1',
+    text,
+    mediaUrls: [],
+    scheduledAt,
+    zone: 'UTC',
+    status: 'scheduled',
+  });
+  pressroom.team!.pushLocalChanges();
+  pressroom.store.outbox.enqueue({
+    kind: 'create_post',
+    postId: post.id,
+    priority: PRIORITY.due,
+    dueAt: Date.now() - 1000,
+  });
+  return post.id;
 }

@@ -12,7 +12,7 @@ import { OFFLINE_REASON } from '../../main/team-client/publish-gate';
 import { startTestPlatform } from '../support/platform';
 import type { TestPlatform } from '../support/platform';
 import { startTestTeam, until } from '../support/team';
-import { teamDesktop } from '../support/team-desktop';
+import { duePost, teamDesktop } from '../support/team-desktop';
 import type { TestTeam } from '../support/team';
 
 let team: TestTeam | undefined;
@@ -27,26 +27,6 @@ function desktop(platform: TestPlatform, token: string): Workspace {
   const pressroom = teamDesktop(team!, platform, token);
   pressrooms.push(pressroom);
   return pressroom;
-}
-
-/** A post due now, shared with the team, and this desktop's outbox item for it. */
-function duePost(pressroom: Workspace, text: string): number {
-  const post = pressroom.store.posts.create({
-    botId: 'bot_1',
-    text,
-    mediaUrls: [],
-    scheduledAt: Date.now() - 1000,
-    zone: 'UTC',
-    status: 'scheduled',
-  });
-  pressroom.team!.pushLocalChanges();
-  pressroom.store.outbox.enqueue({
-    kind: 'create_post',
-    postId: post.id,
-    priority: PRIORITY.due,
-    dueAt: Date.now() - 1000,
-  });
-  return post.id;
 }
 
 /** The same post on another desktop (mirrored), with that desktop's own outbox item. */

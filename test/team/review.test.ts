@@ -3,7 +3,6 @@
 // asked offline wait to sync and are applied or refused on reconnect (a revoked member's too); the
 // queue says why an unapproved post waits.
 import { afterEach, describe, expect, it } from 'vitest';
-import { PRIORITY } from '../../shared/domain';
 import type { ApprovalState } from '../../shared/team';
 import { call } from '../../main/core/operations';
 import type { Workspace } from '../../main/core/workspace';
@@ -15,7 +14,7 @@ import { startTestPlatform } from '../support/platform';
 import type { TestPlatform } from '../support/platform';
 import { startTestTeam, until } from '../support/team';
 import type { TestTeam } from '../support/team';
-import { teamDesktop } from '../support/team-desktop';
+import { duePost, teamDesktop } from '../support/team-desktop';
 
 let team: TestTeam | undefined;
 let restarted: RunningTeamServer | undefined;
@@ -197,30 +196,17 @@ describe('approvals through the desktops', () => {
     await owner.request({ kind: 'set_approval', required: true, bots: null });
     const author = await desktop(platform, team.invite('editor', 'Ana'));
     const approver = await desktop(platform, team.invite('approver', 'Bea'));
-    const post = author.store.posts.create({
-      botId: 'bot_1',
-      text: 'Due but unapproved',
-      mediaUrls: [],
-      scheduledAt: Date.now() - 60_000,
-      zone: 'UTC',
-      status: 'scheduled',
-    });
-    author.team!.pushLocalChanges();
-    author.store.outbox.enqueue({
-      kind: 'create_post',
-      postId: post.id,
-      priority: PRIORITY.due,
-      dueAt: Date.now() - 1000,
-    });
-    await call(author, 'submitPost', { id: post.id });
+    const scheduledAt = Date.now() - 60_000;
+    const post = duePost(author, 'Due but unapproved', scheduledAt);
+    await call(author, 'submitPost', { id: post });
     await author.queue.publishDue();
-    expect(author.store.outbox.latestForPost(post.id)!.lastError).toBe(
+    expect(author.store.outbox.latestForPost(post)!.lastError).toBe(
       "This post waits for approval: it is in review. The team needs an approver's yes before a post goes out.",
     );
     const onB = await idOn(approver, 'Due but unapproved');
     await seen(approver, onB, 'in_review');
     const step = await call(approver, 'approvePost', { id: onB });
-    expect(step.pastDue).toBe(post.scheduledAt);
+    expect(step.pastDue).toBe(scheduledAt);
     expect(step.message).toMatch(
       /^Approved, but its time \(\d{4}-\d\d-\d\d \d\d:\d\d UTC\) has passed: publish it now or pick a new time\.$/,
     );
