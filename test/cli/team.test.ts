@@ -1,4 +1,5 @@
-// The team commands as a user runs them: serve, create, join, invite, members, revoke, status.
+// The team commands as a user runs them: serve, create, join, invite, members, revoke, status;
+// and approvals: the owner's switch, submit, request changes with a comment, approve, the log.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,3 +57,70 @@ it('serves a team, creates it, joins two workspaces, invites, lists, revokes and
   expect(offline.stdout).toMatch(/offline since/);
   expect(offline.stdout).toMatch(/does not publish team posts/);
 }, 60_000);
+
+it('requires approval, submits, requests changes with a comment, approves, and logs each step', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'prc-'));
+  const data = join(dir, 'server');
+  const { child, link, token } = await startTeamCli(data);
+  children.push(child);
+  const owner = join(dir, 'owner.sqlite');
+  await runCli(['--db', owner, 'team', 'join', link], { PRESSROOM_TEAM_TOKEN: token });
+  const join2 = async (name: string, role: string) => {
+    const invited = await runCli([
+      '--db',
+      owner,
+      '--json',
+      'team',
+      'invite',
+      '--name',
+      name,
+      '--role',
+      role,
+    ]);
+    const file = join(dir, `${name}.sqlite`);
+    const { token: theirs } = JSON.parse(invited.stdout) as { token: string };
+    await runCli(['--db', file, 'team', 'join', link], { PRESSROOM_TEAM_TOKEN: theirs });
+    return file;
+  };
+  const ana = await join2('Ana', 'editor');
+  const bea = await join2('Bea', 'approver');
+
+  expect((await runCli(['--db', ana, 'team', 'approval', 'on'])).stderr).toMatch(
+    /Only the team owner can change whether posts need approval/,
+  );
+  expect((await runCli(['--db', owner, 'team', 'approval', 'on'])).stdout).toMatch(
+    /Every post now needs approval/,
+  );
+  const added = await runCli(['--db', ana, '--json', 'posts', 'add', '--text', 'Winter sale']);
+  const { id } = JSON.parse(added.stdout) as { id: number };
+  expect((await runCli(['--db', ana, 'posts', 'submit', String(id)])).stdout).toMatch(
+    /Sent for review/,
+  );
+  const waiting = await runCli(['--db', bea, '--json', 'posts', 'list', '--state', 'in_review']);
+  const [item] = JSON.parse(waiting.stdout) as { postId: number; text: string }[];
+  expect(item).toMatchObject({ text: 'Winter sale' });
+  const onBea = String(item!.postId);
+  expect((await runCli(['--db', bea, 'posts', 'request-changes', onBea])).stderr).toMatch(
+    /give --comment/,
+  );
+  expect(
+    (await runCli(['--db', bea, 'posts', 'request-changes', onBea, '--comment', 'Add the dates.']))
+      .stdout,
+  ).toMatch(/Sent back to its author/);
+  expect((await runCli(['--db', ana, 'posts', 'submit', String(id)])).stdout).toMatch(
+    /Sent for review/,
+  );
+  expect((await runCli(['--db', bea, 'posts', 'approve', onBea])).stdout).toMatch(/^Approved/);
+
+  const log = await runCli(['--db', owner, '--json', 'team', 'log']);
+  const actions = (JSON.parse(log.stdout) as { name: string; action: string }[]).map(
+    (entry) => `${entry.name} ${entry.action}`,
+  );
+  expect(actions).toEqual([
+    'Owner approval setting',
+    'Ana draft→in_review',
+    'Bea in_review→changes_requested',
+    'Ana changes_requested→in_review',
+    'Bea in_review→approved',
+  ]);
+}, 120_000);
