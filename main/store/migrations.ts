@@ -378,7 +378,7 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 17,
     name: 'team approvals: transitions asked offline, waiting to sync',
     // A transition asked while the team server cannot be reached waits here, in the workspace's
-    // own file, and is sent on reconnect; a refusal stays with its reason until it is dismissed.
+    // own file, and is sent on reconnect; a refused one stays with its reason, to be shown.
     sql: `
       CREATE TABLE team_pending_transitions (
         id INTEGER PRIMARY KEY AUTOINCREMENT,

@@ -1,5 +1,6 @@
 // Approval transitions asked while the team server could not be reached (Node, main process):
-// they wait here, oldest first, until the connection returns; a refused one keeps its reason.
+// they wait here, oldest first, until the connection returns; a refused one stays, with its
+// reason, so the person who asked sees why.
 import type { ApprovalState } from '../../shared/team';
 import type { WorkspaceDb } from './db';
 import { statement } from './statements';

@@ -20,6 +20,9 @@ import { NotAllowed } from '../errors';
 const NOT_IN_TEAM =
   'This workspace is not in a team: approvals belong to team workspaces (pressroom team join).';
 const UNREACHABLE = 'The team server cannot be reached; try again once it can.';
+/** Sent, but no answer came: the server may have kept it, so sending it again could repeat it. */
+const LOST_COMMENT =
+  "No answer from the team server: the comment may have been kept; look at the post's comments before sending it again.";
 const DONE: Record<ApprovalState, string> = {
   draft: 'Moved back to drafts.',
   in_review: 'Sent for review.',
@@ -53,8 +56,10 @@ export class ReviewService {
 
   async commentOnPost(input: CheckedInput<'commentOnPost'>): Promise<{ at: number }> {
     const team = await this.ready();
-    const answer = await this.ask(() =>
-      team.connection.request({ kind: 'comment', post: this.uuid(input.id), text: input.text }),
+    const post = this.uuid(input.id);
+    const answer = await this.ask(
+      () => team.connection.request({ kind: 'comment', post, text: input.text }),
+      LOST_COMMENT,
     );
     return { at: answer.comment.at };
   }
@@ -159,12 +164,15 @@ export class ReviewService {
   /** A read or a comment: answered now, or refused with the server's sentence. */
   private async ask<T>(
     request: () => Promise<{ ok: true; value: T } | { ok: false; error: string }>,
+    lostAnswer = UNREACHABLE,
   ): Promise<T> {
+    const sent = this.side().connection.connected;
     let answer;
     try {
       answer = await request();
     } catch (error) {
-      if (error instanceof TeamRequestUnknown) throw new NotAllowed(UNREACHABLE);
+      if (error instanceof TeamRequestUnknown)
+        throw new NotAllowed(sent ? lostAnswer : UNREACHABLE);
       throw error;
     }
     if (!answer.ok) throw new NotAllowed(answer.error);
