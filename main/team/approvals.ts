@@ -30,6 +30,13 @@ const SHOWN: Record<ApprovalState, string> = {
   changes_requested: 'sent back for changes',
 };
 
+const AS_SUBJECT: Record<ApprovalState, string> = {
+  draft: 'A draft',
+  in_review: 'A post in review',
+  approved: 'An approved post',
+  changes_requested: 'A post sent back for changes',
+};
+
 const DONE: Record<ApprovalState, string> = {
   draft: 'moved this post back to drafts',
   in_review: 'submitted this post for review',
@@ -95,10 +102,6 @@ export class TeamApprovals {
       .get(teamId, post) as ApprovalRow | undefined;
   }
 
-  stateOf(teamId: string, post: string): ApprovalState {
-    return this.row(teamId, post)?.state ?? 'draft';
-  }
-
   /** The posts with an approval state, for the control document. */
   posts(teamId: string): string[] {
     const rows = this.db
@@ -126,12 +129,12 @@ export class TeamApprovals {
         return refuse('stale_state', `${who} is ${SHOWN[current]} now, not ${SHOWN[from]}.`);
       }
       const roles = ALLOWED[from][to];
-      if (!roles) return refuse('invalid', `A post ${SHOWN[from]} cannot become ${SHOWN[to]}.`);
+      if (!roles) return refuse('invalid', `${AS_SUBJECT[from]} cannot become ${SHOWN[to]}.`);
       if (!roles.includes(member.role)) return refuse('forbidden', roleRefusal(to));
       if (to === 'changes_requested' && !asked.comment?.trim())
         return refuse('invalid', 'Say what to change: sending a post back needs a comment.');
       if (asked.comment !== undefined) {
-        const bad = commentRefusal(asked.comment);
+        const bad = commentRefusal(asked.comment) ?? this.comments.fullness(member.teamId, post);
         if (bad) return refuse('invalid', bad);
       }
       this.write(member, post, to, {
@@ -140,12 +143,12 @@ export class TeamApprovals {
       });
       this.audit.append(member, `${from}→${to}`, post);
       if (asked.comment !== undefined) this.comments.add(member, post, asked.comment);
-      const pastDue =
-        to === 'approved' && facts.status === 'scheduled' && facts.scheduledAt !== null
-          ? facts.scheduledAt <= this.now()
-            ? facts.scheduledAt
-            : null
-          : null;
+      const late =
+        to === 'approved' &&
+        facts.status === 'scheduled' &&
+        facts.scheduledAt !== null &&
+        facts.scheduledAt <= this.now();
+      const pastDue = late ? facts.scheduledAt : null;
       return { ok: true, value: { state: to, pastDue } };
     });
   }

@@ -45,12 +45,8 @@ export class TeamComments {
     const bad = commentRefusal(text);
     if (bad) return { ok: false, code: 'invalid', error: bad };
     return inTransaction(this.db, () => {
-      if (this.count(member.teamId, post) >= COMMENTS_PER_POST)
-        return {
-          ok: false as const,
-          code: 'invalid' as const,
-          error: `A post carries at most ${COMMENTS_PER_POST} comments.`,
-        };
+      const full = this.fullness(member.teamId, post);
+      if (full) return { ok: false as const, code: 'invalid' as const, error: full };
       const comment = this.add(member, post, text);
       this.audit.append(member, 'comment', post);
       return { ok: true as const, value: { comment } };
@@ -66,11 +62,14 @@ export class TeamComments {
     return { member: member.id, name: member.name, at, text: text.trim() };
   }
 
-  count(teamId: string, post: string): number {
+  /** The sentence refusing one more comment on a post that carries the most it may. */
+  fullness(teamId: string, post: string): string | undefined {
     const row = this.db
       .prepare('SELECT count(*) AS n FROM comments WHERE team_id = ? AND post_uuid = ?')
       .get(teamId, post) as { n: number };
-    return row.n;
+    return row.n >= COMMENTS_PER_POST
+      ? `A post carries at most ${COMMENTS_PER_POST} comments.`
+      : undefined;
   }
 
   /** A post's comments, oldest first, with each author's name. */

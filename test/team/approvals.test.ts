@@ -185,6 +185,21 @@ describe('comments and history', () => {
     expect(
       await editor!.connection.request({ kind: 'comment', post: randomUUID(), text: 'hello' }),
     ).toMatchObject({ ok: false, code: 'not_found' });
+    // A post carries at most 500 comments, whichever way they come.
+    const fill = team!.server.db.prepare(
+      "INSERT INTO comments (team_id, post_uuid, member, at, text) VALUES (?, ?, 'm_x', 0, 'x')",
+    );
+    for (let i = 0; i < 498; i++) fill.run(team!.teamId, post);
+    expect(await editor!.connection.request({ kind: 'comment', post, text: 'one more' })).toEqual({
+      ok: false,
+      code: 'invalid',
+      error: 'A post carries at most 500 comments.',
+    });
+    await move(editor!, post, 'changes_requested', 'in_review');
+    expect(await move(approver!, post, 'in_review', 'changes_requested', 'More?')).toMatchObject({
+      ok: false,
+      error: 'A post carries at most 500 comments.',
+    });
   });
 
   it('lists the team log, filtered by person', async () => {

@@ -155,7 +155,7 @@ describe('approvals through the desktops', () => {
       expect.objectContaining({
         to: 'approved',
         state: 'refused',
-        reason: 'A post a draft cannot become approved.',
+        reason: 'A draft cannot become approved.',
       }),
     ]);
   });
