@@ -11,6 +11,26 @@ afterAll(() => {
   for (const child of children) child.kill('SIGTERM');
 }, 60_000);
 
+/** `team invite` run on the owner's workspace: the new member and their token. */
+async function invite(
+  owner: string,
+  name: string,
+  role: string,
+): Promise<{ member: { id: string }; token: string }> {
+  const invited = await runCli([
+    '--db',
+    owner,
+    '--json',
+    'team',
+    'invite',
+    '--name',
+    name,
+    '--role',
+    role,
+  ]);
+  return JSON.parse(invited.stdout) as { member: { id: string }; token: string };
+}
+
 it('serves a team, creates it, joins two workspaces, invites, lists, revokes and reports status', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'prc-'));
   const data = join(dir, 'server');
@@ -28,18 +48,7 @@ it('serves a team, creates it, joins two workspaces, invites, lists, revokes and
   expect(JSON.parse(joined.stdout)).toMatchObject({ state: 'connected', waiting: 0 });
   expect(joined.stdout).not.toContain(token);
 
-  const invited = await runCli([
-    '--db',
-    owner,
-    '--json',
-    'team',
-    'invite',
-    '--name',
-    'Bea',
-    '--role',
-    'editor',
-  ]);
-  const bea = JSON.parse(invited.stdout) as { member: { id: string }; token: string };
+  const bea = await invite(owner, 'Bea', 'editor');
   const second = join(dir, 'bea.sqlite');
   await runCli(['--db', second, 'team', 'join', link], {}, `${bea.token}\n`);
   const members = await runCli(['--db', owner, 'team', 'members']);
@@ -66,19 +75,8 @@ it('requires approval, submits, requests changes with a comment, approves, and l
   const owner = join(dir, 'owner.sqlite');
   await runCli(['--db', owner, 'team', 'join', link], { PRESSROOM_TEAM_TOKEN: token });
   const join2 = async (name: string, role: string) => {
-    const invited = await runCli([
-      '--db',
-      owner,
-      '--json',
-      'team',
-      'invite',
-      '--name',
-      name,
-      '--role',
-      role,
-    ]);
     const file = join(dir, `${name}.sqlite`);
-    const { token: theirs } = JSON.parse(invited.stdout) as { token: string };
+    const { token: theirs } = await invite(owner, name, role);
     await runCli(['--db', file, 'team', 'join', link], { PRESSROOM_TEAM_TOKEN: theirs });
     return file;
   };
