@@ -39,7 +39,9 @@ export class TeamReview {
    * as the CLI does, knows no state until then. Offline, it goes on without, and what it asks waits.
    */
   async settled(): Promise<void> {
-    if (this.settledOnce || this.connection.refusal) return;
+    // Synced once in this process: the states are here (and offline, kept from before).
+    if (this.settledOnce || this.connection.refusal || this.connection.lastSyncedAt !== null)
+      return;
     await this.connection.whenSynced(SETTLE_MS).then(
       () => {
         this.settledOnce = true;

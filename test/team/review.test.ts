@@ -149,7 +149,7 @@ describe('approvals through the desktops', () => {
     ]);
 
     await restart();
-    await until(() => author.team!.pending.waiting().length === 0, 5000, 'the sync');
+    await until(() => author.team!.pending.waiting().length === 0, 10_000, 'the sync');
     await seen(author, first, 'in_review');
     expect(author.team!.pending.all()).toEqual([
       expect.objectContaining({
@@ -178,7 +178,7 @@ describe('approvals through the desktops', () => {
     members.revoke(team.teamId, cy.id);
     db.close();
     await restart();
-    await until(() => author.team!.pending.waiting().length === 0, 5000, 'the refusal');
+    await until(() => author.team!.pending.waiting().length === 0, 10_000, 'the refusal');
     expect(author.team!.pending.all()).toEqual([
       expect.objectContaining({
         state: 'refused',
