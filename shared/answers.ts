@@ -33,6 +33,7 @@ import type {
   WebhookInfo,
   WorkspaceSettings,
 } from './domain';
+import type { ReviewResults } from './review';
 import type { MediaHost } from './contract';
 import type { MediaType } from './media';
 
@@ -61,7 +62,7 @@ export interface CalendarRange {
 }
 
 /** What each operation answers with (the value of a successful CallResult). */
-export interface OperationResults {
+export interface OperationResults extends ReviewResults {
   addPost: LocalPost;
   updatePost: LocalPost;
   queuePost: LocalPost;

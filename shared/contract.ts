@@ -9,6 +9,7 @@ import { isCurrency } from './money';
 import { MEDIA_MAX_BYTES, THUMBNAIL_MAX_BYTES, localMediaName } from './media';
 import { isHttpUrl } from './url';
 import { apiBaseUrl, httpUrl, text } from './validation';
+import { reviewOperations } from './review';
 import { LIMITS } from './limits';
 
 /** How long the base64 text of `bytes` bytes is. */
@@ -156,6 +157,7 @@ const queueTarget = z
 const instant = z.number().int();
 
 export const operations = {
+  ...reviewOperations,
   addPost: z.strictObject({
     text: text(1, LIMITS.postText),
     /** ISO 8601; without an offset it is a wall time in `zone`. */
@@ -542,6 +544,13 @@ export const OPERATION_SIDES = {
   connectAccount: 'renderer',
   useDemo: 'renderer',
   checkConnection: 'renderer',
+  submitPost: 'renderer',
+  approvePost: 'renderer',
+  requestChanges: 'renderer',
+  commentOnPost: 'renderer',
+  listReview: 'renderer',
+  getPostApproval: 'renderer',
+  teamLog: 'renderer',
 } as const satisfies Record<keyof typeof operations, CallerSide>;
 
 export type Operations = typeof operations;

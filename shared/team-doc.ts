@@ -11,6 +11,8 @@ export const DATA_PRODUCTS = 'products';
 export const DATA_SCHEDULES = 'schedules';
 export const CONTROL_POSTS = 'posts';
 export const CONTROL_AUDIT = 'audit';
+/** The team's settings the server enforces; key `approval`: an ApprovalSetting. */
+export const CONTROL_SETTINGS = 'settings';
 
 /** A shared post: `text` is a Y.Text (two people typing merge), the rest plain values. */
 export interface SharedPostFields {
@@ -34,6 +36,10 @@ export type SharedProductFields = Pick<
 
 export interface ControlPostEntry {
   approval: ApprovalState;
+  /** Who submitted the post first (null: never submitted), who moved it last, and when. */
+  author: string | null;
+  approvalBy: string | null;
+  approvalAt: number | null;
   lease: { holder: string; device: string; epoch: number; expiresAt: number } | null;
   result: { remoteId: string; at: number; by: string } | null;
 }

@@ -7,12 +7,15 @@ import { z } from 'zod';
 /** Bumped when a change would let an older desktop and a newer server misread each other. */
 export const TEAM_PROTOCOL = 1;
 
-export const TEAM_ROLES = ['owner', 'editor', 'viewer'] as const;
+export const TEAM_ROLES = ['owner', 'approver', 'editor', 'viewer'] as const;
 export type TeamRole = (typeof TEAM_ROLES)[number];
 
-/** Approval states of a team post; the next issue (approvals) adds its rules on these. */
+/** Approval states of a team post; the team server moves them (main/team/approvals.ts). */
 export const APPROVAL_STATES = ['draft', 'in_review', 'approved', 'changes_requested'] as const;
 export type ApprovalState = (typeof APPROVAL_STATES)[number];
+
+/** The longest comment on a post; longer ones are refused with a sentence. */
+export const COMMENT_MAX_CHARS = 1000;
 
 const TEAM_ID = /^t_[0-9a-f]{16}$/;
 const uuid = z.uuid();
@@ -86,6 +89,31 @@ export const teamRequestSchema = z.discriminatedUnion('kind', [
     post: uuid,
     from: z.enum(APPROVAL_STATES),
     to: z.enum(APPROVAL_STATES),
+    /** Required when sending a post back; checked by the server with a sentence. */
+    comment: z
+      .string()
+      .max(COMMENT_MAX_CHARS * 2)
+      .optional(),
+  }),
+  z.object({
+    id: requestId,
+    kind: z.literal('comment'),
+    post: uuid,
+    text: z.string().max(COMMENT_MAX_CHARS * 2),
+  }),
+  z.object({ id: requestId, kind: z.literal('approval'), post: uuid }),
+  z.object({
+    id: requestId,
+    kind: z.literal('set_approval'),
+    required: z.boolean(),
+    /** Only these bots' posts need approval; null: every bot's. */
+    bots: z.array(z.string().min(1).max(100)).max(100).nullable(),
+  }),
+  z.object({
+    id: requestId,
+    kind: z.literal('log'),
+    member: z.string().min(1).max(40).optional(),
+    limit: z.int().positive().max(10_000).optional(),
   }),
   z.object({
     id: requestId,
@@ -94,6 +122,7 @@ export const teamRequestSchema = z.discriminatedUnion('kind', [
     role: z.enum(TEAM_ROLES),
   }),
   z.object({ id: requestId, kind: z.literal('members') }),
+  z.object({ id: requestId, kind: z.literal('me') }),
   z.object({ id: requestId, kind: z.literal('revoke'), member: z.string().min(1).max(40) }),
 ]);
 export type TeamRequest = z.infer<typeof teamRequestSchema>;
@@ -113,6 +142,39 @@ export interface TeamMember {
   revokedAt: number | null;
 }
 
+/** Whether posts need an approver's yes before they go out, for every bot or only some. */
+export interface ApprovalSetting {
+  required: boolean;
+  bots: string[] | null;
+}
+
+export interface PostComment {
+  member: string;
+  name: string;
+  at: number;
+  text: string;
+}
+
+/** One entry of the team's audit log, with the member's name beside the id. */
+export interface TeamLogEntry {
+  seq: number;
+  at: number;
+  member: string;
+  name: string;
+  action: string;
+  post: string | null;
+  detail: string;
+}
+
+export interface PostApproval {
+  state: ApprovalState;
+  /** Who first submitted the post for review: the one a request for changes goes back to. */
+  author: string | null;
+  comments: PostComment[];
+  /** The post's entries in the audit log (its states, claims, results), oldest first. */
+  history: TeamLogEntry[];
+}
+
 export interface LeaseGranted {
   epoch: number;
   /** How long the lease lasts unless renewed, counted on the desktop's own monotonic clock. */
@@ -127,9 +189,15 @@ export interface TeamAnswers {
   renew: { leaseMs: number };
   published: { remoteId: string };
   release: Record<string, never>;
-  transition: { state: ApprovalState };
+  /** `pastDue`: approved after its time had passed, so the approver picks now or a new time. */
+  transition: { state: ApprovalState; pastDue: number | null };
+  comment: { comment: PostComment };
+  approval: PostApproval;
+  set_approval: ApprovalSetting;
+  log: { entries: TeamLogEntry[] };
   invite: { member: TeamMember; token: string };
   members: { members: TeamMember[] };
+  me: { member: TeamMember };
   revoke: { member: TeamMember };
 }
 
@@ -138,15 +206,19 @@ export type TeamAnswer =
   | { id: string; ok: false; error: string; code: TeamRefusal };
 
 /** Why a request was refused: the client acts on the code, a person reads the sentence. */
-export type TeamRefusal =
-  | 'malformed'
-  | 'forbidden'
-  | 'not_found'
-  | 'not_due'
-  | 'held'
-  | 'published'
-  | 'stale_epoch'
-  | 'stale_state';
+export const TEAM_REFUSALS = [
+  'malformed',
+  'forbidden',
+  'not_found',
+  'not_due',
+  'not_approved',
+  'held',
+  'published',
+  'stale_epoch',
+  'stale_state',
+  'invalid',
+] as const;
+export type TeamRefusal = (typeof TEAM_REFUSALS)[number];
 
 export const teamAnswerSchema = z.union([
   z.object({ id: requestId, ok: z.literal(true), value: z.unknown() }),
@@ -154,15 +226,6 @@ export const teamAnswerSchema = z.union([
     id: requestId,
     ok: z.literal(false),
     error: z.string().max(1000),
-    code: z.enum([
-      'malformed',
-      'forbidden',
-      'not_found',
-      'not_due',
-      'held',
-      'published',
-      'stale_epoch',
-      'stale_state',
-    ]),
+    code: z.enum(TEAM_REFUSALS),
   }),
 ]);

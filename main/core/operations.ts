@@ -115,6 +115,13 @@ const workspaceHandlers = {
   createWebhook: (w, input) => w.webhooks.createWebhook(input),
   listReceivedEvents: (w, input) => w.webhooks.listReceivedEvents(input),
   saveSettings: (w, input) => w.settings.saveSettings(input),
+  submitPost: (w, input) => w.review.submitPost(input),
+  approvePost: (w, input) => w.review.approvePost(input),
+  requestChanges: (w, input) => w.review.requestChanges(input),
+  commentOnPost: (w, input) => w.review.commentOnPost(input),
+  listReview: (w, input) => w.review.listReview(input),
+  getPostApproval: (w, input) => w.review.getPostApproval(input),
+  teamLog: (w, input) => w.review.teamLog(input),
 } satisfies { [K in WorkspaceOperation]: Handler<K, Workspace> };
 
 /** What `call` answers for a workspace operation: its handler's own result, sync or not. */

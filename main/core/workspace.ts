@@ -26,6 +26,7 @@ import { MediaService } from './services/media';
 import { PeopleService } from './services/people';
 import { PlanningService } from './services/planning';
 import { PostsService } from './services/posts';
+import { ReviewService } from './services/review';
 import { QueueService } from './services/queue';
 import { SettingsService } from './services/settings';
 import { WebhooksService } from './services/webhooks';
@@ -68,6 +69,7 @@ export class Workspace {
   readonly settings: SettingsService;
   readonly queue: QueueService;
   readonly posts: PostsService;
+  readonly review: ReviewService;
   readonly planning: PlanningService;
   readonly bots: BotsService;
   readonly people: PeopleService;
@@ -136,6 +138,7 @@ export class Workspace {
     });
     this.posts = new PostsService(store, outbox, now, events, this.settings, this.media);
     this.bots = new BotsService(store, outbox, this.posts);
+    this.review = new ReviewService(this.team, store.posts);
     this.planning = new PlanningService(
       store,
       outbox,

@@ -13,7 +13,7 @@ import { PRIVATE_FILE_MODE } from '../sqlite/private-files';
 import { FORMULA_START } from './formulas';
 
 /** How every CSV Pressroom writes is written: CRLF lines, formula cells made inert. */
-const UNPARSE = { newline: '\r\n', escapeFormulae: FORMULA_START };
+export const UNPARSE = { newline: '\r\n', escapeFormulae: FORMULA_START };
 
 const HEADERS: Record<ImportKind, string[]> = {
   posts: ['text', 'scheduled_at', 'timezone', 'bot', 'media_urls'],

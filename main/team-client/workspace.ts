@@ -7,8 +7,10 @@ import { parseTeamLink } from '../../shared/team';
 import type { TeamLink } from '../../shared/team';
 import type { WorkspaceStore } from '../store';
 import { TeamStore } from '../store/team';
+import { TeamPendingStore } from '../store/team-pending';
 import { TeamConnection } from './connection';
 import { TeamMirror } from './mirror';
+import { TeamReview } from './review';
 
 /** Stored updates past which the file's updates are folded into one when the workspace opens. */
 const COMPACT_AFTER = 1000;
@@ -44,6 +46,9 @@ export interface TeamWorkspaceOptions {
 export class TeamWorkspace {
   readonly doc = new Y.Doc();
   readonly connection: TeamConnection;
+  /** Approvals asked from here, and the transitions waiting to sync. */
+  readonly review: TeamReview;
+  readonly pending: TeamPendingStore;
   private readonly team: TeamStore;
   private readonly mirror: TeamMirror;
   private readonly stopFollowing: () => void;
@@ -102,7 +107,9 @@ export class TeamWorkspace {
     this.stopFollowing = this.mirror.follow();
     this.pushLocalChanges();
     this.connection = new TeamConnection({ link, token, doc: this.doc });
-    this.timer = setInterval(() => this.pushLocalChanges(), options.pushEveryMs ?? 100);
+    this.pending = new TeamPendingStore(store.db, now);
+    this.review = new TeamReview(this.connection, this.pending);
+    this.timer = setInterval(() => this.tick(), options.pushEveryMs ?? 100);
     this.setEditing(null);
   }
 
@@ -124,6 +131,15 @@ export class TeamWorkspace {
         device: state.device,
         editing: typeof state.editing === 'string' ? state.editing : null,
       }));
+  }
+
+  private tick(): void {
+    this.pushLocalChanges();
+    // Transitions asked offline go out once the server answers (or is known to refuse us).
+    if (this.connection.connected || this.connection.refusal)
+      this.review.sync().catch((error: unknown) => {
+        console.error('Team transitions not synced:', error);
+      });
   }
 
   /** Writes what changed in the rows since the last push into the document. */
@@ -149,6 +165,15 @@ export class TeamWorkspace {
       publishes: state === 'connected',
       present: this.present(),
     };
+  }
+
+  /** The UUID the team knows a local post by (undefined: not shared). */
+  postUuid(id: number): string | undefined {
+    return this.team.uuidOfPost(id);
+  }
+
+  postIdOf(uuid: string): number | undefined {
+    return this.team.postIdOf(uuid);
   }
 
   get device(): string {

@@ -2,7 +2,7 @@
 // writes (clients' connections to it are read-only). It is rebuilt from the database whenever it
 // is loaded, so a server killed between a commit and the document's update shows the commit again.
 import type * as Y from 'yjs';
-import { CONTROL_AUDIT, CONTROL_POSTS } from '../../shared/team-doc';
+import { CONTROL_AUDIT, CONTROL_POSTS, CONTROL_SETTINGS } from '../../shared/team-doc';
 import type { ControlAuditEntry, ControlPostEntry } from '../../shared/team-doc';
 import type { TeamApprovals } from './approvals';
 import { TeamAudit } from './audit';
@@ -27,23 +27,31 @@ export class TeamControl {
   /** Fills a freshly loaded control document from the database. */
   fill(teamId: string, doc: Y.Doc): void {
     doc.transact(() => {
-      for (const lease of this.leases.all(teamId)) this.reflectPost(teamId, doc, lease.post_uuid);
+      const posts = new Set(this.leases.all(teamId).map((lease) => lease.post_uuid));
+      for (const post of this.approvals.posts(teamId)) posts.add(post);
+      for (const post of posts) this.reflectPost(teamId, doc, post);
+      this.reflectSettings(teamId, doc);
       this.appendAudit(teamId, doc);
     });
   }
 
   /** Writes one post's entry and the audit entries the document lacks. */
-  reflect(teamId: string, doc: Y.Doc, post: string): void {
+  reflect(teamId: string, doc: Y.Doc, post: string | null): void {
     doc.transact(() => {
-      this.reflectPost(teamId, doc, post);
+      if (post) this.reflectPost(teamId, doc, post);
+      else this.reflectSettings(teamId, doc);
       this.appendAudit(teamId, doc);
     });
   }
 
   private reflectPost(teamId: string, doc: Y.Doc, post: string): void {
     const lease = this.leases.row(teamId, post);
+    const approval = this.approvals.row(teamId, post);
     const entry: ControlPostEntry = {
-      approval: this.approvals.stateOf(teamId, post),
+      approval: approval?.state ?? 'draft',
+      author: approval?.author ?? null,
+      approvalBy: approval?.changed_by ?? null,
+      approvalAt: approval?.changed_at ?? null,
       lease:
         lease?.holder_member && lease.holder_device
           ? {
@@ -59,6 +67,10 @@ export class TeamControl {
           : null,
     };
     doc.getMap<ControlPostEntry>(CONTROL_POSTS).set(post, entry);
+  }
+
+  private reflectSettings(teamId: string, doc: Y.Doc): void {
+    doc.getMap(CONTROL_SETTINGS).set('approval', this.approvals.setting(teamId));
   }
 
   private appendAudit(teamId: string, doc: Y.Doc): void {

@@ -66,6 +66,39 @@ const TEAM_MIGRATIONS: readonly string[] = [
     );
     CREATE INDEX audit_team ON audit(team_id, seq);
   `,
+  // Approvals: the approver role (a CHECK cannot be altered, so the table is rebuilt), who
+  // submitted each post and what it said when approved, the team's setting, and comments.
+  `
+    CREATE TABLE members_with_approver (
+      id TEXT PRIMARY KEY,
+      team_id TEXT NOT NULL REFERENCES teams(id),
+      name TEXT NOT NULL,
+      role TEXT NOT NULL CHECK (role IN ('owner', 'approver', 'editor', 'viewer')),
+      token_hash TEXT NOT NULL UNIQUE,
+      created_at INTEGER NOT NULL,
+      revoked_at INTEGER
+    );
+    INSERT INTO members_with_approver SELECT * FROM members;
+    DROP TABLE members;
+    ALTER TABLE members_with_approver RENAME TO members;
+    ALTER TABLE approvals ADD COLUMN author TEXT;
+    ALTER TABLE approvals ADD COLUMN approved_fingerprint TEXT;
+    CREATE TABLE approval_settings (
+      team_id TEXT PRIMARY KEY REFERENCES teams(id),
+      required INTEGER NOT NULL,
+      bots TEXT
+    );
+    CREATE TABLE comments (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      team_id TEXT NOT NULL REFERENCES teams(id),
+      post_uuid TEXT NOT NULL,
+      member TEXT NOT NULL,
+      at INTEGER NOT NULL,
+      text TEXT NOT NULL
+    );
+    CREATE INDEX comments_post ON comments(team_id, post_uuid, seq);
+    CREATE INDEX audit_post ON audit(team_id, post_uuid, seq);
+  `,
 ];
 
 export function openTeamDb(dataDir: string): TeamDb {

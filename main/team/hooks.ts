@@ -1,9 +1,10 @@
 // What the team server's Hocuspocus hooks decide (Node, team server): who a connection is, what
 // it may write, and what the server reads of a post before a claim.
+import { createHash } from 'node:crypto';
 import type { onAuthenticatePayload } from '@hocuspocus/server';
 import type * as Y from 'yjs';
 import { TEAM_PROTOCOL, teamDocuments } from '../../shared/team';
-import { postsMap, readPostFields } from '../../shared/team-doc';
+import { postsMap, readPostFields, readPostText } from '../../shared/team-doc';
 import type { PostFacts } from './lease';
 import type { AuthenticatedMember, TeamMembers } from './members';
 
@@ -40,5 +41,16 @@ export function postFactsIn(document: Y.Doc, post: string): PostFacts | undefine
   const record = postsMap(document).get(post);
   if (!record) return undefined;
   const fields = readPostFields(record);
-  return { scheduledAt: fields.scheduledAt, status: fields.status, deletedAt: fields.deletedAt };
+  const fingerprint = createHash('sha256')
+    .update(
+      JSON.stringify([readPostText(record), fields.mediaUrls, fields.scheduledAt, fields.botId]),
+    )
+    .digest('base64url');
+  return {
+    scheduledAt: fields.scheduledAt,
+    status: fields.status,
+    deletedAt: fields.deletedAt,
+    botId: fields.botId,
+    fingerprint,
+  };
 }

@@ -12,6 +12,9 @@ export interface PostFacts {
   scheduledAt: number | null;
   status: string;
   deletedAt: number | null;
+  botId: string | null;
+  /** What an approval holds for: the text, media, time and bot, hashed (hooks.ts). */
+  fingerprint: string;
 }
 
 export interface LeaseRow {
@@ -54,6 +57,8 @@ export class TeamLeases {
     post: string,
     device: string,
     facts: PostFacts | undefined,
+    /** Why the post must still wait (approval), asked inside the claim's transaction. */
+    waitReason: (facts: PostFacts) => string | undefined = () => undefined,
   ): LeaseOutcome<LeaseGranted> {
     return inTransaction(this.db, () => {
       const now = this.now();
@@ -69,6 +74,8 @@ export class TeamLeases {
       const lease = this.row(member.teamId, post);
       if (lease?.remote_id)
         return refuse('published', `This post was already published (${lease.remote_id}).`);
+      const waiting = waitReason(facts);
+      if (waiting) return refuse('not_approved', waiting);
       if (lease && lease.holder_member && lease.expires_at > now)
         return refuse('held', 'Another desktop is publishing this post.');
       const epoch = (lease?.epoch ?? 0) + 1;

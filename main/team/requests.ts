@@ -3,8 +3,10 @@
 // database transaction, mirrored into the control document, and answered with a value or a
 // sentence. Nothing here lives in the process between requests.
 import { teamRequestSchema } from '../../shared/team';
-import type { TeamAnswer, TeamRequest, TeamRefusal } from '../../shared/team';
+import type { PostApproval, TeamAnswer, TeamRequest, TeamRefusal } from '../../shared/team';
 import type { TeamApprovals } from './approvals';
+import type { TeamAudit } from './audit';
+import type { TeamComments } from './comments';
 import type { TeamLeases, LeaseOutcome, PostFacts } from './lease';
 import type { AuthenticatedMember, TeamMembers } from './members';
 
@@ -13,10 +15,19 @@ export interface RequestEnvironment {
   members: TeamMembers;
   leases: TeamLeases;
   approvals: TeamApprovals;
+  comments: TeamComments;
+  audit: TeamAudit;
   postFacts(teamId: string, post: string): Promise<PostFacts | undefined>;
-  reflect(teamId: string, post: string): Promise<void>;
+  /** Mirrors a post's entry (none: only the settings) and new audit entries into the control document. */
+  reflect(teamId: string, post: string | null): Promise<void>;
   cutRevoked(): void;
 }
+
+/** What a viewer may ask: reading, never changing. */
+const READS: ReadonlySet<TeamRequest['kind']> = new Set(['members', 'me', 'approval', 'log']);
+
+/** Log entries answered when the request names no limit. */
+const LOG_DEFAULT = 1000;
 
 /** The longest request read; a bigger one is refused unread. */
 export const MAX_REQUEST_CHARS = 4096;
@@ -57,10 +68,11 @@ export async function handleTeamRequest(
 ): Promise<TeamAnswer> {
   const request = parse(payload);
   if ('ok' in request) return request;
-  if (member.role === 'viewer')
+  if (member.role === 'viewer' && !READS.has(request.kind))
     return refused(request.id, 'forbidden', 'A viewer can read the team workspace, not change it.');
   const answer = await apply(env, member, request);
-  if (answer.ok && 'post' in request) await env.reflect(member.teamId, request.post);
+  if (answer.ok && !READS.has(request.kind))
+    await env.reflect(member.teamId, 'post' in request ? request.post : null);
   return answer;
 }
 
@@ -73,7 +85,12 @@ async function apply(
   switch (request.kind) {
     case 'claim': {
       const facts = await env.postFacts(member.teamId, request.post);
-      return answerOf(id, env.leases.claim(member, request.post, request.device, facts));
+      return answerOf(
+        id,
+        env.leases.claim(member, request.post, request.device, facts, (known) =>
+          env.approvals.publishBlock(member.teamId, request.post, known),
+        ),
+      );
     }
     case 'renew':
       return answerOf(id, env.leases.renew(member, request.post, request.epoch));
@@ -84,8 +101,47 @@ async function apply(
       );
     case 'release':
       return answerOf(id, env.leases.release(member, request.post, request.epoch));
-    case 'transition':
-      return answerOf(id, env.approvals.transition(member, request.post, request.from, request.to));
+    default:
+      return applyReview(env, member, request);
+  }
+}
+
+async function applyReview(
+  env: RequestEnvironment,
+  member: AuthenticatedMember,
+  request: Exclude<TeamRequest, { kind: 'claim' | 'renew' | 'published' | 'release' }>,
+): Promise<TeamAnswer> {
+  const { id } = request;
+  switch (request.kind) {
+    case 'transition': {
+      const facts = await env.postFacts(member.teamId, request.post);
+      return answerOf(id, env.approvals.transition(member, request, facts));
+    }
+    case 'comment': {
+      const facts = await env.postFacts(member.teamId, request.post);
+      const exists = facts !== undefined && facts.deletedAt === null;
+      return answerOf(id, env.comments.comment(member, request.post, request.text, exists));
+    }
+    case 'approval': {
+      const row = env.approvals.row(member.teamId, request.post);
+      const value: PostApproval = {
+        state: row?.state ?? 'draft',
+        author: row?.author ?? null,
+        comments: env.comments.of(member.teamId, request.post),
+        history: env.audit.log(member.teamId, { post: request.post, limit: LOG_DEFAULT }),
+      };
+      return { id, ok: true, value };
+    }
+    case 'set_approval':
+      return answerOf(id, env.approvals.setSetting(member, request));
+    case 'log': {
+      const filter = { limit: request.limit ?? LOG_DEFAULT, member: request.member };
+      return { id, ok: true, value: { entries: env.audit.log(member.teamId, filter) } };
+    }
+    case 'me': {
+      const { teamId: _team, ...me } = member;
+      return { id, ok: true, value: { member: me } };
+    }
     default:
       return applyMembership(env, member, request);
   }

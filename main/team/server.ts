@@ -11,6 +11,8 @@ import { WebSocketServer } from 'ws';
 import type WebSocket from 'ws';
 import { isLoopbackHost } from '../../shared/team';
 import { TeamApprovals } from './approvals';
+import { TeamAudit } from './audit';
+import { TeamComments } from './comments';
 import { TeamControl } from './control';
 import { openTeamDb } from './db';
 import type { TeamDb } from './db';
@@ -89,6 +91,21 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
       if (documentName.endsWith('/data')) documents.compact(documentName, document);
     },
     onStateless: ({ connection, payload }) => answerRequest(environment, connection, payload),
+    onChange: async ({ documentName, document, context }) => {
+      const [team, kind] = documentName.split('/');
+      if (kind !== 'data' || !team) return;
+      // An edit to an approved post puts it back in review, whoever made it (docs/team.md).
+      const member = (context as Partial<MemberContext> | undefined)?.member;
+      const edited = approvals.resetEdited(
+        team,
+        member,
+        (post) => postFactsIn(document, post)?.fingerprint,
+      );
+      for (const post of edited)
+        await environment.reflect(team, post).catch((error: unknown) => {
+          console.error('Team control document not updated:', error);
+        });
+    },
   });
   const withDocument = documentOpener(hocuspocus);
   const cutRevoked = () => cutRevokedIn(hocuspocus, members);
@@ -96,6 +113,8 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
     members,
     leases,
     approvals,
+    comments: new TeamComments(db, now),
+    audit: new TeamAudit(db, now),
     postFacts: (team, post) =>
       withDocument(`${team}/data`, (document) => postFactsIn(document, post)),
     reflect: (team, post) =>

@@ -1,14 +1,35 @@
-// The team commands as a user runs them: serve, create, join, invite, members, revoke, status.
+// The team commands as a user runs them: serve, create, join, invite, members, revoke, status;
+// and approvals: the owner's switch, submit, request changes with a comment, approve, the log.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { runCli, startCli } from '../support/cli';
+import { runCli, startTeamCli } from '../support/cli';
 
 const children: { kill: (signal?: NodeJS.Signals) => boolean }[] = [];
 afterAll(() => {
   for (const child of children) child.kill('SIGTERM');
 }, 60_000);
+
+/** `team invite` run on the owner's workspace: the new member and their token. */
+async function invite(
+  owner: string,
+  name: string,
+  role: string,
+): Promise<{ member: { id: string }; token: string }> {
+  const invited = await runCli([
+    '--db',
+    owner,
+    '--json',
+    'team',
+    'invite',
+    '--name',
+    name,
+    '--role',
+    role,
+  ]);
+  return JSON.parse(invited.stdout) as { member: { id: string }; token: string };
+}
 
 it('serves a team, creates it, joins two workspaces, invites, lists, revokes and reports status', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'prc-'));
@@ -16,29 +37,8 @@ it('serves a team, creates it, joins two workspaces, invites, lists, revokes and
   expect((await runCli(['team', 'serve', '--data', data, '--host', '0.0.0.0'])).stderr).toMatch(
     /only over TLS/,
   );
-  const { child, firstLine } = await startCli([
-    '--json',
-    'team',
-    'serve',
-    '--data',
-    data,
-    '--port',
-    '0',
-  ]);
+  const { child, link, token } = await startTeamCli(data);
   children.push(child);
-  const { url } = JSON.parse(firstLine) as { url: string };
-  const created = await runCli([
-    '--json',
-    'team',
-    'create',
-    '--data',
-    data,
-    '--url',
-    url,
-    '--name',
-    'Shop',
-  ]);
-  const { link, token } = JSON.parse(created.stdout) as { link: string; token: string };
   expect(link).toMatch(/^ws:\/\/127\.0\.0\.1:\d+#t_[0-9a-f]{16}$/);
 
   const owner = join(dir, 'owner.sqlite');
@@ -48,18 +48,7 @@ it('serves a team, creates it, joins two workspaces, invites, lists, revokes and
   expect(JSON.parse(joined.stdout)).toMatchObject({ state: 'connected', waiting: 0 });
   expect(joined.stdout).not.toContain(token);
 
-  const invited = await runCli([
-    '--db',
-    owner,
-    '--json',
-    'team',
-    'invite',
-    '--name',
-    'Bea',
-    '--role',
-    'editor',
-  ]);
-  const bea = JSON.parse(invited.stdout) as { member: { id: string }; token: string };
+  const bea = await invite(owner, 'Bea', 'editor');
   const second = join(dir, 'bea.sqlite');
   await runCli(['--db', second, 'team', 'join', link], {}, `${bea.token}\n`);
   const members = await runCli(['--db', owner, 'team', 'members']);
@@ -77,3 +66,59 @@ it('serves a team, creates it, joins two workspaces, invites, lists, revokes and
   expect(offline.stdout).toMatch(/offline since/);
   expect(offline.stdout).toMatch(/does not publish team posts/);
 }, 60_000);
+
+it('requires approval, submits, requests changes with a comment, approves, and logs each step', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'prc-'));
+  const data = join(dir, 'server');
+  const { child, link, token } = await startTeamCli(data);
+  children.push(child);
+  const owner = join(dir, 'owner.sqlite');
+  await runCli(['--db', owner, 'team', 'join', link], { PRESSROOM_TEAM_TOKEN: token });
+  const join2 = async (name: string, role: string) => {
+    const file = join(dir, `${name}.sqlite`);
+    const { token: theirs } = await invite(owner, name, role);
+    await runCli(['--db', file, 'team', 'join', link], { PRESSROOM_TEAM_TOKEN: theirs });
+    return file;
+  };
+  const ana = await join2('Ana', 'editor');
+  const bea = await join2('Bea', 'approver');
+
+  expect((await runCli(['--db', ana, 'team', 'approval', 'on'])).stderr).toMatch(
+    /Only the team owner can change whether posts need approval/,
+  );
+  expect((await runCli(['--db', owner, 'team', 'approval', 'on'])).stdout).toMatch(
+    /Every post now needs approval/,
+  );
+  const added = await runCli(['--db', ana, '--json', 'posts', 'add', '--text', 'Winter sale']);
+  const { id } = JSON.parse(added.stdout) as { id: number };
+  expect((await runCli(['--db', ana, 'posts', 'submit', String(id)])).stdout).toMatch(
+    /Sent for review/,
+  );
+  const waiting = await runCli(['--db', bea, '--json', 'posts', 'list', '--state', 'in_review']);
+  const [item] = JSON.parse(waiting.stdout) as { postId: number; text: string }[];
+  expect(item).toMatchObject({ text: 'Winter sale' });
+  const onBea = String(item!.postId);
+  expect((await runCli(['--db', bea, 'posts', 'request-changes', onBea])).stderr).toMatch(
+    /give --comment/,
+  );
+  expect(
+    (await runCli(['--db', bea, 'posts', 'request-changes', onBea, '--comment', 'Add the dates.']))
+      .stdout,
+  ).toMatch(/Sent back to its author/);
+  expect((await runCli(['--db', ana, 'posts', 'submit', String(id)])).stdout).toMatch(
+    /Sent for review/,
+  );
+  expect((await runCli(['--db', bea, 'posts', 'approve', onBea])).stdout).toMatch(/^Approved/);
+
+  const log = await runCli(['--db', owner, '--json', 'team', 'log']);
+  const actions = (JSON.parse(log.stdout) as { name: string; action: string }[]).map(
+    (entry) => `${entry.name} ${entry.action}`,
+  );
+  expect(actions).toEqual([
+    'Owner approval setting',
+    'Ana draft→in_review',
+    'Bea in_review→changes_requested',
+    'Ana changes_requested→in_review',
+    'Bea in_review→approved',
+  ]);
+}, 120_000);

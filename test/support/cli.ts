@@ -97,3 +97,39 @@ export function offlineWorkspace(name: string): { folder: string; env: NodeJS.Pr
     },
   };
 }
+
+export interface TeamCli {
+  child: ChildProcessWithoutNullStreams;
+  /** The server's data folder. */
+  data: string;
+  link: string;
+  /** The owner's member token. */
+  token: string;
+}
+
+/** `team serve` on a free port with its data in `data`, and `team create` there ("Shop"). */
+export async function startTeamCli(data: string): Promise<TeamCli> {
+  const { child, firstLine } = await startCli([
+    '--json',
+    'team',
+    'serve',
+    '--data',
+    data,
+    '--port',
+    '0',
+  ]);
+  const { url } = JSON.parse(firstLine) as { url: string };
+  const created = await runCli([
+    '--json',
+    'team',
+    'create',
+    '--data',
+    data,
+    '--url',
+    url,
+    '--name',
+    'Shop',
+  ]);
+  const { link, token } = JSON.parse(created.stdout) as { link: string; token: string };
+  return { child, data, link, token };
+}

@@ -2,24 +2,17 @@
 // that cannot reach the team server sends nothing; a post one desktop published is not sent by
 // another; a holder cut off by a partition is refused, and the next holder finds its post by
 // reference instead of sending a second one.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PRIORITY } from '../../shared/domain';
-import { formatTeamLink, teamIdempotencyKey } from '../../shared/team';
+import { teamIdempotencyKey } from '../../shared/team';
 import type { ControlPostEntry } from '../../shared/team-doc';
-import { FileSecretStore } from '../../main/core/account';
-import { testWorkspace } from '../support/workspace';
 import type { Workspace } from '../../main/core/workspace';
-import { teamSecretFolder } from '../../main/core/team';
-import { WorkspaceStore } from '../../main/store';
 import { TeamStore } from '../../main/store/team';
 import { OFFLINE_REASON } from '../../main/team-client/publish-gate';
-import { TeamWorkspace } from '../../main/team-client/workspace';
 import { startTestPlatform } from '../support/platform';
 import type { TestPlatform } from '../support/platform';
 import { startTestTeam, until } from '../support/team';
+import { duePost, teamDesktop } from '../support/team-desktop';
 import type { TestTeam } from '../support/team';
 
 let team: TestTeam | undefined;
@@ -30,44 +23,10 @@ afterEach(async () => {
   team = undefined;
 });
 
-/** A desktop: its own workspace file, joined to the team, its member token sealed beside it. */
 function desktop(platform: TestPlatform, token: string): Workspace {
-  const file = join(mkdtempSync(join(tmpdir(), 'prp-')), 'workspace.sqlite');
-  const store = WorkspaceStore.open(file);
-  TeamWorkspace.join(
-    store,
-    formatTeamLink({ url: team!.server.url, team: team!.teamId }),
-    token,
-  ).close();
-  store.close();
-  new FileSecretStore(teamSecretFolder(file)).write(token);
-  const pressroom = testWorkspace({
-    dbFile: file,
-    platform,
-    plan: 'enterprise',
-  });
+  const pressroom = teamDesktop(team!, platform, token);
   pressrooms.push(pressroom);
   return pressroom;
-}
-
-/** A post due now, shared with the team, and this desktop's outbox item for it. */
-function duePost(pressroom: Workspace, text: string): number {
-  const post = pressroom.store.posts.create({
-    botId: 'bot_1',
-    text,
-    mediaUrls: [],
-    scheduledAt: Date.now() - 1000,
-    zone: 'UTC',
-    status: 'scheduled',
-  });
-  pressroom.team!.pushLocalChanges();
-  pressroom.store.outbox.enqueue({
-    kind: 'create_post',
-    postId: post.id,
-    priority: PRIORITY.due,
-    dueAt: Date.now() - 1000,
-  });
-  return post.id;
 }
 
 /** The same post on another desktop (mirrored), with that desktop's own outbox item. */

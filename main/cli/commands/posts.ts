@@ -1,4 +1,4 @@
-// `posts add` and `posts list` (Node, CLI).
+// `posts add` and `posts list` (Node, CLI); the review commands are in posts-review.ts.
 import { Option } from 'commander';
 import type { Command } from 'commander';
 import type { LocalPost } from '../../../shared/domain';
@@ -7,6 +7,8 @@ import { CliError, createOutput } from '../output';
 import { globalOptions } from '../options';
 import { call } from '../../core/operations';
 import { withWorkspace } from '../workspace';
+import type { ApprovalState } from '../../../shared/team';
+import { listInState, registerReview, stateOption } from './posts-review';
 
 interface AddOptions {
   text: string;
@@ -92,7 +94,9 @@ export function registerPosts(program: Command): void {
   posts
     .command('list')
     .description('List the posts of this workspace, by time')
-    .action(async (_options: unknown, command: Command) => {
+    .addOption(stateOption)
+    .action(async (options: { state?: ApprovalState }, command: Command) => {
+      if (options.state) return listInState(command, options.state);
       const output = createOutput(globalOptions(command).json);
       const list = await withWorkspace(command, (pressroom) => call(pressroom, 'listPosts'));
       output.result(
@@ -102,4 +106,5 @@ export function registerPosts(program: Command): void {
           : list.map(describe).join('\n'),
       );
     });
+  registerReview(posts);
 }

@@ -16,7 +16,8 @@ import type { TeamStatus } from '../../team-client/workspace';
 import { createPrivateFolder } from '../../sqlite/private-files';
 import { CliError, createOutput } from '../output';
 import { globalOptions } from '../options';
-import { defaultWorkspaceFile } from '../workspace';
+import { defaultWorkspaceFile, withWorkspace } from '../workspace';
+import { call } from '../../core/operations';
 
 function workspaceFile(command: Command): string {
   const file = globalOptions(command).db ?? defaultWorkspaceFile();
@@ -172,5 +173,53 @@ export function registerTeamDesktop(team: Command): void {
       const answer = await askTeamServer(link, token, { kind: 'revoke', member });
       if (!answer.ok) throw new CliError(answer.error);
       output.result(answer.value, `Revoked: ${describeMember(answer.value.member)}`);
+    });
+  registerApprovalCommands(team);
+}
+
+/** `team approval on|off` (the owner's setting) and `team log`. */
+function registerApprovalCommands(team: Command): void {
+  team
+    .command('approval <on|off>')
+    .description("Whether team posts need an approver's yes before they go out (owner only)")
+    .option('--bot <id...>', 'only the posts of these bots')
+    .action(async (switched: string, options: { bot?: string[] }, command: Command) => {
+      const output = createOutput(globalOptions(command).json);
+      if (switched !== 'on' && switched !== 'off') throw new CliError('Say on or off.');
+      const { link, token } = linkedOrFail(workspaceFile(command));
+      const required = switched === 'on';
+      const bots = required && options.bot ? options.bot : null;
+      const answer = await askTeamServer(link, token, { kind: 'set_approval', required, bots });
+      if (!answer.ok) throw new CliError(answer.error);
+      const which = bots ? `Posts of ${bots.join(', ')}` : 'Every post';
+      output.result(
+        answer.value,
+        required ? `${which} now needs approval before it goes out.` : 'No approval needed.',
+      );
+    });
+
+  team
+    .command('log')
+    .description("The team's audit log: who did what to which post, oldest first")
+    .option('--member <id>', "only this member's entries")
+    .option('--csv', 'as CSV')
+    .action(async (options: { member?: string; csv?: boolean }, command: Command) => {
+      const output = createOutput(globalOptions(command).json);
+      const log = await withWorkspace(command, (pressroom) =>
+        call(pressroom, 'teamLog', {
+          format: options.csv ? 'csv' : 'json',
+          ...(options.member ? { member: options.member } : {}),
+        }),
+      );
+      if (log.csv !== null && !output.json) return void process.stdout.write(`${log.csv}\r\n`);
+      output.result(
+        log.entries,
+        log.entries
+          .map(
+            (entry) =>
+              `${new Date(entry.at).toISOString()}  ${entry.name.padEnd(12)} ${entry.action}${entry.post ? ` ${entry.post}` : ''}${entry.detail ? `  ${entry.detail}` : ''}`,
+          )
+          .join('\n') || 'Nothing in the log yet.',
+      );
     });
 }

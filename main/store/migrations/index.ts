@@ -16,6 +16,7 @@ import { migration011 } from './011-cache-whole-reads';
 import { migration012 } from './012-lease-fencing-epoch';
 import { migration013 } from './013-status-counts';
 import { migration014 } from './014-team-workspace';
+import { migration015 } from './015-team-pending-transitions';
 
 export type { Migration } from './migration';
 
@@ -34,4 +35,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration012,
   migration013,
   migration014,
+  migration015,
 ];

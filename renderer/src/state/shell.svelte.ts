@@ -12,6 +12,7 @@ export const SCREENS = [
   { id: 'catalog', label: 'Catalog' },
   { id: 'import', label: 'Import' },
   { id: 'queue', label: 'Queue' },
+  { id: 'review', label: 'Review' },
   { id: 'orders', label: 'Orders' },
   { id: 'subscribers', label: 'Subscribers' },
   { id: 'bots', label: 'Bots' },

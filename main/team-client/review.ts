@@ -1,0 +1,117 @@
+// Approvals from this desktop (Node): transitions, comments and the log, asked of the team server,
+// which alone decides. A transition asked while the server cannot be reached waits in the
+// workspace file ("waiting to sync") and is sent on reconnect, applied or refused with its reason;
+// a lost answer is unknown, never failed: the transition waits and is sent again, and an answer
+// saying the post already is in the state asked means it was applied.
+import type { ApprovalState, TeamRefusal } from '../../shared/team';
+import { CONTROL_POSTS } from '../../shared/team-doc';
+import type { ControlPostEntry } from '../../shared/team-doc';
+import type { TeamPendingStore } from '../store/team-pending';
+import { TeamRequestUnknown } from './connection';
+import type { TeamConnection } from './connection';
+
+export interface TransitionAsk {
+  post: string;
+  from: ApprovalState;
+  to: ApprovalState;
+  comment?: string;
+}
+
+export type TransitionOutcome =
+  | { kind: 'applied'; state: ApprovalState; pastDue: number | null }
+  | { kind: 'waiting' }
+  | { kind: 'refused'; code: TeamRefusal; reason: string };
+
+/** How long a process that just opened the workspace waits for the server's states. */
+const SETTLE_MS = 3000;
+
+export class TeamReview {
+  private syncing = false;
+  private settledOnce = false;
+
+  constructor(
+    private readonly connection: TeamConnection,
+    private readonly pending: TeamPendingStore,
+  ) {}
+
+  /**
+   * Waits (briefly, once) for the control document: a process that has just opened the workspace,
+   * as the CLI does, knows no state until then. Offline, it goes on without, and what it asks waits.
+   */
+  async settled(): Promise<void> {
+    // Synced once in this process: the states are here (and offline, kept from before).
+    if (this.settledOnce || this.connection.refusal || this.connection.lastSyncedAt !== null)
+      return;
+    await this.connection.whenSynced(SETTLE_MS).then(
+      () => {
+        this.settledOnce = true;
+      },
+      () => undefined,
+    );
+  }
+
+  /** The post's entry in the control document as this desktop last saw it. */
+  entry(post: string): ControlPostEntry | undefined {
+    return this.connection.control.getMap<ControlPostEntry>(CONTROL_POSTS).get(post);
+  }
+
+  /** The approval state this desktop saw last: what a transition says it moves from. */
+  seenState(post: string): ApprovalState {
+    return this.entry(post)?.approval ?? 'draft';
+  }
+
+  async transition(ask: TransitionAsk): Promise<TransitionOutcome> {
+    const { refusal } = this.connection;
+    if (refusal) return { kind: 'refused', code: 'forbidden', reason: refusedDesktop(refusal) };
+    if (this.connection.connected) {
+      try {
+        return await this.send(ask);
+      } catch (error) {
+        if (!(error instanceof TeamRequestUnknown)) throw error;
+      }
+    }
+    this.pending.add(ask);
+    return { kind: 'waiting' };
+  }
+
+  /** Sends the transitions waiting here, oldest first; stops at the first answer that does not come. */
+  async sync(): Promise<void> {
+    if (this.syncing) return;
+    this.syncing = true;
+    try {
+      const { refusal } = this.connection;
+      for (const waiting of this.pending.waiting()) {
+        if (refusal) {
+          this.pending.refused(waiting.id, refusedDesktop(refusal));
+          continue;
+        }
+        if (!this.connection.connected) return;
+        const ask = { post: waiting.post, from: waiting.from, to: waiting.to };
+        const outcome = await this.send(
+          waiting.comment === null ? ask : { ...ask, comment: waiting.comment },
+        ).catch((error: unknown) => {
+          if (error instanceof TeamRequestUnknown) return undefined;
+          throw error;
+        });
+        if (!outcome) return;
+        if (outcome.kind === 'refused') this.pending.refused(waiting.id, outcome.reason);
+        else this.pending.applied(waiting.id);
+      }
+    } finally {
+      this.syncing = false;
+    }
+  }
+
+  private async send(ask: TransitionAsk): Promise<TransitionOutcome> {
+    const answer = await this.connection.request({ kind: 'transition', ...ask });
+    if (answer.ok) return { kind: 'applied', ...answer.value };
+    // Our earlier send whose answer was lost may be what moved it: the state asked holds.
+    if (answer.code === 'stale_state' && this.entry(ask.post)?.approval === ask.to)
+      return { kind: 'applied', state: ask.to, pastDue: null };
+    return { kind: 'refused', code: answer.code, reason: answer.error };
+  }
+}
+
+function refusedDesktop(reason: string): string {
+  return `The team server refused this desktop: ${reason}`;
+}
