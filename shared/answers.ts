@@ -2,6 +2,7 @@
 // every call's answer crosses IPC or HTTP in, and the events the core pushes to its watchers.
 // The operations themselves, with their input schemas, are in contract.ts.
 import type { ConnectionReport } from './connection';
+import type { TeamMember, TeamOverview } from './team';
 import type {
   AccountSettings,
   AiAssistReply,
@@ -115,6 +116,10 @@ export interface OperationResults {
   markItemPublished: OutboxItem;
   cancelItem: OutboxItem;
   status: Status;
+  getTeam: TeamOverview;
+  inviteTeamMember: { member: TeamMember; token: string };
+  revokeTeamMember: TeamMember;
+  setEditingPost: null;
   sync: SyncReport;
   publishDue: DrainReport;
   pauseQueue: null;

@@ -122,6 +122,12 @@ export class TeamStore {
     return row?.uuid ?? undefined;
   }
 
+  postIdOf(uuid: string): number | undefined {
+    const row = statement(this.db, 'SELECT id FROM posts WHERE uuid = ?').get(uuid) as
+      { id: number } | undefined;
+    return row?.id;
+  }
+
   /** Which of these UUIDs have no local row any more: deleted here, to be marked in the document. */
   missing(table: 'posts' | 'products', uuids: readonly string[]): string[] {
     const present = statement(

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import * as Y from 'yjs';
 import { parseTeamLink } from '../../shared/team';
-import type { TeamLink } from '../../shared/team';
+import type { TeamLink, TeamPresence, TeamStatus } from '../../shared/team';
 import type { WorkspaceStore } from '../store';
 import { TeamStore } from '../store/team';
 import { TeamConnection } from './connection';
@@ -12,23 +12,6 @@ import { TeamMirror } from './mirror';
 
 /** Stored updates past which the file's updates are folded into one when the workspace opens. */
 const COMPACT_AFTER = 1000;
-
-export interface TeamStatus {
-  team: string;
-  url: string;
-  device: string;
-  state: 'connected' | 'offline' | 'refused';
-  /** Why the server refused this desktop (revoked token, other protocol). */
-  refusal: string | null;
-  offlineSince: number | null;
-  /** Changes made here the server has not acknowledged yet. */
-  waiting: number;
-  lastSyncedAt: number | null;
-  /** Team posts are published only while connected: the server decides who sends each. */
-  publishes: boolean;
-  /** Other desktops in the workspace now (Yjs awareness). */
-  present: { device: string; editing: string | null }[];
-}
 
 interface Presence {
   device: string;
@@ -106,24 +89,30 @@ export class TeamWorkspace {
     this.setEditing(null);
   }
 
-  /** Tells the others which post this desktop edits (null: none); shown beside that post. */
+  /** Tells the others which post this desktop edits (its UUID; null: none); shown beside it. */
   setEditing(post: string | null): void {
     const presence: Presence = { device: this.device, editing: post };
     this.connection.awareness?.setLocalState(presence);
   }
 
+  /** setEditing by this file's post id, as the editor knows it. */
+  setEditingPost(postId: number | null): void {
+    this.setEditing(postId === null ? null : (this.team.uuidOfPost(postId) ?? null));
+  }
+
   /** The other desktops here now, and what each edits. */
-  present(): Presence[] {
+  present(): TeamPresence[] {
     const awareness = this.connection.awareness;
     if (!awareness) return [];
     return [...awareness.getStates().entries()]
       .filter(([client]) => client !== awareness.clientID)
       .map(([, state]) => state as Partial<Presence>)
       .filter((state): state is Presence => typeof state.device === 'string')
-      .map((state) => ({
-        device: state.device,
-        editing: typeof state.editing === 'string' ? state.editing : null,
-      }));
+      .map((state) => {
+        const editing = typeof state.editing === 'string' ? state.editing : null;
+        const editingPostId = editing === null ? null : (this.team.postIdOf(editing) ?? null);
+        return { device: state.device, editing, editingPostId };
+      });
   }
 
   /** Writes what changed in the rows since the last push into the document. */

@@ -1,0 +1,122 @@
+// The team as the app sees it through the one door: `status` carries the team side (the same
+// answer as `team status --json`), Settings → Team's members, invite (token once) and revoke, and
+// which post this desktop edits, seen by another desktop.
+import { afterEach, describe, expect, it } from 'vitest';
+import { call } from '../../main/core/operations';
+import { OperationFailed } from '../../main/core/errors';
+import { teamPublishingSentence } from '../../shared/team';
+import { joinedWorkspaceFile, startTestTeam, until } from '../support/team';
+import type { TestTeam } from '../support/team';
+import { testWorkspace } from '../support/workspace';
+
+let team: TestTeam | undefined;
+afterEach(async () => {
+  await team?.close();
+  team = undefined;
+});
+
+describe('the team through the core', () => {
+  it('has no team in the status of a workspace of one, and refuses team requests with a sentence', async () => {
+    const workspace = testWorkspace();
+    expect(call(workspace, 'status').team).toBeNull();
+    expect(await call(workspace, 'getTeam')).toEqual({
+      status: null,
+      members: null,
+      membersProblem: null,
+    });
+    await expect(
+      call(workspace, 'inviteTeamMember', { name: 'Bea', role: 'editor' }),
+    ).rejects.toThrow('This workspace is not in a team.');
+    expect(call(workspace, 'setEditingPost', { postId: 1 })).toBeNull();
+  });
+
+  it('says connected, then offline since … and not publishing, from the same owner as team status', async () => {
+    team = await startTestTeam();
+    const workspace = testWorkspace({ dbFile: joinedWorkspaceFile(team, team.ownerToken) });
+    await until(() => call(workspace, 'status').team?.state === 'connected', 5000, 'connected');
+    const connected = call(workspace, 'status').team!;
+    expect(connected).toMatchObject({
+      team: team.teamId,
+      url: team.server.url,
+      state: 'connected',
+      offlineSince: null,
+      publishes: true,
+    });
+    expect(connected.device).toMatch(/^d_/);
+    expect(connected).toEqual({
+      ...workspace.team!.status(),
+      lastSyncedAt: connected.lastSyncedAt,
+    });
+
+    await team.server.close();
+    await until(() => call(workspace, 'status').team?.state === 'offline', 5000, 'offline');
+    const offline = call(workspace, 'status').team!;
+    expect(offline.publishes).toBe(false);
+    expect(offline.offlineSince).toEqual(expect.any(Number));
+    expect(teamPublishingSentence(offline)).toMatch(/does not publish team posts until/);
+    const overview = await call(workspace, 'getTeam');
+    expect(overview.members).toBeNull();
+    expect(overview.membersProblem).toMatch(/team server can be reached/);
+    await expect(
+      call(workspace, 'inviteTeamMember', { name: 'Bea', role: 'editor' }),
+    ).rejects.toThrow(/cannot be reached/);
+    team = undefined;
+  });
+
+  it('lists members with roles, invites with a token answered once, revokes, and refuses an editor', async () => {
+    team = await startTestTeam();
+    const owner = testWorkspace({ dbFile: joinedWorkspaceFile(team, team.ownerToken) });
+    await until(() => owner.team!.connection.connected, 5000, 'connected');
+    const invited = await call(owner, 'inviteTeamMember', { name: 'Bea', role: 'editor' });
+    expect(invited.member).toMatchObject({ name: 'Bea', role: 'editor', revokedAt: null });
+    expect(invited.token.length).toBeGreaterThan(20);
+
+    const overview = await call(owner, 'getTeam');
+    expect(overview.members?.map((member) => [member.name, member.role])).toEqual([
+      ['Owner', 'owner'],
+      ['Bea', 'editor'],
+    ]);
+    expect(JSON.stringify(overview)).not.toContain(team.ownerToken);
+    expect(JSON.stringify(overview)).not.toContain(invited.token);
+
+    const bea = testWorkspace({ dbFile: joinedWorkspaceFile(team, invited.token) });
+    await until(() => bea.team!.connection.connected, 5000, 'Bea connected');
+    const refused = await call(bea, 'inviteTeamMember', { name: 'Cy', role: 'owner' }).catch(
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(OperationFailed);
+    expect((refused as OperationFailed).error.kind).toBe('not_allowed');
+
+    const revoked = await call(owner, 'revokeTeamMember', { member: invited.member.id });
+    expect(revoked.revokedAt).toEqual(expect.any(Number));
+    await until(() => call(bea, 'status').team?.state === 'refused', 8000, 'Bea cut off');
+    expect(call(bea, 'status').team?.publishes).toBe(false);
+  });
+
+  it('tells the other desktops which post this one edits, by their own post id', async () => {
+    team = await startTestTeam();
+    const owner = testWorkspace({ dbFile: joinedWorkspaceFile(team, team.ownerToken) });
+    const bea = testWorkspace({ dbFile: joinedWorkspaceFile(team, team.invite('editor', 'Bea')) });
+    const post = call(owner, 'addPost', { text: 'Rye is back', botId: 'shop', mode: 'draft' });
+    const seen = () =>
+      bea.store.db.prepare('SELECT id FROM posts').get() as { id: number } | undefined;
+    await until(() => seen() !== undefined, 5000, 'the post on Bea’s desktop');
+
+    call(owner, 'setEditingPost', { postId: post.id });
+    const ownerDevice = call(owner, 'status').team!.device;
+    await until(
+      () => call(bea, 'status').team!.present.some((other) => other.editingPostId === seen()!.id),
+      5000,
+      'Bea sees who edits it',
+    );
+    expect(call(bea, 'status').team!.present).toEqual([
+      { device: ownerDevice, editing: expect.any(String), editingPostId: seen()!.id },
+    ]);
+    call(owner, 'setEditingPost', { postId: null });
+    await until(
+      () => call(bea, 'status').team!.present.every((other) => other.editingPostId === null),
+      5000,
+      'the editor closed',
+    );
+  });
+});
