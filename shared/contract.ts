@@ -407,6 +407,11 @@ export const operations = {
     name: z.string().trim().min(1).max(100),
     role: z.enum(TEAM_ROLES),
   }),
+  /** The token is the member's secret: sealed beside the workspace file, never answered again. */
+  joinTeam: z.strictObject({
+    link: z.string().trim().min(1).max(500),
+    token: z.string().trim().min(1).max(200),
+  }),
   revokeTeamMember: z.strictObject({ member: z.string().min(1).max(40) }),
   /** The editor opened (a post's id) or closed (null) a post: the others see who edits it. */
   setEditingPost: z.strictObject({ postId: itemId.nullable() }),
@@ -539,6 +544,7 @@ export const OPERATION_SIDES = {
   status: 'renderer',
   getTeam: 'renderer',
   inviteTeamMember: 'renderer',
+  joinTeam: 'renderer',
   revokeTeamMember: 'renderer',
   setEditingPost: 'renderer',
   sync: 'renderer',

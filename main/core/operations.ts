@@ -33,6 +33,7 @@ const SESSION_OPERATIONS = [
   'connectAccount',
   'useDemo',
   'checkConnection',
+  'joinTeam',
 ] as const satisfies readonly OperationName[];
 type SessionOperation = (typeof SESSION_OPERATIONS)[number];
 /** Every other operation: served by one workspace's services, so `call` can run it. */
@@ -44,6 +45,7 @@ const sessionHandlers: { [K in SessionOperation]: Handler<K, Session> } = {
   connectAccount: (s, input) => s.connect(input),
   useDemo: (s) => s.useDemo(),
   checkConnection: (s) => s.checkConnection(),
+  joinTeam: (s, input) => s.joinTeam(input),
 };
 
 /**

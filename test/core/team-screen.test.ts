@@ -1,8 +1,15 @@
 // The team as the app sees it through the one door: `status` carries the team side (the same
 // answer as `team status --json`), Settings → Team's members, invite (token once) and revoke, and
 // which post this desktop edits, seen by another desktop.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { call } from '../../main/core/operations';
+import { FileSecretStore } from '../../main/core/account';
+import { call, invokeFromRenderer } from '../../main/core/operations';
+import { Session } from '../../main/core/session';
+import { teamSecretFolder } from '../../main/core/team';
+import { formatTeamLink } from '../../shared/team';
 import { OperationFailed } from '../../main/core/errors';
 import { teamPublishingSentence } from '../../shared/team';
 import { joinedWorkspaceFile, startTestTeam, until } from '../support/team';
@@ -118,5 +125,38 @@ describe('the team through the core', () => {
       5000,
       'the editor closed',
     );
+  });
+});
+
+describe('joining from Settings → Team', () => {
+  it('checks the token with the team server, seals it as team join does, and reopens in the team', async () => {
+    team = await startTestTeam();
+    const folder = mkdtempSync(join(tmpdir(), 'prs-'));
+    const session = await Session.open({ folder, secrets: new FileSecretStore(folder) });
+    try {
+      const link = formatTeamLink({ url: team.server.url, team: team.teamId });
+      const wrong = await invokeFromRenderer(session, 'joinTeam', { link, token: 'not-a-token' });
+      expect(wrong).toMatchObject({ ok: false, error: { kind: 'invalid_input' } });
+      expect(!wrong.ok && wrong.error.issues?.[0]?.field).toBe('token');
+      expect(call(session.current, 'status').team).toBeNull();
+      const badLink = await invokeFromRenderer(session, 'joinTeam', {
+        link: 'https://x',
+        token: 'a',
+      });
+      expect(!badLink.ok && badLink.error.issues?.[0]).toMatchObject({ field: 'link' });
+
+      const token = team.invite('editor', 'Bea');
+      const joined = await invokeFromRenderer(session, 'joinTeam', { link, token });
+      expect(joined).toMatchObject({ ok: true, value: { team: team.teamId } });
+      expect(JSON.stringify(joined)).not.toContain(token);
+      await until(() => call(session.current, 'status').team?.state === 'connected', 5000, 'in');
+      const file = join(folder, 'workspace.sqlite');
+      expect(new FileSecretStore(teamSecretFolder(file)).read()).toBe(token);
+      expect(readFileSync(file).includes(Buffer.from(token))).toBe(false);
+      const again = await invokeFromRenderer(session, 'joinTeam', { link, token });
+      expect(again).toMatchObject({ ok: false, error: { kind: 'not_allowed' } });
+    } finally {
+      await session.close();
+    }
   });
 });

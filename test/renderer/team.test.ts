@@ -41,11 +41,27 @@ function withStatus(team: TeamStatus | null): Shell {
 
 function settingsWith(overview: TeamOverview) {
   let members = overview.members;
+  let status = overview.status;
   const transport = new FakeTransport({
+    joinTeam: (input) => {
+      if ((input as { token: string }).token !== TOKEN)
+        return {
+          ok: false,
+          error: {
+            kind: 'invalid_input',
+            message: 'token: refused',
+            issues: [{ field: 'token', message: 'The team server refused this desktop' }],
+          },
+        };
+      status = CONNECTED;
+      members = [member('m_owner', 'Ada', 'owner')];
+      return ok(status);
+    },
+    status: () => ok({ online: true, paused: null, team: status } as Status),
     getSettings: () => ({ ok: false, error: { kind: 'internal', message: 'not in this test' } }),
     listBots: () => ok([]),
     getMediaHost: () => ok(null),
-    getTeam: () => ok({ ...overview, members }),
+    getTeam: () => ok({ ...overview, status, members }),
     inviteTeamMember: () => {
       const bea = member('m_bea', 'Bea', 'viewer');
       members = [...(members ?? []), bea];
@@ -102,10 +118,32 @@ describe('the banner', () => {
 });
 
 describe('Settings → Team', () => {
-  it('tells a workspace of one how to join a team', async () => {
-    const { section } = settingsWith({ status: null, members: null, membersProblem: null });
-    expect(await within(section()).findByText(/This workspace is yours alone/)).toBeTruthy();
+  it('joins a workspace of one with a link and a token, the token typed hidden and then dropped', async () => {
+    const { transport, section } = settingsWith({
+      status: null,
+      members: null,
+      membersProblem: null,
+    });
+    const team = within(section());
+    expect(await team.findByText(/This workspace is yours alone/)).toBeTruthy();
     expect(await axeViolations(section())).toEqual([]);
+    const link = 'wss://team.example.com#t_0123456789abcdef';
+    const tokenField = team.getByLabelText(/Your member token/) as HTMLInputElement;
+    expect(tokenField.type).toBe('password');
+    await fireEvent.input(team.getByLabelText(/Team link/), { target: { value: link } });
+    await fireEvent.input(tokenField, { target: { value: 'wrong' } });
+    await fireEvent.click(team.getByRole('button', { name: 'Join the team' }));
+    expect(await team.findByText('The team server refused this desktop')).toBeTruthy();
+
+    await fireEvent.input(tokenField, { target: { value: TOKEN } });
+    await fireEvent.click(team.getByRole('button', { name: 'Join the team' }));
+    await team.findByRole('cell', { name: 'Ada' });
+    expect(transport.callsOf('joinTeam')).toEqual([
+      { link, token: 'wrong' },
+      { link, token: TOKEN },
+    ]);
+    expect(section().innerHTML).not.toContain(TOKEN);
+    expect(team.getByText(link)).toBeTruthy();
   });
 
   it('lists members with roles, shows an invite token once, and revokes only after asking', async () => {

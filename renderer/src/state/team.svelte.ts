@@ -13,6 +13,8 @@ export const ROLE_LABELS: Record<TeamRole, string> = {
 
 const INVITE_FIELDS = ['name', 'role'] as const;
 type InviteField = (typeof INVITE_FIELDS)[number];
+const JOIN_FIELDS = ['link', 'token'] as const;
+type JoinField = (typeof JOIN_FIELDS)[number];
 
 export class TeamState {
   overview = $state.raw<TeamOverview | null>(null);
@@ -23,6 +25,10 @@ export class TeamState {
   /** The member just invited and their token: the only time it is shown. */
   invited = $state.raw<{ member: TeamMember; token: string } | null>(null);
   revokeError = $state<string | null>(null);
+  /** The join form; the token is typed into a password field and dropped once joined. */
+  joining = $state({ link: '', token: '' });
+  joinErrors = $state.raw<FormErrors<JoinField>>(noErrors());
+  joinBusy = $state(false);
 
   constructor(private readonly shell: Shell) {}
 
@@ -47,6 +53,22 @@ export class TeamState {
     this.invited = result.value;
     this.draft = { name: '', role: 'editor' };
     await this.load();
+  }
+
+  async join(): Promise<void> {
+    const input = { link: this.joining.link.trim(), token: this.joining.token.trim() };
+    const problems = await checkInput('joinTeam', input, JOIN_FIELDS);
+    this.joinErrors = problems ?? noErrors();
+    if (problems) return;
+    this.joinBusy = true;
+    const result = await this.shell.api.joinTeam(input);
+    this.joinBusy = false;
+    if (!result.ok) {
+      this.joinErrors = formErrors(result.error, JOIN_FIELDS);
+      return;
+    }
+    this.joining = { link: '', token: '' };
+    await Promise.all([this.load(), this.shell.refreshStatus()]);
   }
 
   /** Forgets the shown token: it cannot be shown again. */
