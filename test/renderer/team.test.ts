@@ -10,7 +10,11 @@ import AccountBanner from '../../renderer/src/components/AccountBanner.svelte';
 import SettingsScreen from '../../renderer/src/screens/SettingsScreen.svelte';
 import { shellContext } from '../../renderer/src/lib/context';
 import { Shell } from '../../renderer/src/state/shell.svelte';
+import PostEditorDialog from '../../renderer/src/components/post-editor/PostEditorDialog.svelte';
+import CalendarScreen from '../../renderer/src/screens/CalendarScreen.svelte';
+import { PostEditor } from '../../renderer/src/state/post-editor.svelte';
 import { FakeTransport, ok } from './fake-transport';
+import { post, shellWith, stubJsdom } from './post-editor-fixtures';
 
 const TOKEN = 'tok_4c1d0c8e2f6b4a1e9d7c5b3a1f0e2d4c';
 const CONNECTED: TeamStatus = {
@@ -190,5 +194,67 @@ describe('Settings → Team', () => {
     expect(
       await within(section()).findByText(/listed while the team server can be reached/),
     ).toBeTruthy();
+  });
+});
+
+describe('presence', () => {
+  const elsewhere = (editingPostId: number | null) => ({
+    ...CONNECTED,
+    present: [{ device: 'd_99887766', editing: editingPostId ? 'uuid' : null, editingPostId }],
+  });
+
+  it('tells the core which post the editor has open and when it closes, and shows who else edits it', async () => {
+    stubJsdom();
+    const { shell, transport } = await shellWith({ setEditingPost: () => ok(null) });
+    shell.status = { online: true, paused: null, team: elsewhere(7) } as Status;
+    const editor = new PostEditor(shell, { post: post({ id: 7 }) });
+    const view = render(PostEditorDialog, {
+      props: { editor, bots: [], onsaved: () => undefined, onclose: () => undefined },
+    });
+    const dialog = screen.getByRole('dialog', { name: 'Edit post' });
+    expect(within(dialog).getByRole('status').textContent).toMatch(
+      /d_99887766 is editing this post now\.\s*In this workspace now: d_99887766\./,
+    );
+    expect(transport.callsOf('setEditingPost')).toEqual([{ postId: 7 }]);
+    view.unmount();
+    expect(transport.callsOf('setEditingPost')).toEqual([{ postId: 7 }, { postId: null }]);
+  });
+
+  it('tells nothing in a workspace of one', async () => {
+    stubJsdom();
+    const { shell, transport } = await shellWith();
+    shell.status = { online: true, paused: null, team: null } as Status;
+    const view = render(PostEditorDialog, {
+      props: {
+        editor: new PostEditor(shell, { post: post({ id: 7 }) }),
+        bots: [],
+        onsaved: () => undefined,
+        onclose: () => undefined,
+      },
+    });
+    expect(screen.queryByText(/In this workspace now/)).toBeNull();
+    view.unmount();
+    expect(transport.callsOf('setEditingPost')).toEqual([]);
+  });
+
+  it('marks a month chip edited on another desktop, in words for screen readers', async () => {
+    stubJsdom();
+    const today = Date.now();
+    const { shell } = await shellWith({
+      getCalendar: () =>
+        ok({
+          posts: [post({ id: 7, scheduledAt: today, text: 'Fresh rye today' })],
+          hidden: {},
+          drafts: [],
+          freeSlots: [],
+          bots: [],
+        }),
+    });
+    shell.status = { online: true, paused: null, team: elsewhere(7) } as Status;
+    render(CalendarScreen, { context: shellContext(shell) });
+    const chip = await screen.findByRole('button', { name: /Fresh rye today/ });
+    expect(chip.textContent).toContain('(d_99887766 is editing it)');
+    shell.status = { online: true, paused: null, team: elsewhere(null) } as Status;
+    await waitFor(() => expect(chip.textContent).not.toContain('is editing'));
   });
 });
