@@ -7,6 +7,7 @@ import type { PublishGate } from '../queue/publish-gate';
 import type { WorkspaceStore } from '../store';
 import { TeamStore } from '../store/team';
 import { TeamPublishGate, TokenlessTeamGate } from '../team-client/publish-gate';
+import type { PulledKind } from '../team-client/mirror';
 import { TeamWorkspace } from '../team-client/workspace';
 import { askTeamServer } from '../team-client/membership';
 import { FileSecretStore } from './account';
@@ -20,13 +21,14 @@ export function openTeamSide(
   store: WorkspaceStore,
   dbFile: string,
   now: () => number,
+  onPulled: (what: PulledKind) => void,
 ): { workspace?: TeamWorkspace; gate?: PublishGate } {
   const team = new TeamStore(store.db, now);
   if (!team.link()) return {};
   const folder = teamSecretFolder(dbFile);
   const token = existsSync(folder) ? new FileSecretStore(folder).read() : null;
   if (!token) return { gate: new TokenlessTeamGate(team) };
-  const workspace = TeamWorkspace.open(store, token, { now });
+  const workspace = TeamWorkspace.open(store, token, { now, onPulled });
   return workspace ? { workspace, gate: new TeamPublishGate(workspace, team) } : {};
 }
 

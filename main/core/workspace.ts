@@ -89,6 +89,9 @@ export class Workspace {
   /** The team as Settings → Team, the banner and the editor see it. */
   readonly sharing: TeamService;
   private readonly events = new CoreEvents();
+  /** Another desktop's change to these rows: the screens that show them reload. */
+  private readonly reloadScreens = (what: 'posts' | 'products' | 'schedules') =>
+    this.events.emit({ type: 'changed', what });
   private readonly platform: GovernedClient;
   private readonly lease: PublishingLease;
 
@@ -106,7 +109,7 @@ export class Workspace {
     this.settings = new SettingsService(store, events);
     this.media = new MediaService(store);
     const client = this.platform.client;
-    const team = openTeamSide(store, config.dbFile, now);
+    const team = openTeamSide(store, config.dbFile, now, this.reloadScreens);
     this.team = team.workspace;
     this.sharing = new TeamService(this.team);
     const publisher = client

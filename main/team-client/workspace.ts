@@ -9,6 +9,7 @@ import type { WorkspaceStore } from '../store';
 import { TeamStore } from '../store/team';
 import { TeamConnection } from './connection';
 import { TeamMirror } from './mirror';
+import type { PulledKind } from './mirror';
 
 /** Stored updates past which the file's updates are folded into one when the workspace opens. */
 const COMPACT_AFTER = 1000;
@@ -22,6 +23,8 @@ export interface TeamWorkspaceOptions {
   /** How often changed rows are written into the document. */
   pushEveryMs?: number;
   now?: () => number;
+  /** Told after another desktop's change was written into the rows. */
+  onPulled?: (what: PulledKind) => void;
 }
 
 export class TeamWorkspace {
@@ -82,7 +85,7 @@ export class TeamWorkspace {
       now,
     );
     this.mirror.pullAll();
-    this.stopFollowing = this.mirror.follow();
+    this.stopFollowing = this.mirror.follow(options.onPulled);
     this.pushLocalChanges();
     this.connection = new TeamConnection({ link, token, doc: this.doc });
     this.timer = setInterval(() => this.pushLocalChanges(), options.pushEveryMs ?? 100);

@@ -100,14 +100,20 @@ describe('the team through the core', () => {
     expect(call(bea, 'status').team?.publishes).toBe(false);
   });
 
-  it('tells the other desktops which post this one edits, by their own post id', async () => {
+  it('tells the other desktops of a new post (their screens reload) and which post this one edits, by their own post id', async () => {
     team = await startTestTeam();
     const owner = testWorkspace({ dbFile: joinedWorkspaceFile(team, team.ownerToken) });
     const bea = testWorkspace({ dbFile: joinedWorkspaceFile(team, team.invite('editor', 'Bea')) });
+    const told: string[] = [];
+    bea.subscribe((event) => {
+      if (event.type === 'changed') told.push(event.what);
+    });
     const post = call(owner, 'addPost', { text: 'Rye is back', botId: 'shop', mode: 'draft' });
     const seen = () =>
       bea.store.db.prepare('SELECT id FROM posts').get() as { id: number } | undefined;
     await until(() => seen() !== undefined, 5000, 'the post on Bea’s desktop');
+    // Bea's screens showing posts reload: her calendar shows it without her doing anything.
+    expect(told).toContain('posts');
 
     call(owner, 'setEditingPost', { postId: post.id });
     const ownerDevice = call(owner, 'status').team!.device;
