@@ -1,5 +1,7 @@
 // Settings → Team's state (browser): this desktop's state in its team, the members and their
 // roles, inviting one (their token shown once, here only, until dismissed) and revoking one.
+import type { CallResult } from '../../../shared/answers';
+import type { OperationInput, OperationName } from '../../../shared/contract';
 import type { TeamMember, TeamOverview, TeamRole } from '../../../shared/team';
 import { coalesce } from '../lib/coalesce';
 import { checkInput, formErrors, noErrors, type FormErrors } from './forms';
@@ -12,23 +14,44 @@ export const ROLE_LABELS: Record<TeamRole, string> = {
 };
 
 const INVITE_FIELDS = ['name', 'role'] as const;
-type InviteField = (typeof INVITE_FIELDS)[number];
 const JOIN_FIELDS = ['link', 'token'] as const;
-type JoinField = (typeof JOIN_FIELDS)[number];
+
+/** One form's errors and busy flag, and its sending: the core's checks here first, then the call. */
+class FormRun<F extends string> {
+  errors = $state.raw<FormErrors<F>>(noErrors());
+  busy = $state(false);
+
+  constructor(private readonly fields: readonly F[]) {}
+
+  /** The call's value, or undefined when the input or the core refused it (errors then shown). */
+  async submit<K extends OperationName, T>(
+    operation: K,
+    input: OperationInput<K>,
+    send: () => Promise<CallResult<T>>,
+  ): Promise<T | undefined> {
+    const problems = await checkInput(operation, input, this.fields);
+    this.errors = problems ?? noErrors();
+    if (problems) return undefined;
+    this.busy = true;
+    const result = await send();
+    this.busy = false;
+    if (result.ok) return result.value;
+    this.errors = formErrors(result.error, this.fields);
+    return undefined;
+  }
+}
 
 export class TeamState {
   overview = $state.raw<TeamOverview | null>(null);
   loadError = $state<string | null>(null);
   draft = $state<{ name: string; role: TeamRole }>({ name: '', role: 'editor' });
-  inviteErrors = $state.raw<FormErrors<InviteField>>(noErrors());
-  inviting = $state(false);
+  readonly inviteForm = new FormRun(INVITE_FIELDS);
   /** The member just invited and their token: the only time it is shown. */
   invited = $state.raw<{ member: TeamMember; token: string } | null>(null);
   revokeError = $state<string | null>(null);
   /** The join form; the token is typed into a password field and dropped once joined. */
   joining = $state({ link: '', token: '' });
-  joinErrors = $state.raw<FormErrors<JoinField>>(noErrors());
-  joinBusy = $state(false);
+  readonly joinForm = new FormRun(JOIN_FIELDS);
 
   constructor(private readonly shell: Shell) {}
 
@@ -40,33 +63,21 @@ export class TeamState {
 
   async invite(): Promise<void> {
     const input = { name: this.draft.name.trim(), role: this.draft.role };
-    const problems = await checkInput('inviteTeamMember', input, INVITE_FIELDS);
-    this.inviteErrors = problems ?? noErrors();
-    if (problems) return;
-    this.inviting = true;
-    const result = await this.shell.api.inviteTeamMember(input);
-    this.inviting = false;
-    if (!result.ok) {
-      this.inviteErrors = formErrors(result.error, INVITE_FIELDS);
-      return;
-    }
-    this.invited = result.value;
+    const invited = await this.inviteForm.submit('inviteTeamMember', input, () =>
+      this.shell.api.inviteTeamMember(input),
+    );
+    if (!invited) return;
+    this.invited = invited;
     this.draft = { name: '', role: 'editor' };
     await this.load();
   }
 
   async join(): Promise<void> {
     const input = { link: this.joining.link.trim(), token: this.joining.token.trim() };
-    const problems = await checkInput('joinTeam', input, JOIN_FIELDS);
-    this.joinErrors = problems ?? noErrors();
-    if (problems) return;
-    this.joinBusy = true;
-    const result = await this.shell.api.joinTeam(input);
-    this.joinBusy = false;
-    if (!result.ok) {
-      this.joinErrors = formErrors(result.error, JOIN_FIELDS);
-      return;
-    }
+    const joined = await this.joinForm.submit('joinTeam', input, () =>
+      this.shell.api.joinTeam(input),
+    );
+    if (joined === undefined) return;
     this.joining = { link: '', token: '' };
     await Promise.all([this.load(), this.shell.refreshStatus()]);
   }
