@@ -2,6 +2,7 @@
 // every call's answer crosses IPC or HTTP in, and the events the core pushes to its watchers.
 // The operations themselves, with their input schemas, are in contract.ts.
 import type { ConnectionReport } from './connection';
+import type { TeamMember, TeamOverview, TeamStatus } from './team';
 import type {
   AccountSettings,
   AiAssistReply,
@@ -116,6 +117,11 @@ export interface OperationResults extends ReviewResults {
   markItemPublished: OutboxItem;
   cancelItem: OutboxItem;
   status: Status;
+  getTeam: TeamOverview;
+  inviteTeamMember: { member: TeamMember; token: string };
+  joinTeam: TeamStatus | null;
+  revokeTeamMember: TeamMember;
+  setEditingPost: null;
   sync: SyncReport;
   publishDue: DrainReport;
   pauseQueue: null;

@@ -11,6 +11,7 @@ import { isHttpUrl } from './url';
 import { apiBaseUrl, httpUrl, text } from './validation';
 import { reviewOperations } from './review';
 import { LIMITS } from './limits';
+import { TEAM_ROLES } from './team';
 
 /** How long the base64 text of `bytes` bytes is. */
 const base64Length = (bytes: number) => Math.ceil(bytes / 3) * 4;
@@ -401,6 +402,21 @@ export const operations = {
   }),
   cancelItem: z.strictObject({ id: itemId }),
   status: z.strictObject({}),
+  /** Settings → Team: this desktop's state in its team and the members (docs/team.md). */
+  getTeam: z.strictObject({}),
+  /** Owner only; the answer carries the new member's token, shown once and never again. */
+  inviteTeamMember: z.strictObject({
+    name: z.string().trim().min(1).max(100),
+    role: z.enum(TEAM_ROLES),
+  }),
+  /** The token is the member's secret: sealed beside the workspace file, never answered again. */
+  joinTeam: z.strictObject({
+    link: z.string().trim().min(1).max(500),
+    token: z.string().trim().min(1).max(200),
+  }),
+  revokeTeamMember: z.strictObject({ member: z.string().min(1).max(40) }),
+  /** The editor opened (a post's id) or closed (null) a post: the others see who edits it. */
+  setEditingPost: z.strictObject({ postId: itemId.nullable() }),
   sync: z.strictObject({}),
   publishDue: z.strictObject({}),
   pauseQueue: z.strictObject({}),
@@ -528,6 +544,11 @@ export const OPERATION_SIDES = {
   markItemPublished: 'renderer',
   cancelItem: 'renderer',
   status: 'renderer',
+  getTeam: 'renderer',
+  inviteTeamMember: 'renderer',
+  joinTeam: 'renderer',
+  revokeTeamMember: 'renderer',
+  setEditingPost: 'renderer',
   sync: 'renderer',
   publishDue: 'renderer',
   pauseQueue: 'renderer',

@@ -2,6 +2,7 @@
 // constants; runs in every process.
 import type { TokenEstimate } from './campaign';
 import type { TextEncoding } from './encodings';
+import type { TeamStatus } from './team';
 
 export const POST_STATUSES = [
   'draft',
@@ -286,6 +287,8 @@ export interface Status {
   rateLimited: number;
   /** By resource; a problem says when the last sync failed or kept rows it could not prove gone. */
   sync: Record<string, SyncState>;
+  /** This desktop in its team; null for a workspace of one (docs/team.md). */
+  team: TeamStatus | null;
 }
 
 export interface DrainReport {

@@ -33,6 +33,7 @@ const SESSION_OPERATIONS = [
   'connectAccount',
   'useDemo',
   'checkConnection',
+  'joinTeam',
 ] as const satisfies readonly OperationName[];
 type SessionOperation = (typeof SESSION_OPERATIONS)[number];
 /** Every other operation: served by one workspace's services, so `call` can run it. */
@@ -44,6 +45,7 @@ const sessionHandlers: { [K in SessionOperation]: Handler<K, Session> } = {
   connectAccount: (s, input) => s.connect(input),
   useDemo: (s) => s.useDemo(),
   checkConnection: (s) => s.checkConnection(),
+  joinTeam: (s, input) => s.joinTeam(input),
 };
 
 /**
@@ -82,6 +84,10 @@ const workspaceHandlers = {
   markItemPublished: (w, input) => w.queue.markItemPublished(input),
   cancelItem: (w, input) => w.queue.cancelItem(input),
   status: (w) => w.queue.status(),
+  getTeam: (w) => w.sharing.getTeam(),
+  inviteTeamMember: (w, input) => w.sharing.inviteTeamMember(input),
+  revokeTeamMember: (w, input) => w.sharing.revokeTeamMember(input),
+  setEditingPost: (w, input) => w.sharing.setEditingPost(input),
   sync: (w) => w.queue.sync(),
   publishDue: (w) => w.queue.publishDue(),
   pauseQueue: (w) => (w.queue.pauseQueue(), null),

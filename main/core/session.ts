@@ -2,7 +2,8 @@
 // server, a real account, or offline drafts. Each has its own database, so demo posts can never be
 // published to a real account. Electron's IPC and the web host both call through one Session.
 import { join } from 'node:path';
-import type { MediaHost } from '../../shared/contract';
+import type { CheckedInput, MediaHost } from '../../shared/contract';
+import type { TeamStatus } from '../../shared/team';
 import type { CoreEvent } from '../../shared/answers';
 import type { AccountSettings } from '../../shared/domain';
 import { createPlatformClient } from '../platform/client';
@@ -15,6 +16,7 @@ import { checkConnection } from './connection';
 import { seedDemoWorkspace } from './demo-workspace';
 import { InvalidInput, NotAllowed, NotConnected } from './errors';
 import { localPlatformProblem } from './platform-address';
+import { joinTeam } from './team';
 import { Workspace } from './workspace';
 import type { WorkspaceConfig } from './workspace';
 import { startWebhookReceiver } from './receiver';
@@ -67,6 +69,7 @@ export interface SessionOptions {
 
 export class Session {
   private pressroom!: Workspace;
+  private dbFile = '';
   private mode: AccountSettings['mode'] = 'offline';
   private account: AccountInput | null = null;
   private demoPlatform: DemoPlatform | null = null;
@@ -170,6 +173,18 @@ export class Session {
   }
 
   /** Forgets the stored account and goes back to the demo workspace (or offline drafts). */
+  /** Joins the open workspace to a team (docs/team.md) and reopens it in the team. */
+  async joinTeam(input: CheckedInput<'joinTeam'>): Promise<TeamStatus | null> {
+    if (this.mode === 'demo')
+      throw new NotAllowed(
+        'The demo workspace does not join a team: connect your account (or use no account) first.',
+      );
+    if (this.pressroom.team) throw new NotAllowed('This workspace is already in a team.');
+    await joinTeam(this.pressroom.store, this.dbFile, input.link, input.token);
+    await this.switchTo(this.mode, this.account);
+    return this.pressroom.sharing.status();
+  }
+
   async useDemo(): Promise<AccountSettings> {
     this.options.secrets.write(null);
     this.accountFile.write(null);
@@ -219,6 +234,7 @@ export class Session {
     }
     this.mode = mode;
     this.account = account;
+    this.dbFile = config.dbFile;
     this.pressroom = new Workspace({ ...this.options.pressroom, ...config });
     if (mode === 'demo' && this.demoPlatform?.mediaHost)
       this.pressroom.media.setHost(this.demoPlatform.mediaHost);

@@ -29,6 +29,7 @@ import { PostsService } from './services/posts';
 import { ReviewService } from './services/review';
 import { QueueService } from './services/queue';
 import { SettingsService } from './services/settings';
+import { TeamService } from './services/team';
 import { WebhooksService } from './services/webhooks';
 import type { OwnReceiver } from './services/webhooks';
 
@@ -59,6 +60,15 @@ function reportDrainError(error: unknown): void {
   );
 }
 
+/** The CSV reader and writer bound to this workspace's store, as the imports service takes them. */
+function csvOf(store: WorkspaceStore) {
+  return {
+    importCsv: importCsv.bind(null, store),
+    previewCsv: previewCsv.bind(null, store),
+    exportCsv: exportCsv.bind(null, store),
+  };
+}
+
 export class Workspace {
   readonly store: WorkspaceStore;
   /** The team this workspace is shared with, when it was joined to one (docs/team.md). */
@@ -78,7 +88,12 @@ export class Workspace {
   readonly ai: AiService;
   readonly webhooks: WebhooksService;
   readonly media: MediaService;
+  /** The team as Settings → Team, the banner and the editor see it. */
+  readonly sharing: TeamService;
   private readonly events = new CoreEvents();
+  /** Another desktop's change to these rows: the screens that show them reload. */
+  private readonly reloadScreens = (what: 'posts' | 'products' | 'schedules') =>
+    this.events.emit({ type: 'changed', what });
   private readonly platform: GovernedClient;
   private readonly lease: PublishingLease;
 
@@ -96,8 +111,9 @@ export class Workspace {
     this.settings = new SettingsService(store, events);
     this.media = new MediaService(store);
     const client = this.platform.client;
-    const team = openTeamSide(store, config.dbFile, now);
+    const team = openTeamSide(store, config.dbFile, now, this.reloadScreens);
     this.team = team.workspace;
+    this.sharing = new TeamService(this.team);
     const publisher = client
       ? new Publisher({
           store,
@@ -129,13 +145,22 @@ export class Workspace {
       : null;
     const outbox = new Outbox(store.outbox, now, events, scheduler);
     this.outbox = outbox;
-    this.queue = new QueueService(store, outbox, now, events, this.platform, this.media, {
-      publisher,
-      scheduler,
-      puller,
-      // Long enough to see a silent holder go stale, with time to spare.
-      leaseWaitMs: 2 * (config.leaseStaleMs ?? LEASE_STALE_MS),
-    });
+    this.queue = new QueueService(
+      store,
+      outbox,
+      now,
+      events,
+      this.platform,
+      this.media,
+      this.sharing,
+      {
+        publisher,
+        scheduler,
+        puller,
+        // Long enough to see a silent holder go stale, with time to spare.
+        leaseWaitMs: 2 * (config.leaseStaleMs ?? LEASE_STALE_MS),
+      },
+    );
     this.posts = new PostsService(store, outbox, now, events, this.settings, this.media);
     this.bots = new BotsService(store, outbox, this.posts);
     this.review = new ReviewService(this.team, store.posts);
@@ -151,12 +176,7 @@ export class Workspace {
     );
     this.people = new PeopleService(store, outbox, now, this.platform);
     this.catalog = new CatalogService(store, outbox, now, events, this.settings);
-    const csv = {
-      importCsv: importCsv.bind(null, store),
-      previewCsv: previewCsv.bind(null, store),
-      exportCsv: exportCsv.bind(null, store),
-    };
-    this.imports = new ImportsService(store, csv, outbox, now, events, this.settings);
+    this.imports = new ImportsService(store, csvOf(store), outbox, now, events, this.settings);
     this.ai = new AiService(store, now, events, this.platform, this.settings, this.planning);
     this.webhooks = new WebhooksService(store, events, this.platform, config.receiver ?? null);
   }

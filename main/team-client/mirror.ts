@@ -20,6 +20,9 @@ import type { TeamPostRow, TeamProductRow, TeamStore } from '../store/team';
 /** Marks this desktop's own writes into the document, so the observer does not write them back. */
 export const LOCAL_ORIGIN = Symbol('local rows');
 
+/** Which rows another desktop's change was written into, so screens showing them reload. */
+export type PulledKind = 'posts' | 'products' | 'schedules';
+
 export class TeamMirror {
   constructor(
     private readonly doc: Y.Doc,
@@ -36,18 +39,24 @@ export class TeamMirror {
   }
 
   /** Follows the document from now on: what others change reaches the rows at once. */
-  follow(): () => void {
+  follow(onPulled: (what: PulledKind) => void = () => undefined): () => void {
     const onPosts = (events: Y.YEvent<Y.AbstractType<unknown>>[], transaction: Y.Transaction) => {
-      if (transaction.origin !== LOCAL_ORIGIN) this.pull(changedKeys(events), []);
+      if (transaction.origin === LOCAL_ORIGIN) return;
+      this.pull(changedKeys(events), []);
+      onPulled('posts');
     };
     const onProducts = (
       events: Y.YEvent<Y.AbstractType<unknown>>[],
       transaction: Y.Transaction,
     ) => {
-      if (transaction.origin !== LOCAL_ORIGIN) this.pull([], changedKeys(events));
+      if (transaction.origin === LOCAL_ORIGIN) return;
+      this.pull([], changedKeys(events));
+      onPulled('products');
     };
     const onSchedules = (event: Y.YMapEvent<unknown>, transaction: Y.Transaction) => {
-      if (transaction.origin !== LOCAL_ORIGIN) this.pullSchedules([...event.keysChanged]);
+      if (transaction.origin === LOCAL_ORIGIN) return;
+      this.pullSchedules([...event.keysChanged]);
+      onPulled('schedules');
     };
     postsMap(this.doc).observeDeep(onPosts);
     productsMap(this.doc).observeDeep(onProducts);

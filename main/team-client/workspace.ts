@@ -4,33 +4,17 @@
 import { randomUUID } from 'node:crypto';
 import * as Y from 'yjs';
 import { parseTeamLink } from '../../shared/team';
-import type { TeamLink } from '../../shared/team';
+import type { TeamLink, TeamPresence, TeamStatus } from '../../shared/team';
 import type { WorkspaceStore } from '../store';
 import { TeamStore } from '../store/team';
 import { TeamPendingStore } from '../store/team-pending';
 import { TeamConnection } from './connection';
 import { TeamMirror } from './mirror';
+import type { PulledKind } from './mirror';
 import { TeamReview } from './review';
 
 /** Stored updates past which the file's updates are folded into one when the workspace opens. */
 const COMPACT_AFTER = 1000;
-
-export interface TeamStatus {
-  team: string;
-  url: string;
-  device: string;
-  state: 'connected' | 'offline' | 'refused';
-  /** Why the server refused this desktop (revoked token, other protocol). */
-  refusal: string | null;
-  offlineSince: number | null;
-  /** Changes made here the server has not acknowledged yet. */
-  waiting: number;
-  lastSyncedAt: number | null;
-  /** Team posts are published only while connected: the server decides who sends each. */
-  publishes: boolean;
-  /** Other desktops in the workspace now (Yjs awareness). */
-  present: { device: string; editing: string | null }[];
-}
 
 interface Presence {
   device: string;
@@ -41,6 +25,8 @@ export interface TeamWorkspaceOptions {
   /** How often changed rows are written into the document. */
   pushEveryMs?: number;
   now?: () => number;
+  /** Told after another desktop's change was written into the rows. */
+  onPulled?: (what: PulledKind) => void;
 }
 
 export class TeamWorkspace {
@@ -104,7 +90,7 @@ export class TeamWorkspace {
       now,
     );
     this.mirror.pullAll();
-    this.stopFollowing = this.mirror.follow();
+    this.stopFollowing = this.mirror.follow(options.onPulled);
     this.pushLocalChanges();
     this.connection = new TeamConnection({ link, token, doc: this.doc });
     this.pending = new TeamPendingStore(store.db, now);
@@ -113,24 +99,30 @@ export class TeamWorkspace {
     this.setEditing(null);
   }
 
-  /** Tells the others which post this desktop edits (null: none); shown beside that post. */
+  /** Tells the others which post this desktop edits (its UUID; null: none); shown beside it. */
   setEditing(post: string | null): void {
     const presence: Presence = { device: this.device, editing: post };
     this.connection.awareness?.setLocalState(presence);
   }
 
+  /** setEditing by this file's post id, as the editor knows it. */
+  setEditingPost(postId: number | null): void {
+    this.setEditing(postId === null ? null : (this.team.uuidOfPost(postId) ?? null));
+  }
+
   /** The other desktops here now, and what each edits. */
-  present(): Presence[] {
+  present(): TeamPresence[] {
     const awareness = this.connection.awareness;
     if (!awareness) return [];
     return [...awareness.getStates().entries()]
       .filter(([client]) => client !== awareness.clientID)
       .map(([, state]) => state as Partial<Presence>)
       .filter((state): state is Presence => typeof state.device === 'string')
-      .map((state) => ({
-        device: state.device,
-        editing: typeof state.editing === 'string' ? state.editing : null,
-      }));
+      .map((state) => {
+        const editing = typeof state.editing === 'string' ? state.editing : null;
+        const editingPostId = editing === null ? null : (this.team.postIdOf(editing) ?? null);
+        return { device: state.device, editing, editingPostId };
+      });
   }
 
   private tick(): void {

@@ -56,6 +56,7 @@ const status = (patch: Partial<Status> = {}): Status => ({
   requests: 0,
   rateLimited: 0,
   sync: {},
+  team: null,
   ...patch,
 });
 

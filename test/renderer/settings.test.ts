@@ -42,6 +42,7 @@ function setup(
     getSettings: () => ok(current),
     listBots: () => ok(bots),
     getMediaHost: () => ok(null),
+    getTeam: () => ok({ status: null, members: null, membersProblem: null }),
   });
   const shell = new Shell(transport);
   render(SettingsScreen, { context: shellContext(shell) });

@@ -4,15 +4,14 @@
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
-import { TEAM_ROLES } from '../../../shared/team';
-import type { TeamMember, TeamRole } from '../../../shared/team';
+import { TEAM_ROLES, teamPublishingSentence, teamStateSentence } from '../../../shared/team';
+import type { TeamMember, TeamRole, TeamStatus } from '../../../shared/team';
 import { FileSecretStore } from '../../core/account';
 import { teamSecretFolder } from '../../core/team';
 import { WorkspaceStore } from '../../store';
 import { TeamStore } from '../../store/team';
 import { askTeamServer } from '../../team-client/membership';
 import { TeamWorkspace } from '../../team-client/workspace';
-import type { TeamStatus } from '../../team-client/workspace';
 import { createPrivateFolder } from '../../sqlite/private-files';
 import { CliError, createOutput } from '../output';
 import { globalOptions } from '../options';
@@ -52,18 +51,10 @@ function linkedOrFail(file: string): { link: { url: string; team: string }; toke
 
 function describeStatus(status: TeamStatus): string {
   const when = (at: number | null) => (at === null ? 'never' : new Date(at).toISOString());
-  const state =
-    status.state === 'connected'
-      ? 'connected'
-      : status.state === 'refused'
-        ? `refused: ${status.refusal}`
-        : `offline since ${when(status.offlineSince)}`;
   return [
-    `Team ${status.team} at ${status.url}: ${state}`,
+    `Team ${status.team} at ${status.url}: ${teamStateSentence(status, when)}`,
     `${status.waiting} change(s) waiting to sync; last synced ${when(status.lastSyncedAt)}; ${status.present.length} other desktop(s) here`,
-    status.publishes
-      ? 'Team posts are published through the team server’s lease.'
-      : 'This desktop does not publish team posts until it reaches the team server.',
+    teamPublishingSentence(status),
   ].join('\n');
 }
 

@@ -16,6 +16,7 @@ import type { GovernedClient } from '../governed-client';
 import type { Outbox } from '../outbox';
 import { queueRows } from '../queue-rows';
 import type { MediaService } from './media';
+import type { TeamService } from './team';
 
 /** What the queue reads of the store beside the outbox: what its items are about, and counts. */
 export interface QueueData {
@@ -47,6 +48,7 @@ export class QueueService {
     private readonly events: CoreEvents,
     private readonly platform: GovernedClient,
     private readonly media: MediaService,
+    private readonly team: TeamService,
     private readonly engine: QueueEngine,
   ) {}
 
@@ -118,6 +120,7 @@ export class QueueService {
       requests: this.platform.stats.requests,
       rateLimited: this.platform.stats.rateLimited,
       sync: this.store.cache.syncStates(),
+      team: this.team.status(),
     };
   }
 

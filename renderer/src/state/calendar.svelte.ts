@@ -28,6 +28,7 @@ import { deletePost, moveToDrafts } from './post-actions';
 import type { EditorStart } from './post-fields.svelte';
 import { nextWholeHour } from './post-when';
 import type { Shell } from './shell.svelte';
+import type { TeamStatus } from '../../../shared/team';
 
 export const CALENDAR_VIEWS = [
   { id: 'dayGridMonth', label: 'Month', key: 'm' },
@@ -223,6 +224,10 @@ export class CalendarState implements PostBoard {
 
   constructor(private readonly shell: Shell) {
     this.moves = new CalendarMoves(shell, this);
+  }
+  /** This desktop in its team (null for a workspace of one): who edits which post. */
+  get team(): TeamStatus | null {
+    return this.shell.status?.team ?? null;
   }
 
   /** The zone the calendar shows times in: the user's setting. */

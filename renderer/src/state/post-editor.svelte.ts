@@ -14,6 +14,7 @@ import { deletePost, moveToDrafts } from './post-actions';
 import { PostMedia } from './post-media.svelte';
 import { NOT_GONE_OUT } from './post-status';
 import type { Shell } from './shell.svelte';
+import type { TeamStatus } from '../../../shared/team';
 
 /** Plain names: "hand off" is what API v1 calls letting the platform publish it at its time. */
 export const POST_MODE_LABELS: Record<PostMode, string> = {
@@ -71,6 +72,22 @@ export class PostEditor {
     this.media = new PostMedia(shell.api, start.post?.mediaUrls);
     this.fields = new PostFields(shell, this.media, start);
     this.ai = new PostAssist(shell, this.fields);
+  }
+
+  /** This desktop in its team (null for a workspace of one): who else is here, who edits what. */
+  get team(): TeamStatus | null {
+    return this.shell.status?.team ?? null;
+  }
+
+  /**
+   * Tells the core which post is open here, so a team's other desktops show who edits it;
+   * answers the way to tell it the editor closed. A workspace of one tells nothing.
+   */
+  announceEditing(): () => void {
+    const postId = this.fields.post?.id ?? null;
+    if (postId === null || !this.shell.status?.team) return () => undefined;
+    void this.shell.api.setEditingPost({ postId });
+    return () => void this.shell.api.setEditingPost({ postId: null });
   }
 
   /** Saves the post the way the button says; returns it once saved (the dialog then closes). */
