@@ -10,6 +10,7 @@ import { Scheduler } from '../queue/scheduler';
 import { WorkspaceStore } from '../store';
 import type { TeamWorkspace } from '../team-client/workspace';
 import { openTeamSide } from './team';
+import { TeamOutbox } from './team-outbox';
 import { PullSync, pageRetries } from '../sync/pull';
 import { exportCsv } from '../csv/export';
 import { importCsv, previewCsv } from '../csv/import';
@@ -77,6 +78,8 @@ export class Workspace {
   readonly webhooks: WebhooksService;
   readonly media: MediaService;
   private readonly events = new CoreEvents();
+  /** Stops keeping the team's scheduled posts in this desktop's outbox. */
+  private readonly stopTeamOutbox: () => void;
   private readonly platform: GovernedClient;
   private readonly lease: PublishingLease;
 
@@ -135,6 +138,9 @@ export class Workspace {
       leaseWaitMs: 2 * (config.leaseStaleMs ?? LEASE_STALE_MS),
     });
     this.posts = new PostsService(store, outbox, now, events, this.settings, this.media);
+    this.stopTeamOutbox = this.team
+      ? new TeamOutbox(store, outbox, this.posts, this.team, now).follow()
+      : () => undefined;
     this.bots = new BotsService(store, outbox, this.posts);
     this.planning = new PlanningService(
       store,
@@ -174,6 +180,7 @@ export class Workspace {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.stopTeamOutbox();
     this.team?.close();
     this.lease.release();
     this.imports.close();

@@ -122,6 +122,13 @@ export class TeamStore {
     return row?.uuid ?? undefined;
   }
 
+  /** The local id of the shared post `uuid`, when this desktop has it. */
+  postIdOf(uuid: string): number | undefined {
+    const row = statement(this.db, 'SELECT id FROM posts WHERE uuid = ?').get(uuid) as
+      { id: number } | undefined;
+    return row?.id;
+  }
+
   /** Which of these UUIDs have no local row any more: deleted here, to be marked in the document. */
   missing(table: 'posts' | 'products', uuids: readonly string[]): string[] {
     const present = statement(

@@ -4,6 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import * as Y from 'yjs';
 import { parseTeamLink } from '../../shared/team';
+import { CONTROL_POSTS, postsMap } from '../../shared/team-doc';
+import type { ControlPostEntry } from '../../shared/team-doc';
 import type { TeamLink } from '../../shared/team';
 import type { WorkspaceStore } from '../store';
 import { TeamStore } from '../store/team';
@@ -48,6 +50,7 @@ export class TeamWorkspace {
   private readonly mirror: TeamMirror;
   private readonly stopFollowing: () => void;
   private readonly timer: NodeJS.Timeout;
+  private readonly postListeners = new Set<(uuids: readonly string[]) => void>();
 
   /** Joins `store`'s workspace to the team of `linkText`; its posts and products get UUIDs. */
   static join(
@@ -97,13 +100,47 @@ export class TeamWorkspace {
       store.schedules,
       (work) => store.transaction(work),
       now,
+      (uuids) => this.tellPosts(uuids),
     );
     this.mirror.pullAll();
-    this.stopFollowing = this.mirror.follow();
+    const stopMirror = this.mirror.follow();
     this.pushLocalChanges();
     this.connection = new TeamConnection({ link, token, doc: this.doc });
+    const results = this.connection.control.getMap<ControlPostEntry>(CONTROL_POSTS);
+    const onResults = (event: Y.YMapEvent<ControlPostEntry>) =>
+      this.tellPosts([...event.keysChanged]);
+    results.observe(onResults);
+    this.stopFollowing = () => {
+      stopMirror();
+      results.unobserve(onResults);
+    };
     this.timer = setInterval(() => this.pushLocalChanges(), options.pushEveryMs ?? 100);
     this.setEditing(null);
+  }
+
+  /**
+   * Follows the shared posts another desktop changed, or whose lease or result the team server
+   * wrote; returns the way to stop. (Rows are written before the listener hears of them.)
+   */
+  onSharedPosts(listener: (uuids: readonly string[]) => void): () => void {
+    this.postListeners.add(listener);
+    return () => this.postListeners.delete(listener);
+  }
+
+  private tellPosts(uuids: readonly string[]): void {
+    for (const listener of this.postListeners) listener(uuids);
+  }
+
+  /** Every post the team shares, by UUID. */
+  sharedPosts(): string[] {
+    return [...postsMap(this.doc).keys()];
+  }
+
+  /** Where the team server says the post went out (by whichever desktop), if it did. */
+  resultOf(uuid: string): ControlPostEntry['result'] {
+    return (
+      this.connection.control.getMap<ControlPostEntry>(CONTROL_POSTS).get(uuid)?.result ?? null
+    );
   }
 
   /** Tells the others which post this desktop edits (null: none); shown beside that post. */

@@ -2,24 +2,16 @@
 // that cannot reach the team server sends nothing; a post one desktop published is not sent by
 // another; a holder cut off by a partition is refused, and the next holder finds its post by
 // reference instead of sending a second one.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PRIORITY } from '../../shared/domain';
-import { formatTeamLink, teamIdempotencyKey } from '../../shared/team';
+import { teamIdempotencyKey } from '../../shared/team';
 import type { ControlPostEntry } from '../../shared/team-doc';
-import { FileSecretStore } from '../../main/core/account';
-import { testWorkspace } from '../support/workspace';
 import type { Workspace } from '../../main/core/workspace';
-import { teamSecretFolder } from '../../main/core/team';
-import { WorkspaceStore } from '../../main/store';
 import { TeamStore } from '../../main/store/team';
 import { OFFLINE_REASON } from '../../main/team-client/publish-gate';
-import { TeamWorkspace } from '../../main/team-client/workspace';
 import { startTestPlatform } from '../support/platform';
 import type { TestPlatform } from '../support/platform';
-import { startTestTeam, until } from '../support/team';
+import { startTestTeam, teamDesktop, until } from '../support/team';
 import type { TestTeam } from '../support/team';
 
 let team: TestTeam | undefined;
@@ -30,22 +22,8 @@ afterEach(async () => {
   team = undefined;
 });
 
-/** A desktop: its own workspace file, joined to the team, its member token sealed beside it. */
 function desktop(platform: TestPlatform, token: string): Workspace {
-  const file = join(mkdtempSync(join(tmpdir(), 'prp-')), 'workspace.sqlite');
-  const store = WorkspaceStore.open(file);
-  TeamWorkspace.join(
-    store,
-    formatTeamLink({ url: team!.server.url, team: team!.teamId }),
-    token,
-  ).close();
-  store.close();
-  new FileSecretStore(teamSecretFolder(file)).write(token);
-  const pressroom = testWorkspace({
-    dbFile: file,
-    platform,
-    plan: 'enterprise',
-  });
+  const pressroom = teamDesktop(team!, platform, token);
   pressrooms.push(pressroom);
   return pressroom;
 }
@@ -70,22 +48,18 @@ function duePost(pressroom: Workspace, text: string): number {
   return post.id;
 }
 
-/** The same post on another desktop (mirrored), with that desktop's own outbox item. */
+/** The same post on another desktop (mirrored), with the item its outbox made for it. */
 async function sameOn(pressroom: Workspace, text: string): Promise<number> {
-  await until(
-    () => pressroom.store.db.prepare('SELECT 1 FROM posts WHERE text = ?').get(text) !== undefined,
-    2000,
-  );
-  const { id } = pressroom.store.db.prepare('SELECT id FROM posts WHERE text = ?').get(text) as {
-    id: number;
-  };
-  pressroom.store.outbox.enqueue({
-    kind: 'create_post',
-    postId: id,
-    priority: PRIORITY.due,
-    dueAt: Date.now() - 1000,
-  });
-  return id;
+  const idOf = () =>
+    (
+      pressroom.store.db.prepare('SELECT id FROM posts WHERE text = ?').get(text) as
+        { id: number } | undefined
+    )?.id;
+  await until(() => {
+    const id = idOf();
+    return id !== undefined && pressroom.store.outbox.latestForPost(id) !== undefined;
+  }, 2000);
+  return idOf()!;
 }
 
 async function postsOnPlatform(platform: TestPlatform, text: string): Promise<number> {
