@@ -2,6 +2,7 @@
 // every call's answer crosses IPC or HTTP in, and the events the core pushes to its watchers.
 // The operations themselves, with their input schemas, are in contract.ts.
 import type { ConnectionReport } from './connection';
+import type { TeamHistoryEntry } from './team';
 import type {
   AccountSettings,
   AiAssistReply,
@@ -72,6 +73,7 @@ export interface OperationResults {
   addToQueue: LocalPost;
   shareNext: SharedNext;
   getPost: LocalPost;
+  getPostTeamHistory: TeamHistoryEntry[];
   listPosts: LocalPost[];
   getCalendar: CalendarRange;
   deletePost: { removed: number };

@@ -11,6 +11,8 @@ export const DATA_PRODUCTS = 'products';
 export const DATA_SCHEDULES = 'schedules';
 export const CONTROL_POSTS = 'posts';
 export const CONTROL_AUDIT = 'audit';
+/** Member id → name, so a desktop can say who did what without asking the server. */
+export const CONTROL_MEMBERS = 'members';
 
 /** A shared post: `text` is a Y.Text (two people typing merge), the rest plain values. */
 export interface SharedPostFields {

@@ -29,6 +29,7 @@ import { PlanningService } from './services/planning';
 import { PostsService } from './services/posts';
 import { QueueService } from './services/queue';
 import { SettingsService } from './services/settings';
+import { TeamHistoryService } from './services/team-history';
 import { WebhooksService } from './services/webhooks';
 import type { OwnReceiver } from './services/webhooks';
 
@@ -77,6 +78,8 @@ export class Workspace {
   readonly ai: AiService;
   readonly webhooks: WebhooksService;
   readonly media: MediaService;
+  /** Who in the team did what to a post. */
+  readonly teamHistory: TeamHistoryService;
   private readonly events = new CoreEvents();
   /** Stops keeping the team's scheduled posts in this desktop's outbox. */
   private readonly stopTeamOutbox: () => void;
@@ -138,6 +141,7 @@ export class Workspace {
       leaseWaitMs: 2 * (config.leaseStaleMs ?? LEASE_STALE_MS),
     });
     this.posts = new PostsService(store, outbox, now, events, this.settings, this.media);
+    this.teamHistory = new TeamHistoryService(this.posts, this.team);
     this.stopTeamOutbox = this.team
       ? new TeamOutbox(store, outbox, this.posts, this.team, now).follow()
       : () => undefined;

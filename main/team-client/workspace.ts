@@ -6,10 +6,11 @@ import * as Y from 'yjs';
 import { parseTeamLink } from '../../shared/team';
 import { CONTROL_POSTS, postsMap } from '../../shared/team-doc';
 import type { ControlPostEntry } from '../../shared/team-doc';
-import type { TeamLink } from '../../shared/team';
+import type { TeamHistoryEntry, TeamLink } from '../../shared/team';
 import type { WorkspaceStore } from '../store';
 import { TeamStore } from '../store/team';
 import { TeamConnection } from './connection';
+import { postHistory } from './history';
 import { TeamMirror } from './mirror';
 
 /** Stored updates past which the file's updates are folded into one when the workspace opens. */
@@ -141,6 +142,12 @@ export class TeamWorkspace {
     return (
       this.connection.control.getMap<ControlPostEntry>(CONTROL_POSTS).get(uuid)?.result ?? null
     );
+  }
+
+  /** Who in the team did what to the post `postId` (this desktop's id), oldest first. */
+  postHistory(postId: number): TeamHistoryEntry[] {
+    const uuid = this.team.uuidOfPost(postId);
+    return uuid ? postHistory(this.connection.control, uuid) : [];
   }
 
   /** Tells the others which post this desktop edits (null: none); shown beside that post. */

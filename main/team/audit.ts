@@ -20,6 +20,28 @@ export class TeamAudit {
       .run(member.teamId, this.now(), member.id, action, post, detail);
   }
 
+  /**
+   * Appends unless the member's latest entry of this action on this post, with this detail, is
+   * younger than `windowMs`: someone typing makes one entry a minute, not one a keystroke.
+   */
+  appendUnlessRecent(
+    member: AuthenticatedMember,
+    action: string,
+    post: string,
+    detail: string,
+    windowMs: number,
+  ): boolean {
+    const latest = this.db
+      .prepare(
+        `SELECT at, detail FROM audit WHERE team_id = ? AND post_uuid = ? AND member = ? AND action = ?
+         ORDER BY seq DESC LIMIT 1`,
+      )
+      .get(member.teamId, post, member.id, action) as { at: number; detail: string } | undefined;
+    if (latest && latest.detail === detail && this.now() - latest.at < windowMs) return false;
+    this.append(member, action, post, detail);
+    return true;
+  }
+
   /** The latest `limit` entries, oldest first. */
   latest(teamId: string, limit: number): AuditEntry[] {
     const rows = this.db

@@ -2,12 +2,13 @@
 // writes (clients' connections to it are read-only). It is rebuilt from the database whenever it
 // is loaded, so a server killed between a commit and the document's update shows the commit again.
 import type * as Y from 'yjs';
-import { CONTROL_AUDIT, CONTROL_POSTS } from '../../shared/team-doc';
+import { CONTROL_AUDIT, CONTROL_MEMBERS, CONTROL_POSTS } from '../../shared/team-doc';
 import type { ControlAuditEntry, ControlPostEntry } from '../../shared/team-doc';
 import type { TeamApprovals } from './approvals';
 import { TeamAudit } from './audit';
 import type { TeamDb } from './db';
 import type { TeamLeases } from './lease';
+import type { TeamMembers } from './members';
 
 /** The audit entries the document carries; the full log stays in the database. */
 const AUDIT_SHOWN = 1000;
@@ -20,6 +21,7 @@ export class TeamControl {
     now: () => number,
     private readonly leases: TeamLeases,
     private readonly approvals: TeamApprovals,
+    private readonly members: TeamMembers,
   ) {
     this.audit = new TeamAudit(db, now);
   }
@@ -29,6 +31,7 @@ export class TeamControl {
     doc.transact(() => {
       for (const lease of this.leases.all(teamId)) this.reflectPost(teamId, doc, lease.post_uuid);
       this.appendAudit(teamId, doc);
+      this.writeMembers(teamId, doc);
     });
   }
 
@@ -37,6 +40,7 @@ export class TeamControl {
     doc.transact(() => {
       this.reflectPost(teamId, doc, post);
       this.appendAudit(teamId, doc);
+      this.writeMembers(teamId, doc);
     });
   }
 
@@ -59,6 +63,13 @@ export class TeamControl {
           : null,
     };
     doc.getMap<ControlPostEntry>(CONTROL_POSTS).set(post, entry);
+  }
+
+  /** Names only (a team has a handful): an invite made since shows on the next reflection. */
+  private writeMembers(teamId: string, doc: Y.Doc): void {
+    const names = doc.getMap<string>(CONTROL_MEMBERS);
+    for (const member of this.members.list(teamId))
+      if (names.get(member.id) !== member.name) names.set(member.id, member.name);
   }
 
   private appendAudit(teamId: string, doc: Y.Doc): void {

@@ -66,6 +66,8 @@ const TEAM_MIGRATIONS: readonly string[] = [
     );
     CREATE INDEX audit_team ON audit(team_id, seq);
   `,
+  // A post's history, and "did this member just edit this post" (edits.ts), by index.
+  `CREATE INDEX audit_post ON audit(team_id, post_uuid, member, action, seq);`,
 ];
 
 export function openTeamDb(dataDir: string): TeamDb {
