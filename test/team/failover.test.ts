@@ -121,3 +121,43 @@ describe('team posts in every desktop’s outbox', () => {
     }
   });
 });
+
+describe('team products on the platform', () => {
+  it('creates a shared product on the platform once, though two desktops publish it at once', async () => {
+    // Spec-literal: the platform keeps no Idempotency-Key. No team lease is needed: the platform
+    // refuses a second product of one SKU (409 duplicate_sku with existing_id), and the publisher
+    // links the existing one (docs/team.md, "Products").
+    const platform = await startTestPlatform({ seed: 'demo', quirks: { specLiteral: true } });
+    const [ann, bea] = await desktops(platform, 2);
+    const product = call(ann!, 'saveProduct', {
+      sku: 'TEAM-1',
+      name: 'Shared loaf',
+      price: '3.50',
+      currency: 'EUR',
+    });
+    const idOf = () =>
+      (
+        bea!.store.db.prepare("SELECT id FROM products WHERE sku = 'TEAM-1'").get() as
+          { id: number } | undefined
+      )?.id;
+    await until(() => idOf() !== undefined, 3000, 'the product on Bea’s desktop');
+    call(ann!, 'queueProducts', { ids: [product.id] });
+    call(bea!, 'queueProducts', { ids: [idOf()!] });
+
+    const settled = () =>
+      [ann!.store.products.get(product.id)!, bea!.store.products.get(idOf()!)!].every(
+        (row) => row.remoteId !== null,
+      );
+    const started = Date.now();
+    while (!settled() && Date.now() - started < 15_000) {
+      await Promise.all([ann!.queue.publishDue(), bea!.queue.publishDue()]);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(settled()).toBe(true);
+    const listed = await platform.client.listProducts({ per_page: 200 });
+    expect(listed.items.filter((item) => item.sku === 'TEAM-1')).toHaveLength(1);
+    expect(bea!.store.products.get(idOf()!)!.remoteId).toBe(
+      ann!.store.products.get(product.id)!.remoteId,
+    );
+  });
+});
