@@ -7,18 +7,9 @@ import * as Y from 'yjs';
 import { postsMap } from '../../shared/team-doc';
 import type { SharedPostFields } from '../../shared/team-doc';
 import type { TeamRole } from '../../shared/team';
-import { formatTeamLink } from '../../shared/team';
-import { FileSecretStore } from '../../main/core/account';
-import { teamSecretFolder } from '../../main/core/team';
-import type { Workspace } from '../../main/core/workspace';
-import { WorkspaceStore } from '../../main/store';
-import { TeamWorkspace } from '../../main/team-client/workspace';
 import { TeamConnection } from '../../main/team-client/connection';
 import { startTeamServer } from '../../main/team/server';
 import type { RunningTeamServer, TeamServerOptions } from '../../main/team/server';
-import type { TestPlatform } from './platform';
-import { testWorkspace } from './workspace';
-import type { TestWorkspaceOptions } from './workspace';
 
 export interface TestTeam {
   server: RunningTeamServer;
@@ -97,33 +88,4 @@ export async function until(
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   return Date.now() - started;
-}
-
-/** A new workspace file joined to `team`, its member token sealed beside it. */
-export function joinedWorkspaceFile(team: TestTeam, token: string): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'prp-')), 'workspace.sqlite');
-  const store = WorkspaceStore.open(file);
-  TeamWorkspace.join(
-    store,
-    formatTeamLink({ url: team.server.url, team: team.teamId }),
-    token,
-  ).close();
-  store.close();
-  new FileSecretStore(teamSecretFolder(file)).write(token);
-  return file;
-}
-
-/** A desktop: its own workspace file, joined to the team, publishing to `platform`. */
-export function teamDesktop(
-  team: TestTeam,
-  platform: TestPlatform,
-  token: string,
-  options: TestWorkspaceOptions = {},
-): Workspace {
-  return testWorkspace({
-    dbFile: joinedWorkspaceFile(team, token),
-    platform,
-    plan: 'enterprise',
-    ...options,
-  });
 }

@@ -6,7 +6,8 @@ import { call } from '../../main/core/operations';
 import type { Workspace } from '../../main/core/workspace';
 import { startTestPlatform } from '../support/platform';
 import type { TestPlatform } from '../support/platform';
-import { startTestTeam, teamDesktop, until } from '../support/team';
+import { startTestTeam, until } from '../support/team';
+import { teamDesktop } from '../support/team-desktop';
 import type { TestTeam } from '../support/team';
 
 let team: TestTeam | undefined;

@@ -11,7 +11,9 @@ import { TeamStore } from '../../main/store/team';
 import { startTeamServer } from '../../main/team/server';
 import { startTestPlatform } from '../support/platform';
 import type { TestPlatform } from '../support/platform';
-import { joinedWorkspaceFile, startTestTeam, teamDesktop, until } from '../support/team';
+import { startTestTeam, until } from '../support/team';
+import { teamDesktop } from '../support/team-desktop';
+import { joinedWorkspaceFile } from '../support/team-files';
 import type { TestTeam } from '../support/team';
 import { testWorkspace } from '../support/workspace';
 
@@ -45,7 +47,7 @@ describe('team faults', () => {
   it('keeps the unsynced edits of a desktop killed -9, and they reach the others when it restarts', async () => {
     const platform = await startTestPlatform({ seed: 'demo' });
     team = await startTestTeam();
-    const fileA = joinedWorkspaceFile(team, team.ownerToken);
+    const fileA = joinedWorkspaceFile({ url: team.server.url, team: team.teamId }, team.ownerToken);
     const other = teamDesktop(team, platform, team.invite('editor'));
     await other.team!.connection.whenSynced();
     const { dataDir } = team;

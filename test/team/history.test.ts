@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { call } from '../../main/core/operations';
 import type { Workspace } from '../../main/core/workspace';
 import { startTestPlatform } from '../support/platform';
-import { startTestTeam, teamDesktop, until } from '../support/team';
+import { startTestTeam, until } from '../support/team';
+import { teamDesktop } from '../support/team-desktop';
 import type { TestTeam } from '../support/team';
 import { testWorkspace } from '../support/workspace';
 

@@ -11,7 +11,8 @@ import { TeamStore } from '../../main/store/team';
 import { OFFLINE_REASON } from '../../main/team-client/publish-gate';
 import { startTestPlatform } from '../support/platform';
 import type { TestPlatform } from '../support/platform';
-import { startTestTeam, teamDesktop, until } from '../support/team';
+import { startTestTeam, until } from '../support/team';
+import { teamDesktop } from '../support/team-desktop';
 import type { TestTeam } from '../support/team';
 
 let team: TestTeam | undefined;
