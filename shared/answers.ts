@@ -2,7 +2,7 @@
 // every call's answer crosses IPC or HTTP in, and the events the core pushes to its watchers.
 // The operations themselves, with their input schemas, are in contract.ts.
 import type { ConnectionReport } from './connection';
-import type { TeamMember, TeamOverview, TeamStatus } from './team';
+import type { TeamHistoryEntry, TeamMember, TeamOverview, TeamStatus } from './team';
 import type {
   AccountSettings,
   AiAssistReply,
@@ -74,6 +74,7 @@ export interface OperationResults extends ReviewResults {
   addToQueue: LocalPost;
   shareNext: SharedNext;
   getPost: LocalPost;
+  getPostTeamHistory: TeamHistoryEntry[];
   listPosts: LocalPost[];
   getCalendar: CalendarRange;
   deletePost: { removed: number };

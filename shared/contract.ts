@@ -225,6 +225,8 @@ export const operations = {
   shareNext: queueTarget,
   /** One post, as a notification or an address (`#/calendar/post/<id>`) opens it. */
   getPost: z.strictObject({ id: itemId }),
+  /** Who in the team did what to a post (edits, publishing), oldest first; [] outside a team. */
+  getPostTeamHistory: z.strictObject({ postId: itemId }),
   listPosts: z.strictObject({
     from: z.number().int().optional(),
     to: z.number().int().optional(),
@@ -502,6 +504,7 @@ export const OPERATION_SIDES = {
   addToQueue: 'renderer',
   shareNext: 'renderer',
   getPost: 'renderer',
+  getPostTeamHistory: 'renderer',
   listPosts: 'renderer',
   getCalendar: 'renderer',
   deletePost: 'renderer',

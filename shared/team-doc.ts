@@ -13,6 +13,8 @@ export const CONTROL_POSTS = 'posts';
 export const CONTROL_AUDIT = 'audit';
 /** The team's settings the server enforces; key `approval`: an ApprovalSetting. */
 export const CONTROL_SETTINGS = 'settings';
+/** Member id → name, so a desktop can say who did what without asking the server. */
+export const CONTROL_MEMBERS = 'members';
 
 /** A shared post: `text` is a Y.Text (two people typing merge), the rest plain values. */
 export interface SharedPostFields {

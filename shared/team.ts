@@ -183,6 +183,13 @@ export interface LeaseGranted {
   earlierHolder: boolean;
 }
 
+/** One line of a team post's history: who (a member's name), what they did, when (server time). */
+export interface TeamHistoryEntry {
+  who: string;
+  what: string;
+  at: number;
+}
+
 /** What each request kind answers when it succeeds. */
 export interface TeamAnswers {
   claim: LeaseGranted;

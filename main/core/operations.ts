@@ -58,6 +58,7 @@ const workspaceHandlers = {
   updatePost: (w, input) => w.posts.updatePost(input),
   queuePost: (w, input) => w.posts.queuePost(input),
   getPost: (w, input) => w.posts.getPost(input),
+  getPostTeamHistory: (w, input) => w.teamHistory.getPostTeamHistory(input),
   listPosts: (w, input) => w.posts.listPosts(input),
   deletePost: (w, input) => w.posts.deletePost(input),
   moveToDrafts: (w, input) => w.posts.moveToDrafts(input),

@@ -129,6 +129,11 @@ export class Outbox {
     return this.told(this.items.markFoundByUser(id, remoteId, this.now()));
   }
 
+  /** Another desktop of the team published the post (the team server's result): not sent here. */
+  publishedElsewhere(id: number, remoteId: string, publishedAt: number): boolean {
+    return this.told(this.items.markDoneElsewhere(id, remoteId, publishedAt));
+  }
+
   /**
    * A CSV import or its undo wrote the outbox in its own transaction (main/csv/, the store's
    * undo), or the publisher resumed: watchers read again and the publisher looks at once.

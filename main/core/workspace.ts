@@ -1,6 +1,7 @@
 // The workspace (Node, main process): the composition root the operation table, the CLI and tests
 // reach the core services through. It opens one workspace's store, builds its governed platform
 // client, publisher, scheduler and pull sync, hands each service what it needs, and closes it all.
+import type { PublishGate } from '../queue/publish-gate';
 import type { CoreEvent } from '../../shared/answers';
 import { Publisher } from '../queue/publisher';
 import type { PublisherEvent } from '../queue/publisher';
@@ -10,6 +11,7 @@ import { Scheduler } from '../queue/scheduler';
 import { WorkspaceStore } from '../store';
 import type { TeamWorkspace } from '../team-client/workspace';
 import { openTeamSide } from './team';
+import { TeamOutbox } from './team-outbox';
 import { PullSync, pageRetries } from '../sync/pull';
 import { exportCsv } from '../csv/export';
 import { importCsv, previewCsv } from '../csv/import';
@@ -30,6 +32,7 @@ import { ReviewService } from './services/review';
 import { QueueService } from './services/queue';
 import { SettingsService } from './services/settings';
 import { TeamService } from './services/team';
+import { TeamHistoryService } from './services/team-history';
 import { WebhooksService } from './services/webhooks';
 import type { OwnReceiver } from './services/webhooks';
 
@@ -90,10 +93,14 @@ export class Workspace {
   readonly media: MediaService;
   /** The team as Settings → Team, the banner and the editor see it. */
   readonly sharing: TeamService;
+  /** Who in the team did what to a post. */
+  readonly teamHistory: TeamHistoryService;
   private readonly events = new CoreEvents();
   /** Another desktop's change to these rows: the screens that show them reload. */
   private readonly reloadScreens = (what: 'posts' | 'products' | 'schedules') =>
     this.events.emit({ type: 'changed', what });
+  /** Stops keeping the team's scheduled posts in this desktop's outbox. */
+  private readonly stopTeamOutbox: () => void;
   private readonly platform: GovernedClient;
   private readonly lease: PublishingLease;
 
@@ -114,24 +121,7 @@ export class Workspace {
     const team = openTeamSide(store, config.dbFile, now, this.reloadScreens);
     this.team = team.workspace;
     this.sharing = new TeamService(this.team);
-    const publisher = client
-      ? new Publisher({
-          store,
-          client,
-          governor: this.governor,
-          now,
-          graceMs: config.graceMs ?? this.settings.graceMinutes() * 60_000,
-          onEvent: (event) => {
-            config.onEvent?.(event);
-            events.emit(event);
-          },
-          ...(config.retryRules ? { rules: config.retryRules } : {}),
-          lease: this.lease,
-          publicMediaUrls: (urls) => this.media.publicUrls(urls),
-          ...(team.gate ? { gate: team.gate } : {}),
-        })
-      : null;
-    if (publisher) this.lease.onLost = (reason) => publisher.standBy(reason);
+    const publisher = this.publisherOf(config, now, team.gate);
     const puller = client
       ? new PullSync(
           store,
@@ -162,6 +152,10 @@ export class Workspace {
       },
     );
     this.posts = new PostsService(store, outbox, now, events, this.settings, this.media);
+    this.teamHistory = new TeamHistoryService(this.posts, this.team);
+    this.stopTeamOutbox = this.team
+      ? new TeamOutbox(store, outbox, this.posts, this.team, now).follow()
+      : () => undefined;
     this.bots = new BotsService(store, outbox, this.posts);
     this.review = new ReviewService(this.team, store.posts);
     this.planning = new PlanningService(
@@ -181,6 +175,30 @@ export class Workspace {
     this.webhooks = new WebhooksService(store, events, this.platform, config.receiver ?? null);
   }
 
+  /** The publisher of a connected workspace (none without an account), through the team's gate. */
+  private publisherOf(config: WorkspaceConfig, now: () => number, gate?: PublishGate) {
+    const client = this.platform.client;
+    if (!client) return null;
+    const { events } = this;
+    const publisher = new Publisher({
+      store: this.store,
+      client,
+      governor: this.governor,
+      now,
+      graceMs: config.graceMs ?? this.settings.graceMinutes() * 60_000,
+      onEvent: (event) => {
+        config.onEvent?.(event);
+        events.emit(event);
+      },
+      ...(config.retryRules ? { rules: config.retryRules } : {}),
+      lease: this.lease,
+      publicMediaUrls: (urls) => this.media.publicUrls(urls),
+      ...(gate ? { gate } : {}),
+    });
+    this.lease.onLost = (reason) => publisher.standBy(reason);
+    return publisher;
+  }
+
   /** True when a platform account (base URL and token) is set. */
   get connected(): boolean {
     return this.platform.client !== null;
@@ -197,6 +215,7 @@ export class Workspace {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.stopTeamOutbox();
     this.team?.close();
     this.lease.release();
     this.imports.close();

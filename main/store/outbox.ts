@@ -306,6 +306,15 @@ export class OutboxStore {
     return this.transition(id, 'done', columns, subject, ['failed', 'retrying']);
   }
 
+  /**
+   * A waiting item whose post another computer published (a team's server says so): done, never
+   * sent from here. One being sent here now is left to its own settle.
+   */
+  markDoneElsewhere(id: number, remoteId: string, publishedAt: number): boolean {
+    const { columns, subject } = this.doneChange(id, remoteId, publishedAt);
+    return this.transition(id, 'done', columns, subject, ['queued', 'retrying', 'failed']);
+  }
+
   private doneChange(id: number, remoteId: string | null, publishedAt: number | null) {
     const clash = remoteId === null ? null : this.heldElsewhere(id, remoteId);
     const linked = clash === null ? remoteId : null;

@@ -122,6 +122,7 @@ export class TeamStore {
     return row?.uuid ?? undefined;
   }
 
+  /** The local id of the shared post `uuid`, when this desktop has it. */
   postIdOf(uuid: string): number | undefined {
     const row = statement(this.db, 'SELECT id FROM posts WHERE uuid = ?').get(uuid) as
       { id: number } | undefined;

@@ -15,20 +15,30 @@ export interface TeamConnectionOptions {
   doc: Y.Doc;
   /** How long a request waits for its answer before it is unknown. */
   requestTimeoutMs?: number;
+  /**
+   * Runs before each message from the server is applied: an edit made here but not yet written
+   * into the document would otherwise be diffed against text that already holds the others' edit,
+   * and undo it.
+   */
+  beforeReceive?: () => void;
 }
 
 export class TeamRequestUnknown extends Error {}
 
 /**
- * ws reports a socket closed while still connecting as an 'error' on the next tick, after the
- * provider has let go of its handlers; with no listener Node throws it and takes the process
- * down. The provider learns of failures from 'close', so the error itself needs no handling.
+ * The provider's socket class, with two listeners registered before the provider's own: ws reports
+ * a socket closed while still connecting as an 'error' after the provider has let go of its
+ * handlers (with no listener Node throws it; the provider learns of failures from 'close'), and
+ * `beforeReceive` runs before each message is applied, so local changes are in the document first.
  */
-class QuietlyClosedWebSocket extends WebSocket {
-  constructor(...args: ConstructorParameters<typeof WebSocket>) {
-    super(...args);
-    this.on('error', () => undefined);
-  }
+function teamSocketClass(beforeReceive: () => void) {
+  return class TeamSocket extends WebSocket {
+    constructor(...args: ConstructorParameters<typeof WebSocket>) {
+      super(...args);
+      this.on('error', () => undefined);
+      this.on('message', beforeReceive);
+    }
+  };
 }
 
 export type TeamRequestResult<K extends keyof TeamAnswers> =
@@ -52,7 +62,7 @@ export class TeamConnection {
     const names = teamDocuments(options.link.team);
     this.socket = new HocuspocusProviderWebsocket({
       url: `${options.link.url}/?protocol=${TEAM_PROTOCOL}`,
-      WebSocketPolyfill: QuietlyClosedWebSocket,
+      WebSocketPolyfill: teamSocketClass(options.beforeReceive ?? (() => undefined)),
       // Reconnect soon after a partition heals; the server's ping finds dead sockets.
       delay: 200,
       minDelay: 100,

@@ -30,6 +30,8 @@ export class TeamMirror {
     private readonly schedules: SchedulesStore,
     private readonly transaction: <T>(work: () => T) => T,
     private readonly now: () => number = Date.now,
+    /** Told which shared posts another desktop changed, once their rows are written. */
+    private readonly pulledPosts: (uuids: readonly string[]) => void = () => undefined,
   ) {}
 
   /** Writes every record of the document into the rows (joining, or opening offline). */
@@ -84,6 +86,7 @@ export class TeamMirror {
         else this.team.upsertProduct({ uuid, ...fields });
       }
     });
+    if (posts.length > 0) this.pulledPosts(posts);
   }
 
   private pullSchedules(bots: readonly string[]): void {

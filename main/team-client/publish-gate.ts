@@ -4,8 +4,7 @@
 // under its epoch. A desktop that cannot reach the team server sends no team post.
 import type { OutboxItem } from '../../shared/domain';
 import { teamIdempotencyKey } from '../../shared/team';
-import { CONTROL_POSTS, postsMap, readPostFields } from '../../shared/team-doc';
-import type { ControlPostEntry } from '../../shared/team-doc';
+import { postsMap, readPostFields } from '../../shared/team-doc';
 import type { PublishDecision, PublishGate } from '../queue/publish-gate';
 import type { TeamStore } from '../store/team';
 import { TeamRequestUnknown } from './connection';
@@ -28,7 +27,7 @@ export class TeamPublishGate implements PublishGate {
     const record = uuid ? postsMap(this.workspace.doc).get(uuid) : undefined;
     if (!uuid || !record) return { kind: 'local' };
     const { connection } = this.workspace;
-    const result = connection.control.getMap<ControlPostEntry>(CONTROL_POSTS).get(uuid)?.result;
+    const result = this.workspace.resultOf(uuid);
     if (result) return { kind: 'sent', remoteId: result.remoteId };
     if (!connection.connected) return { kind: 'wait', reason: OFFLINE_REASON };
     this.workspace.pushLocalChanges(); // the server judges the post as this desktop last saw it

@@ -4,11 +4,14 @@
 import { randomUUID } from 'node:crypto';
 import * as Y from 'yjs';
 import { parseTeamLink } from '../../shared/team';
-import type { TeamLink, TeamPresence, TeamStatus } from '../../shared/team';
+import { CONTROL_POSTS, postsMap } from '../../shared/team-doc';
+import type { ControlPostEntry } from '../../shared/team-doc';
+import type { TeamHistoryEntry, TeamLink, TeamPresence, TeamStatus } from '../../shared/team';
 import type { WorkspaceStore } from '../store';
 import { TeamStore } from '../store/team';
 import { TeamPendingStore } from '../store/team-pending';
 import { TeamConnection } from './connection';
+import { postHistory } from './history';
 import { TeamMirror } from './mirror';
 import type { PulledKind } from './mirror';
 import { TeamReview } from './review';
@@ -39,6 +42,7 @@ export class TeamWorkspace {
   private readonly mirror: TeamMirror;
   private readonly stopFollowing: () => void;
   private readonly timer: NodeJS.Timeout;
+  private readonly postListeners = new Set<(uuids: readonly string[]) => void>();
 
   /** Joins `store`'s workspace to the team of `linkText`; its posts and products get UUIDs. */
   static join(
@@ -88,15 +92,60 @@ export class TeamWorkspace {
       store.schedules,
       (work) => store.transaction(work),
       now,
+      (uuids) => this.tellPosts(uuids),
     );
     this.mirror.pullAll();
-    this.stopFollowing = this.mirror.follow(options.onPulled);
+    const stopMirror = this.mirror.follow(options.onPulled);
     this.pushLocalChanges();
-    this.connection = new TeamConnection({ link, token, doc: this.doc });
+    this.connection = new TeamConnection({
+      link,
+      token,
+      doc: this.doc,
+      beforeReceive: () => this.pushLocalChanges(),
+    });
+    const results = this.connection.control.getMap<ControlPostEntry>(CONTROL_POSTS);
+    const onResults = (event: Y.YMapEvent<ControlPostEntry>) =>
+      this.tellPosts([...event.keysChanged]);
+    results.observe(onResults);
+    this.stopFollowing = () => {
+      stopMirror();
+      results.unobserve(onResults);
+    };
     this.pending = new TeamPendingStore(store.db, now);
     this.review = new TeamReview(this.connection, this.pending);
     this.timer = setInterval(() => this.tick(), options.pushEveryMs ?? 100);
     this.setEditing(null);
+  }
+
+  /**
+   * Follows the shared posts another desktop changed, or whose lease or result the team server
+   * wrote; returns the way to stop. (Rows are written before the listener hears of them.)
+   */
+  onSharedPosts(listener: (uuids: readonly string[]) => void): () => void {
+    this.postListeners.add(listener);
+    return () => this.postListeners.delete(listener);
+  }
+
+  private tellPosts(uuids: readonly string[]): void {
+    for (const listener of this.postListeners) listener(uuids);
+  }
+
+  /** Every post the team shares, by UUID. */
+  sharedPosts(): string[] {
+    return [...postsMap(this.doc).keys()];
+  }
+
+  /** Where the team server says the post went out (by whichever desktop), if it did. */
+  resultOf(uuid: string): ControlPostEntry['result'] {
+    return (
+      this.connection.control.getMap<ControlPostEntry>(CONTROL_POSTS).get(uuid)?.result ?? null
+    );
+  }
+
+  /** Who in the team did what to the post `postId` (this desktop's id), oldest first. */
+  postHistory(postId: number): TeamHistoryEntry[] {
+    const uuid = this.team.uuidOfPost(postId);
+    return uuid ? postHistory(this.connection.control, uuid) : [];
   }
 
   /** Tells the others which post this desktop edits (its UUID; null: none); shown beside it. */

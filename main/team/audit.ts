@@ -26,6 +26,28 @@ export class TeamAudit {
       .run(member.teamId, this.now(), member.id, action, post, detail);
   }
 
+  /**
+   * Appends unless the member's latest entry of this action on this post, with this detail, is
+   * younger than `windowMs`: someone typing makes one entry a minute, not one a keystroke.
+   */
+  appendUnlessRecent(
+    member: AuthenticatedMember,
+    action: string,
+    post: string,
+    detail: string,
+    windowMs: number,
+  ): boolean {
+    const latest = this.db
+      .prepare(
+        `SELECT at, detail FROM audit WHERE team_id = ? AND post_uuid = ? AND member = ? AND action = ?
+         ORDER BY seq DESC LIMIT 1`,
+      )
+      .get(member.teamId, post, member.id, action) as { at: number; detail: string } | undefined;
+    if (latest && latest.detail === detail && this.now() - latest.at < windowMs) return false;
+    this.append(member, action, post, detail);
+    return true;
+  }
+
   /** The latest `limit` entries, oldest first. */
   latest(teamId: string, limit: number): AuditEntry[] {
     const rows = this.db
@@ -38,12 +60,17 @@ export class TeamAudit {
   }
 
   /** The latest `limit` entries with each member's name, oldest first; one member's or a post's. */
-  log(teamId: string, filter: { member?: string; post?: string; limit: number }): TeamLogEntry[] {
+  /** The log, oldest first; `statesOnly` leaves out members' edits (edits.ts): a post's states. */
+  log(
+    teamId: string,
+    filter: { member?: string; post?: string; statesOnly?: boolean; limit: number },
+  ): TeamLogEntry[] {
     const rows = this.db
       .prepare(
         `SELECT a.seq, a.at, a.member, coalesce(m.name, a.member) AS name, a.action,
            a.post_uuid AS post, a.detail FROM audit a LEFT JOIN members m ON m.id = a.member
          WHERE a.team_id = ? AND (? IS NULL OR a.member = ?) AND (? IS NULL OR a.post_uuid = ?)
+           AND (? = 0 OR a.action <> 'edit')
          ORDER BY a.seq DESC LIMIT ?`,
       )
       .all(
@@ -52,6 +79,7 @@ export class TeamAudit {
         filter.member ?? null,
         filter.post ?? null,
         filter.post ?? null,
+        filter.statesOnly ? 1 : 0,
         filter.limit,
       ) as TeamLogEntry[];
     return rows.reverse();

@@ -2,12 +2,18 @@
 // writes (clients' connections to it are read-only). It is rebuilt from the database whenever it
 // is loaded, so a server killed between a commit and the document's update shows the commit again.
 import type * as Y from 'yjs';
-import { CONTROL_AUDIT, CONTROL_POSTS, CONTROL_SETTINGS } from '../../shared/team-doc';
+import {
+  CONTROL_AUDIT,
+  CONTROL_MEMBERS,
+  CONTROL_POSTS,
+  CONTROL_SETTINGS,
+} from '../../shared/team-doc';
 import type { ControlAuditEntry, ControlPostEntry } from '../../shared/team-doc';
 import type { TeamApprovals } from './approvals';
 import { TeamAudit } from './audit';
 import type { TeamDb } from './db';
 import type { TeamLeases } from './lease';
+import type { TeamMembers } from './members';
 
 /** The audit entries the document carries; the full log stays in the database. */
 const AUDIT_SHOWN = 1000;
@@ -20,6 +26,7 @@ export class TeamControl {
     now: () => number,
     private readonly leases: TeamLeases,
     private readonly approvals: TeamApprovals,
+    private readonly members: TeamMembers,
   ) {
     this.audit = new TeamAudit(db, now);
   }
@@ -32,6 +39,7 @@ export class TeamControl {
       for (const post of posts) this.reflectPost(teamId, doc, post);
       this.reflectSettings(teamId, doc);
       this.appendAudit(teamId, doc);
+      this.writeMembers(teamId, doc);
     });
   }
 
@@ -41,6 +49,7 @@ export class TeamControl {
       if (post) this.reflectPost(teamId, doc, post);
       else this.reflectSettings(teamId, doc);
       this.appendAudit(teamId, doc);
+      this.writeMembers(teamId, doc);
     });
   }
 
@@ -71,6 +80,13 @@ export class TeamControl {
 
   private reflectSettings(teamId: string, doc: Y.Doc): void {
     doc.getMap(CONTROL_SETTINGS).set('approval', this.approvals.setting(teamId));
+  }
+
+  /** Names only (a team has a handful): an invite made since shows on the next reflection. */
+  private writeMembers(teamId: string, doc: Y.Doc): void {
+    const names = doc.getMap<string>(CONTROL_MEMBERS);
+    for (const member of this.members.list(teamId))
+      if (names.get(member.id) !== member.name) names.set(member.id, member.name);
   }
 
   private appendAudit(teamId: string, doc: Y.Doc): void {

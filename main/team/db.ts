@@ -97,8 +97,9 @@ const TEAM_MIGRATIONS: readonly string[] = [
       text TEXT NOT NULL
     );
     CREATE INDEX comments_post ON comments(team_id, post_uuid, seq);
-    CREATE INDEX audit_post ON audit(team_id, post_uuid, seq);
   `,
+  // A post's history, and "did this member just edit this post" (edits.ts), by index.
+  `CREATE INDEX audit_post ON audit(team_id, post_uuid, member, action, seq);`,
 ];
 
 export function openTeamDb(dataDir: string): TeamDb {

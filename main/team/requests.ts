@@ -128,7 +128,11 @@ async function applyReview(
         state: row?.state ?? 'draft',
         author: row?.author ?? null,
         comments: env.comments.of(member.teamId, request.post),
-        history: env.audit.log(member.teamId, { post: request.post, limit: LOG_DEFAULT }),
+        history: env.audit.log(member.teamId, {
+          post: request.post,
+          statesOnly: true,
+          limit: LOG_DEFAULT,
+        }),
       };
       return { id, ok: true, value };
     }

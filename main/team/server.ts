@@ -17,6 +17,7 @@ import { TeamControl } from './control';
 import { openTeamDb } from './db';
 import type { TeamDb } from './db';
 import { TeamDocuments } from './documents';
+import { recordEdits } from './edits';
 import { TeamLeases } from './lease';
 import { TeamMembers } from './members';
 import { authenticate, postFactsIn, type MemberContext } from './hooks';
@@ -74,7 +75,8 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
   const members = new TeamMembers(db, now);
   const leases = new TeamLeases(db, now, options.leaseMs ?? 30_000);
   const approvals = new TeamApprovals(db, now);
-  const control = new TeamControl(db, now, leases, approvals);
+  const control = new TeamControl(db, now, leases, approvals, members);
+  const audit = new TeamAudit(db, now);
   const documents = new TeamDocuments(db);
 
   const hocuspocus: Hocuspocus = new Hocuspocus({
@@ -85,7 +87,10 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
     onLoadDocument: async ({ documentName, document }) => {
       const [team, kind] = documentName.split('/');
       if (kind === 'control' && team) control.fill(team, document);
-      else documents.attach(documentName, document);
+      else {
+        documents.attach(documentName, document);
+        recordEdits(document, audit, environment.reflect);
+      }
     },
     onStoreDocument: async ({ documentName, document }) => {
       if (documentName.endsWith('/data')) documents.compact(documentName, document);

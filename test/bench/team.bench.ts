@@ -5,12 +5,17 @@
 //     desktop joins and has every row (goal < 5 s), beside writing the same rows straight into a
 //     workspace file (what a join writes at least).
 //  3. 100 three-way claim races: exactly one winner each.
-//  4. The data document's size after 10,000 edits of one post's text.
+//  4. The data document's size after 10,000 edits of one post's text, and the team server's
+//     memory (RSS) and stored document after 10,000 edits sent through it.
+//  5. 500 team posts published by 5 desktop cores, each its own process, while one is killed -9
+//     at random every 5 s (BENCH_TEAM_KILL_MS) and started again: duplicates and lost posts on the platform (both
+//     must be 0), counted on a platform that ignores Idempotency-Key, so every POST shows.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import WebSocket, { WebSocketServer } from 'ws';
 import * as Y from 'yjs';
 import { formatTeamLink } from '../../shared/team';
@@ -21,6 +26,8 @@ import { TeamMembers } from '../../main/team/members';
 import { TeamConnection } from '../../main/team-client/connection';
 import { TeamWorkspace } from '../../main/team-client/workspace';
 import { until, writePost } from '../support/team';
+import { joinedWorkspaceFile } from '../support/team-files';
+import { startPlatformServer } from '../../main/reference-server/server';
 
 const percentile = (values: number[], share: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -39,7 +46,8 @@ const tokens = [
 setup.close();
 
 const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/team-server-child.ts'], {
-  env: { ...process.env, TEAM_DATA: dataDir, TEAM_PORT: '0' },
+  // A short lease, so a killed holder's posts are taken over within the run.
+  env: { ...process.env, TEAM_DATA: dataDir, TEAM_PORT: '0', TEAM_LEASE_MS: '3000' },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 const url = await new Promise<string>((resolve) =>
@@ -52,10 +60,15 @@ const connect = (memberToken: string, doc = new Y.Doc()) => ({
 });
 
 try {
-  if (process.env.BENCH_TEAM_ONLY !== 'join') await propagation();
-  await joining();
-  await claimRaces();
-  documentSize();
+  const only = process.env.BENCH_TEAM_ONLY;
+  if (!only) await propagation();
+  if (!only || only === 'join') await joining();
+  if (!only) await claimRaces();
+  if (!only || only === 'memory') {
+    documentSize();
+    await serverMemory();
+  }
+  if (!only || only === 'kills') await killedPublishers();
 } finally {
   child.kill('SIGTERM');
 }
@@ -220,4 +233,131 @@ function documentSize(): void {
     `4. After 10,000 edits of one post's text (200 characters kept): document ${(size / 1024).toFixed(1)} KiB`,
   );
   console.log(`   baseline, the text itself: ${text.length} bytes`);
+}
+
+/** The team server's resident memory (Linux), in MiB. */
+function serverRssMiB(): number {
+  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+async function serverMemory(): Promise<void> {
+  const before = serverRssMiB();
+  const { doc, connection } = connect(tokens[1]!);
+  await connection.whenSynced();
+  const uuid = randomUUID();
+  writePost(doc, uuid, '');
+  const text = postsMap(doc).get(uuid)!.get('text') as Y.Text;
+  // 10 edits a message, 200 messages a second: under the server's flood limit.
+  for (let batch = 0; batch < 1000; batch++) {
+    doc.transact(() => {
+      for (let edit = 0; edit < 10; edit++) {
+        if (text.length > 200) text.delete(0, 1);
+        text.insert(text.length, String.fromCharCode(97 + ((batch + edit) % 26)));
+      }
+    });
+    if (batch % 10 === 9) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await until(() => connection.unsyncedChanges === 0, 60_000, 'the server to take every edit');
+  const after = serverRssMiB();
+  const db = openTeamDb(dataDir);
+  const name = `${teamId}/data`;
+  const stored = db
+    .prepare(
+      `SELECT coalesce((SELECT length(state) FROM doc_snapshots WHERE name = ?), 0) +
+         coalesce((SELECT sum(length(data)) FROM doc_updates WHERE name = ?), 0) AS bytes`,
+    )
+    .get(name, name) as { bytes: number };
+  db.close();
+  connection.close();
+  console.log('4b. 10,000 edits (1,000 messages) through the team server');
+  console.log(
+    `   server RSS ${after.toFixed(1)} MiB, baseline before the edits ${before.toFixed(1)} MiB; the data document as stored ${(stored.bytes / 1024).toFixed(1)} KiB, in memory ${(Y.encodeStateAsUpdate(doc).byteLength / 1024).toFixed(1)} KiB`,
+  );
+}
+
+/** A desktop core in its own process, publishing `file`'s team posts until killed. */
+function startPublisher(file: string, platformUrl: string, platformToken: string) {
+  const publisher = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'test/support/team-publisher-child.ts'],
+    {
+      env: {
+        ...process.env,
+        DESKTOP_FILE: file,
+        PLATFORM_URL: platformUrl,
+        PLATFORM_TOKEN: platformToken,
+      },
+      stdio: ['ignore', 'ignore', 'ignore'],
+    },
+  );
+  return publisher;
+}
+
+async function killedPublishers(): Promise<void> {
+  const count = Number(process.env.BENCH_TEAM_POSTS ?? 500);
+  const platformFile = join(mkdtempSync(join(tmpdir(), 'prt-platform-')), 'platform.sqlite');
+  const platform = await startPlatformServer({
+    dbFile: platformFile,
+    seed: 'demo',
+    plan: 'enterprise',
+    quirks: { specLiteral: true },
+  });
+  const files = tokens.slice(1).map((memberToken) => joinedWorkspaceFile(link, memberToken));
+  const publishers = files.map((file) => startPublisher(file, platform.baseUrl, platform.token));
+  // The author writes the posts on a sixth desktop and leaves: the five publish them.
+  const authorStore = WorkspaceStore.open(joinedWorkspaceFile(link, tokens[0]!));
+  const author = TeamWorkspace.open(authorStore, tokens[0]!)!;
+  await author.connection.whenSynced(30_000);
+  const firstDue = Date.now() + 10_000;
+  authorStore.transaction(() => {
+    for (let i = 0; i < count; i++)
+      authorStore.posts.create({
+        botId: 'bot_1',
+        text: `Bench post ${i}`,
+        mediaUrls: [],
+        scheduledAt: firstDue + i * 40,
+        zone: 'UTC',
+        status: 'scheduled',
+      });
+  });
+  author.pushLocalChanges();
+  await until(() => author.connection.unsyncedChanges === 0, 60_000, 'the author to share');
+  author.close();
+  authorStore.close();
+
+  const platformDb = new Database(platformFile, { readonly: true });
+  const counts = () =>
+    platformDb
+      .prepare("SELECT count(*) AS n FROM posts WHERE text LIKE 'Bench post %' GROUP BY text")
+      .all() as { n: number }[];
+  let kills = 0;
+  const killing = setInterval(
+    () => {
+      const victim = Math.floor(Math.random() * publishers.length);
+      publishers[victim]!.kill('SIGKILL');
+      publishers[victim] = startPublisher(files[victim]!, platform.baseUrl, platform.token);
+      kills++;
+    },
+    Number(process.env.BENCH_TEAM_KILL_MS ?? 5000),
+  );
+  const started = performance.now();
+  await until(() => counts().length === count, 300_000, 'every post on the platform').catch(
+    () => undefined,
+  );
+  clearInterval(killing);
+  // Leases of killed holders run out, and any late sender would show now.
+  await new Promise((resolve) => setTimeout(resolve, 8000));
+  const seen = counts();
+  const duplicates = seen.reduce((sum, { n }) => sum + n - 1, 0);
+  const lost = count - seen.length;
+  for (const publisher of publishers) publisher.kill('SIGKILL');
+  platformDb.close();
+  await platform.close();
+  console.log(
+    `5. ${count} team posts, 5 desktop processes, ${kills} kills -9 in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  );
+  console.log(
+    `   duplicates on the platform: ${duplicates} (must be 0); lost: ${lost} (must be 0)`,
+  );
 }

@@ -116,6 +116,7 @@ it('requires approval, submits, requests changes with a comment, approves, and l
   );
   expect(actions).toEqual([
     'Owner approval setting',
+    'Ana edit', // she wrote the post
     'Ana draft→in_review',
     'Bea in_review→changes_requested',
     'Ana changes_requested→in_review',

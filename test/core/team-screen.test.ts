@@ -12,7 +12,7 @@ import { teamSecretFolder } from '../../main/core/team';
 import { formatTeamLink } from '../../shared/team';
 import { OperationFailed } from '../../main/core/errors';
 import { teamPublishingSentence } from '../../shared/team';
-import { joinedWorkspaceFile, startTestTeam, until } from '../support/team';
+import { joinedTeamFile, startTestTeam, until } from '../support/team';
 import type { TestTeam } from '../support/team';
 import { testWorkspace } from '../support/workspace';
 
@@ -39,7 +39,7 @@ describe('the team through the core', () => {
 
   it('says connected, then offline since … and not publishing, from the same owner as team status', async () => {
     team = await startTestTeam();
-    const workspace = testWorkspace({ dbFile: joinedWorkspaceFile(team, team.ownerToken) });
+    const workspace = testWorkspace({ dbFile: joinedTeamFile(team, team.ownerToken) });
     await until(() => call(workspace, 'status').team?.state === 'connected', 5000, 'connected');
     const connected = call(workspace, 'status').team!;
     expect(connected).toMatchObject({
@@ -72,7 +72,7 @@ describe('the team through the core', () => {
 
   it('lists members with roles, invites with a token answered once, revokes, and refuses an editor', async () => {
     team = await startTestTeam();
-    const owner = testWorkspace({ dbFile: joinedWorkspaceFile(team, team.ownerToken) });
+    const owner = testWorkspace({ dbFile: joinedTeamFile(team, team.ownerToken) });
     await until(() => owner.team!.connection.connected, 5000, 'connected');
     const invited = await call(owner, 'inviteTeamMember', { name: 'Bea', role: 'editor' });
     expect(invited.member).toMatchObject({ name: 'Bea', role: 'editor', revokedAt: null });
@@ -86,7 +86,7 @@ describe('the team through the core', () => {
     expect(JSON.stringify(overview)).not.toContain(team.ownerToken);
     expect(JSON.stringify(overview)).not.toContain(invited.token);
 
-    const bea = testWorkspace({ dbFile: joinedWorkspaceFile(team, invited.token) });
+    const bea = testWorkspace({ dbFile: joinedTeamFile(team, invited.token) });
     await until(() => bea.team!.connection.connected, 5000, 'Bea connected');
     const refused = await call(bea, 'inviteTeamMember', { name: 'Cy', role: 'owner' }).catch(
       (error: unknown) => error,
@@ -102,8 +102,8 @@ describe('the team through the core', () => {
 
   it('tells the other desktops of a new post (their screens reload) and which post this one edits, by their own post id', async () => {
     team = await startTestTeam();
-    const owner = testWorkspace({ dbFile: joinedWorkspaceFile(team, team.ownerToken) });
-    const bea = testWorkspace({ dbFile: joinedWorkspaceFile(team, team.invite('editor', 'Bea')) });
+    const owner = testWorkspace({ dbFile: joinedTeamFile(team, team.ownerToken) });
+    const bea = testWorkspace({ dbFile: joinedTeamFile(team, team.invite('editor', 'Bea')) });
     const told: string[] = [];
     bea.subscribe((event) => {
       if (event.type === 'changed') told.push(event.what);

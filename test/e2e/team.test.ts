@@ -3,7 +3,7 @@
 // Team lists both members with their roles.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { joinedWorkspaceFile, startTestTeam } from '../support/team';
+import { joinedTeamFile, startTestTeam } from '../support/team';
 import type { TestTeam } from '../support/team';
 import { seriousViolations } from './axe';
 import { chooseFromMore, launchChromium, openApp, screenshot, serve } from './harness';
@@ -17,8 +17,8 @@ describe('a team in Chromium', () => {
   beforeAll(async () => {
     team = await startTestTeam();
     const files = [
-      joinedWorkspaceFile(team, team.ownerToken),
-      joinedWorkspaceFile(team, team.invite('editor', 'Bea')),
+      joinedTeamFile(team, team.ownerToken),
+      joinedTeamFile(team, team.invite('editor', 'Bea')),
     ];
     [browser, ...hosts] = await Promise.all([
       launchChromium(),

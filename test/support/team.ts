@@ -6,15 +6,11 @@ import { join } from 'node:path';
 import * as Y from 'yjs';
 import { postsMap } from '../../shared/team-doc';
 import type { SharedPostFields } from '../../shared/team-doc';
-import { formatTeamLink } from '../../shared/team';
 import type { TeamRole } from '../../shared/team';
-import { FileSecretStore } from '../../main/core/account';
-import { teamSecretFolder } from '../../main/core/team';
-import { WorkspaceStore } from '../../main/store';
-import { TeamWorkspace } from '../../main/team-client/workspace';
 import { TeamConnection } from '../../main/team-client/connection';
 import { startTeamServer } from '../../main/team/server';
 import type { RunningTeamServer, TeamServerOptions } from '../../main/team/server';
+import { joinedWorkspaceFile } from './team-files';
 
 export interface TestTeam {
   server: RunningTeamServer;
@@ -99,15 +95,6 @@ export async function until(
  * A workspace file joined to `team` with `token` as `team join` leaves it: the link in the file,
  * the token sealed beside it. Opening a Workspace on it opens its team side.
  */
-export function joinedWorkspaceFile(team: TestTeam, token: string): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'prj-')), 'workspace.sqlite');
-  const store = WorkspaceStore.open(file);
-  TeamWorkspace.join(
-    store,
-    formatTeamLink({ url: team.server.url, team: team.teamId }),
-    token,
-  ).close();
-  store.close();
-  new FileSecretStore(teamSecretFolder(file)).write(token);
-  return file;
+export function joinedTeamFile(team: TestTeam, token: string): string {
+  return joinedWorkspaceFile({ url: team.server.url, team: team.teamId }, token);
 }

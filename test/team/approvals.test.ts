@@ -209,7 +209,9 @@ describe('comments and history', () => {
     await move(owner!, post, 'in_review', 'approved');
     const all = await owner!.connection.request({ kind: 'log' });
     if (!all.ok) throw new Error(all.error);
+    // The log holds members' edits too (the editor wrote the post), besides the states.
     expect(all.value.entries.map((entry) => entry.action)).toEqual([
+      'edit',
       'draft→in_review',
       'in_review→approved',
     ]);
@@ -217,6 +219,7 @@ describe('comments and history', () => {
     const mine = await owner!.connection.request({ kind: 'log', member: editorId });
     if (!mine.ok) throw new Error(mine.error);
     expect(mine.value.entries.map((entry) => [entry.name, entry.action])).toEqual([
+      ['editor person', 'edit'],
       ['editor person', 'draft→in_review'],
     ]);
   });

@@ -3,7 +3,6 @@
 // another; a holder cut off by a partition is refused, and the next holder finds its post by
 // reference instead of sending a second one.
 import { afterEach, describe, expect, it } from 'vitest';
-import { PRIORITY } from '../../shared/domain';
 import { teamIdempotencyKey } from '../../shared/team';
 import type { ControlPostEntry } from '../../shared/team-doc';
 import type { Workspace } from '../../main/core/workspace';
@@ -29,22 +28,18 @@ function desktop(platform: TestPlatform, token: string): Workspace {
   return pressroom;
 }
 
-/** The same post on another desktop (mirrored), with that desktop's own outbox item. */
+/** The same post on another desktop (mirrored), with the item its outbox made for it. */
 async function sameOn(pressroom: Workspace, text: string): Promise<number> {
-  await until(
-    () => pressroom.store.db.prepare('SELECT 1 FROM posts WHERE text = ?').get(text) !== undefined,
-    2000,
-  );
-  const { id } = pressroom.store.db.prepare('SELECT id FROM posts WHERE text = ?').get(text) as {
-    id: number;
-  };
-  pressroom.store.outbox.enqueue({
-    kind: 'create_post',
-    postId: id,
-    priority: PRIORITY.due,
-    dueAt: Date.now() - 1000,
-  });
-  return id;
+  const idOf = () =>
+    (
+      pressroom.store.db.prepare('SELECT id FROM posts WHERE text = ?').get(text) as
+        { id: number } | undefined
+    )?.id;
+  await until(() => {
+    const id = idOf();
+    return id !== undefined && pressroom.store.outbox.latestForPost(id) !== undefined;
+  }, 2000);
+  return idOf()!;
 }
 
 async function postsOnPlatform(platform: TestPlatform, text: string): Promise<number> {
