@@ -159,7 +159,8 @@ export class WebRequests {
   private callsInFlight = 0;
 
   constructor(
-    private readonly session: Session,
+    /** The session the calls go to; while it opens, the page loads and its calls wait. */
+    private readonly session: Promise<Session>,
     readonly token: string,
     private readonly staticDir: string | null,
   ) {}
@@ -231,7 +232,7 @@ export class WebRequests {
     return this.withUploadSlot(response, async () => {
       // Streamed into a private file as it arrives: the host never holds the file whole.
       const name = url.searchParams.get('name');
-      const received = await receiveUpload(this.session, name, request);
+      const received = await receiveUpload(await this.session, name, request);
       // Refused midway (over the limit), the rest of the body is not read.
       if (!received.ok) response.setHeader('Connection', 'close');
       json(response, 200, received);
@@ -247,11 +248,11 @@ export class WebRequests {
       return refuse(response, 415, 'invalid_input', 'Send JSON');
     if (!UPLOAD_OPERATIONS.has(operation)) {
       const input = await readJson(request, MAX_BODY);
-      return json(response, 200, await invokeFromRenderer(this.session, operation, input));
+      return json(response, 200, await invokeFromRenderer(await this.session, operation, input));
     }
     return this.withUploadSlot(response, async () => {
       const input = await readJson(request, MAX_UPLOAD_BODY);
-      json(response, 200, await invokeFromRenderer(this.session, operation, input));
+      json(response, 200, await invokeFromRenderer(await this.session, operation, input));
     });
   }
 
