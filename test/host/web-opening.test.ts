@@ -5,10 +5,10 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FileSecretStore } from '../../main/core/account';
-import { Session } from '../../main/core/session';
+import type { Session } from '../../main/core/session';
 import { startWebHost } from '../../main/host/web';
 import type { WebHost } from '../../main/host/web';
+import { openOfflineSession } from '../support/session';
 
 function builtPage(): string {
   const staticDir = mkdtempSync(join(tmpdir(), 'pressroom-opening-'));
@@ -39,18 +39,11 @@ describe('web host while its session opens', () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(answered, 'a call waits for the session').toBe(false);
-    const folder = mkdtempSync(join(tmpdir(), 'pressroom-opening-'));
-    const session = await Session.open({
-      folder,
-      secrets: new FileSecretStore(folder),
-      dbFile: ':memory:',
-      watch: false,
-    });
+    const session = await openOfflineSession();
     open(session);
     expect(await call).toEqual({ ok: true, value: [] });
     expect(await web.session).toBe(session);
     await web.close();
-    await session.close();
   });
 
   it('reports a session that cannot be opened to the opener and to each call', async () => {
