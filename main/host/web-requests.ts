@@ -3,7 +3,7 @@
 // renderer. Refusals are JSON answers with a kind and a sentence; bodies are bounded in size,
 // time and number at once.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MAX_MEDIA_BASE64, MAX_UPLOAD_BYTES } from '../../shared/contract';
 import { invokeFromRenderer, receiveUpload } from '../core/operations';
@@ -149,6 +149,9 @@ async function readJson(request: IncomingMessage, limit: number): Promise<unknow
 function refuse(response: ServerResponse, status: number, kind: string, message: string): void {
   json(response, status, { ok: false, error: { kind, message } });
 }
+
+/** Static files up to this size are read whole (all of the built renderer's are). */
+const WHOLE_FILE_BYTES = 1024 * 1024;
 
 export class WebRequests {
   /** Set once the server listens: the host name and origin requests must name. */
@@ -303,13 +306,18 @@ export class WebRequests {
       return;
     }
     const sent = encodedFile(file, request.headers['accept-encoding']);
+    const size = statSync(sent.path).size;
     response.writeHead(200, {
       'Content-Type': contentTypeOf(file),
       'Content-Security-Policy': CONTENT_SECURITY_POLICY,
       'X-Content-Type-Options': 'nosniff',
       Vary: 'Accept-Encoding',
       ...(sent.encoding ? { 'Content-Encoding': sent.encoding } : {}),
+      'Content-Length': size,
     });
-    createReadStream(sent.path).pipe(response);
+    // The page's files are small: read whole in one call, as a stream's open, reads and close
+    // would each wait their turn while `serve` opens the session after printing its URL.
+    if (size <= WHOLE_FILE_BYTES) response.end(readFileSync(sent.path));
+    else createReadStream(sent.path).pipe(response);
   }
 }
