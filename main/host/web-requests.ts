@@ -3,7 +3,7 @@
 // renderer. Refusals are JSON answers with a kind and a sentence; bodies are bounded in size,
 // time and number at once.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MAX_MEDIA_BASE64, MAX_UPLOAD_BYTES } from '../../shared/contract';
 import { invokeFromRenderer, receiveUpload } from '../core/operations';
@@ -150,6 +150,9 @@ function refuse(response: ServerResponse, status: number, kind: string, message:
   json(response, status, { ok: false, error: { kind, message } });
 }
 
+/** Static files up to this size are read whole (all of the built renderer's are). */
+const WHOLE_FILE_BYTES = 1024 * 1024;
+
 export class WebRequests {
   /** Set once the server listens: the host name and origin requests must name. */
   origin = '';
@@ -159,7 +162,8 @@ export class WebRequests {
   private callsInFlight = 0;
 
   constructor(
-    private readonly session: Session,
+    /** The session the calls go to; while it opens, the page loads and its calls wait. */
+    private readonly session: Promise<Session>,
     readonly token: string,
     private readonly staticDir: string | null,
   ) {}
@@ -231,7 +235,7 @@ export class WebRequests {
     return this.withUploadSlot(response, async () => {
       // Streamed into a private file as it arrives: the host never holds the file whole.
       const name = url.searchParams.get('name');
-      const received = await receiveUpload(this.session, name, request);
+      const received = await receiveUpload(await this.session, name, request);
       // Refused midway (over the limit), the rest of the body is not read.
       if (!received.ok) response.setHeader('Connection', 'close');
       json(response, 200, received);
@@ -247,11 +251,11 @@ export class WebRequests {
       return refuse(response, 415, 'invalid_input', 'Send JSON');
     if (!UPLOAD_OPERATIONS.has(operation)) {
       const input = await readJson(request, MAX_BODY);
-      return json(response, 200, await invokeFromRenderer(this.session, operation, input));
+      return json(response, 200, await invokeFromRenderer(await this.session, operation, input));
     }
     return this.withUploadSlot(response, async () => {
       const input = await readJson(request, MAX_UPLOAD_BODY);
-      json(response, 200, await invokeFromRenderer(this.session, operation, input));
+      json(response, 200, await invokeFromRenderer(await this.session, operation, input));
     });
   }
 
@@ -302,13 +306,18 @@ export class WebRequests {
       return;
     }
     const sent = encodedFile(file, request.headers['accept-encoding']);
+    const size = statSync(sent.path).size;
     response.writeHead(200, {
       'Content-Type': contentTypeOf(file),
       'Content-Security-Policy': CONTENT_SECURITY_POLICY,
       'X-Content-Type-Options': 'nosniff',
       Vary: 'Accept-Encoding',
       ...(sent.encoding ? { 'Content-Encoding': sent.encoding } : {}),
+      'Content-Length': size,
     });
-    createReadStream(sent.path).pipe(response);
+    // The page's files are small: read whole in one call, as a stream's open, reads and close
+    // would each wait their turn while `serve` opens the session after printing its URL.
+    if (size <= WHOLE_FILE_BYTES) response.end(readFileSync(sent.path));
+    else createReadStream(sent.path).pipe(response);
   }
 }

@@ -13,7 +13,11 @@ import { answerFailure, WebRequests } from './web-requests';
 export { CONTENT_SECURITY_POLICY } from './web-requests';
 
 export interface WebHostOptions {
-  session: Session;
+  /**
+   * The session, or how to open it: opened once the host listens, so the page loads while the
+   * workspace opens and its first sync runs; its calls wait for it.
+   */
+  session: Session | (() => Promise<Session>);
   port?: number;
   /** The built renderer; when it is missing, the page says how to build it. */
   staticDir?: string;
@@ -31,6 +35,8 @@ export interface WebHost {
   oneTimeUrl(): string;
   origin: string;
   token: string;
+  /** The session once open; rejected when it could not be opened. */
+  session: Promise<Session>;
   close(): Promise<void>;
 }
 
@@ -40,11 +46,22 @@ const BODY_TIMEOUT_MS = 60_000;
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const token = randomBytes(24).toString('base64url');
   const staticDir = options.staticDir ? resolve(options.staticDir) : null;
-  const requests = new WebRequests(options.session, token, staticDir);
-  const unsubscribe = options.session.subscribe((event) => {
-    const line = `data: ${JSON.stringify(event)}\n\n`;
-    for (const stream of requests.streams) stream.write(line);
-  });
+  let opened!: (session: Session | Promise<Session>) => void;
+  const session = new Promise<Session>((resolveSession) => (opened = resolveSession));
+  const requests = new WebRequests(session, token, staticDir);
+  let unsubscribe = () => {};
+  let closed = false;
+  // A failure to open is the opener's to report (host.session); each call answers it too.
+  session.then(
+    (open) => {
+      if (closed) return;
+      unsubscribe = open.subscribe((event) => {
+        const line = `data: ${JSON.stringify(event)}\n\n`;
+        for (const stream of requests.streams) stream.write(line);
+      });
+    },
+    () => {},
+  );
 
   const requestTimeout = options.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
   // Node checks requestTimeout on this interval; its default (30 s) would stretch a short limit.
@@ -60,12 +77,16 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   });
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   requests.origin = origin;
+  const open = options.session;
+  opened(typeof open === 'function' ? Promise.resolve().then(open) : open);
   return {
     url: `${origin}/#token=${token}`,
     oneTimeUrl: () => `${origin}/#code=${requests.codes.issue()}`,
     origin,
     token,
+    session,
     close: async () => {
+      closed = true;
       unsubscribe();
       for (const stream of requests.streams) stream.end();
       await new Promise<void>((done) => {

@@ -68,4 +68,22 @@ describe('the first screen', () => {
       await page.close();
     }
   });
+
+  it('loads no script it can do without: the Temporal polyfill only where the browser has none', async () => {
+    const { page, problems } = await openApp(app.browser, app.served.url);
+    await page.locator('.month-post').first().waitFor();
+    const scripts = await page.evaluate(() =>
+      (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+        .filter((entry) => entry.name.endsWith('.js'))
+        .map((entry) => ({ name: entry.name, bytes: entry.decodedBodySize })),
+    );
+    expect(
+      scripts.map((script) => script.name).filter((name) => /temporal-polyfill/.test(name)),
+    ).toEqual([]);
+    // The calendar's screen with its library and Svelte: 250 KiB while it carried the polyfill.
+    const kib = scripts.reduce((sum, script) => sum + script.bytes, 0) / 1024;
+    expect(kib).toBeLessThan(215);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
 });

@@ -2,34 +2,20 @@
 // stream), the one-time code a browser's command line carries instead of it, and the limits on
 // connections a runaway or hostile client may hold.
 import { request } from 'node:http';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FileSecretStore } from '../../main/core/account';
-import { Session } from '../../main/core/session';
 import { CONTENT_SECURITY_POLICY, startWebHost } from '../../main/host/web';
 import type { WebHost, WebHostOptions } from '../../main/host/web';
+import { openOfflineSession } from '../support/session';
 
-const open: { web: WebHost; session: Session }[] = [];
+const open: WebHost[] = [];
 afterEach(async () => {
-  for (const { web, session } of open.splice(0)) {
-    await web.close();
-    await session.close();
-  }
+  for (const web of open.splice(0)) await web.close();
 });
 
 /** A web host over an offline workspace: no platform is needed to test its door. */
 async function offlineHost(options: Partial<WebHostOptions> = {}): Promise<WebHost> {
-  const folder = mkdtempSync(join(tmpdir(), 'pressroom-door-'));
-  const session = await Session.open({
-    folder,
-    secrets: new FileSecretStore(folder),
-    dbFile: ':memory:',
-    watch: false,
-  });
-  const web = await startWebHost({ session, ...options });
-  open.push({ web, session });
+  const web = await startWebHost({ session: await openOfflineSession(), ...options });
+  open.push(web);
   return web;
 }
 

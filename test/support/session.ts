@@ -1,4 +1,5 @@
-// A session whose demo workspace is a test's reference server, closed after each test.
+// A session whose demo workspace is a test's reference server, or an offline one, closed after
+// each test.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +17,19 @@ const open: Session[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((session) => session.close()));
 });
+
+/** Opens a session over an offline workspace in memory, in a new folder: no platform, no queue. */
+export async function openOfflineSession(): Promise<Session> {
+  const folder = mkdtempSync(join(tmpdir(), 'pressroom-offline-'));
+  const session = await Session.open({
+    folder,
+    secrets: new FileSecretStore(folder),
+    dbFile: ':memory:',
+    watch: false,
+  });
+  open.push(session);
+  return session;
+}
 
 /**
  * Opens a session in `folder` (a new one unless given) whose demo workspace is `platform` (a new

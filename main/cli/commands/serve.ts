@@ -46,22 +46,35 @@ export function registerServe(program: Command): void {
         onBuild: () =>
           output.progress("Building Pressroom's interface (after an install or an edit)…"),
       });
-      const { session } = await openUserSession({
-        allowLocalPlatform: options.localPlatform,
-        ...confirmOnTerminal(options.allowAccountSwitch),
-        ...(global.db ? { dbFile: global.db } : {}),
-        ...(global.apiBase && global.token
-          ? {
-              account: {
-                apiBase: global.apiBase,
-                token: global.token,
-                plan: global.plan ?? 'free',
-              },
-            }
-          : {}),
+      const openSession = async () =>
+        (
+          await openUserSession({
+            allowLocalPlatform: options.localPlatform,
+            ...confirmOnTerminal(options.allowAccountSwitch),
+            ...(global.db ? { dbFile: global.db } : {}),
+            ...(global.apiBase && global.token
+              ? {
+                  account: {
+                    apiBase: global.apiBase,
+                    token: global.token,
+                    plan: global.plan ?? 'free',
+                  },
+                }
+              : {}),
+          })
+        ).session;
+      // The URL first: the page loads while the workspace opens (the demo's platform, first sync
+      // and seed take a second or more), and its calls wait for the session.
+      const host = await startWebHost({
+        session: openSession,
+        port: options.port,
+        staticDir: 'dist/renderer',
       });
-      const host = await startWebHost({ session, port: options.port, staticDir: 'dist/renderer' });
       output.result({ url: host.url }, `Pressroom is at ${host.url}`);
+      const session = await host.session.catch(async (error: unknown) => {
+        await host.close();
+        throw error;
+      });
       const mode = session.accountSettings().mode;
       if (mode !== 'account')
         output.progress(
