@@ -8,7 +8,6 @@ import type { ReviewResults, ReviewStep } from '../../shared/review';
 import type { Status } from '../../shared/domain';
 import type { TeamStatus } from '../../shared/team';
 import PostEditorDialog from '../../renderer/src/components/post-editor/PostEditorDialog.svelte';
-import { shellContext } from '../../renderer/src/lib/context';
 import { PostEditor } from '../../renderer/src/state/post-editor.svelte';
 import { post, refused, shellWith, stubJsdom } from './post-editor-fixtures';
 import { ok, type Answer } from './fake-transport';
@@ -60,7 +59,6 @@ async function setup(answers: Record<string, Answer> = {}, team: TeamStatus | nu
   const editor = new PostEditor(shell, { post: post({ id: 5, status: 'draft' }) });
   render(PostEditorDialog, {
     props: { editor, bots: [], onsaved: vi.fn(), onclose: vi.fn() },
-    context: shellContext(shell),
   });
   const dialog = screen.getByRole('dialog', { name: 'Edit post' });
   return { shell, transport, dialog };

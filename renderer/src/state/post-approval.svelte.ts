@@ -37,6 +37,11 @@ export class PostApprovalState {
     readonly postId: number,
   ) {}
 
+  /** The zone comments and history show their times in: the user's setting. */
+  get zone(): string {
+    return this.shell.timezone;
+  }
+
   get actions(): ApprovalAction[] {
     return this.approval ? OFFERED[this.approval.state] : [];
   }
