@@ -8,20 +8,7 @@ import type { TeamStatus } from '../../shared/team';
 import CalendarScreen from '../../renderer/src/screens/CalendarScreen.svelte';
 import { shellContext } from '../../renderer/src/lib/context';
 import { ok } from './fake-transport';
-import { post, shellWith, stubJsdom } from './post-editor-fixtures';
-
-const TEAM: TeamStatus = {
-  team: 't_0123456789abcdef',
-  url: 'ws://127.0.0.1:1/',
-  device: 'd_11223344',
-  state: 'connected',
-  refusal: null,
-  offlineSince: null,
-  waiting: 0,
-  lastSyncedAt: null,
-  publishes: true,
-  present: [],
-};
+import { post, shellWith, stubJsdom, TEAM } from './post-editor-fixtures';
 
 async function setup(team: TeamStatus | null) {
   const today = Date.now();

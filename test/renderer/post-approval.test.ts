@@ -9,21 +9,8 @@ import type { Status } from '../../shared/domain';
 import type { TeamStatus } from '../../shared/team';
 import PostEditorDialog from '../../renderer/src/components/post-editor/PostEditorDialog.svelte';
 import { PostEditor } from '../../renderer/src/state/post-editor.svelte';
-import { post, refused, shellWith, stubJsdom } from './post-editor-fixtures';
+import { post, refused, shellWith, stubJsdom, TEAM } from './post-editor-fixtures';
 import { ok, type Answer } from './fake-transport';
-
-const TEAM: TeamStatus = {
-  team: 't_0123456789abcdef',
-  url: 'ws://127.0.0.1:1/',
-  device: 'Ada’s laptop',
-  state: 'connected',
-  refusal: null,
-  offlineSince: null,
-  waiting: 0,
-  lastSyncedAt: null,
-  publishes: true,
-  present: [],
-};
 
 const AT = Date.UTC(2026, 10, 27, 9, 30);
 
