@@ -2,7 +2,7 @@
 // every call's answer crosses IPC or HTTP in, and the events the core pushes to its watchers.
 // The operations themselves, with their input schemas, are in contract.ts.
 import type { ConnectionReport } from './connection';
-import type { TeamHistoryEntry, TeamMember, TeamOverview, TeamStatus } from './team';
+import type { ApprovalState, TeamHistoryEntry, TeamMember, TeamOverview, TeamStatus } from './team';
 import type {
   AccountSettings,
   AiAssistReply,
@@ -60,6 +60,8 @@ export interface CalendarRange {
   bots: BotSummary[];
   /** A picture of the range's posts and drafts → what a chip may show for it (MediaPicture). */
   thumbnails: Record<string, string>;
+  /** Post id → its approval state when out of draft (a team workspace; empty otherwise). */
+  approvals?: Record<number, ApprovalState>;
 }
 
 /** What each operation answers with (the value of a successful CallResult). */

@@ -68,7 +68,11 @@ const workspaceHandlers = {
   listFreeSlots: (w, input) => w.planning.listFreeSlots(input),
   addToQueue: (w, input) => w.planning.addToQueue(input),
   shareNext: (w, input) => w.planning.shareNext(input),
-  getCalendar: (w, input) => w.planning.getCalendar(input),
+  getCalendar: (w, input) => {
+    const range = w.planning.getCalendar(input);
+    const ids = [...range.posts, ...range.drafts].map((post) => post.id);
+    return { ...range, approvals: w.review.approvalStates(ids) };
+  },
   addMedia: (w, input) => w.media.addMedia(input),
   describeMedia: (w, input) => w.media.describeMedia(input),
   readMedia: (w, input) => w.media.readMedia(input),

@@ -55,6 +55,12 @@ export class TeamReview {
     return this.connection.control.getMap<ControlPostEntry>(CONTROL_POSTS).get(post);
   }
 
+  /** Each post out of draft (in review, sent back, approved) as this desktop last saw it. */
+  *reviewed(): Generator<[post: string, state: ApprovalState]> {
+    for (const [post, entry] of this.connection.control.getMap<ControlPostEntry>(CONTROL_POSTS))
+      if (entry.approval !== 'draft') yield [post, entry.approval];
+  }
+
   /** The approval state this desktop saw last: what a transition says it moves from. */
   seenState(post: string): ApprovalState {
     return this.entry(post)?.approval ?? 'draft';

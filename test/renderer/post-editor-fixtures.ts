@@ -4,6 +4,7 @@ import type { OperationName } from '../../shared/contract';
 import type { CallResult } from '../../shared/answers';
 import type { BotSchedule, DuplicateConflict, LocalPost } from '../../shared/domain';
 import { parseSchedule } from '../../shared/schedule';
+import type { TeamStatus } from '../../shared/team';
 import { Shell } from '../../renderer/src/state/shell.svelte';
 import { FakeTransport, ok, type Answer } from './fake-transport';
 import { localPost } from '../support/records';
@@ -54,6 +55,20 @@ export const refused = (message: string, issues?: { field: string; message: stri
     ok: false,
     error: { kind: issues ? 'invalid_input' : 'not_allowed', message, issues },
   }) satisfies CallResult;
+
+/** This desktop connected to its team, alone there: the status of a team workspace. */
+export const TEAM: TeamStatus = {
+  team: 't_0123456789abcdef',
+  url: 'ws://127.0.0.1:1/',
+  device: 'd_11223344',
+  state: 'connected',
+  refusal: null,
+  offlineSince: null,
+  waiting: 0,
+  lastSyncedAt: null,
+  publishes: true,
+  present: [],
+};
 
 /** A Shell whose settings (zone Europe/Berlin) are loaded, over a fake transport. */
 export async function shellWith(

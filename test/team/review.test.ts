@@ -126,6 +126,24 @@ describe('approvals through the desktops', () => {
     expect(new Set(anasOnly.entries.map((entry) => entry.name))).toEqual(new Set(['Ana']));
   });
 
+  it('gives the calendar each drawn post’s approval state out of draft, on every desktop', async () => {
+    const platform = await startTestPlatform({ seed: 'demo' });
+    team = await startTestTeam();
+    const author = await desktop(platform, team.invite('editor', 'Ana'));
+    const approver = await desktop(platform, team.invite('approver', 'Bea'));
+    const [sentA, sentB] = (await draftOn(author, 'Winter menu', [approver])) as [number, number];
+    const [keptA] = (await draftOn(author, 'Still a draft', [approver])) as [number, number];
+    await call(author, 'submitPost', { id: sentA });
+    await seen(approver, sentB, 'in_review');
+    const range = { from: 0, to: Date.UTC(2100, 0), zone: 'UTC' };
+    const onAuthor = await call(author, 'getCalendar', range);
+    expect(onAuthor.drafts.map((post) => post.id)).toEqual(expect.arrayContaining([sentA, keptA]));
+    expect(onAuthor.approvals).toEqual({ [sentA]: 'in_review' });
+    expect((await call(approver, 'getCalendar', range)).approvals).toEqual({
+      [sentB]: 'in_review',
+    });
+  });
+
   it('keeps a transition asked offline waiting to sync, then applies or refuses it on reconnect', async () => {
     const platform = await startTestPlatform({ seed: 'demo' });
     team = await startTestTeam();

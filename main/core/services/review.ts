@@ -103,6 +103,21 @@ export class ReviewService {
     return { ...approval, pending: this.pending().filter((step) => step.postId === input.id) };
   }
 
+  /**
+   * The approval state of those of `postIds` out of draft, for the calendar's chips; empty in a
+   * workspace of one. Walks the reviewed posts only (few), never every post drawn.
+   */
+  approvalStates(postIds: readonly number[]): Record<number, ApprovalState> {
+    if (!this.team) return {};
+    const wanted = new Set(postIds);
+    const states: Record<number, ApprovalState> = {};
+    for (const [uuid, state] of this.team.review.reviewed()) {
+      const postId = this.team.postIdOf(uuid);
+      if (postId !== undefined && wanted.has(postId)) states[postId] = state;
+    }
+    return states;
+  }
+
   async teamLog(input: CheckedInput<'teamLog'>): Promise<ReviewResults['teamLog']> {
     const team = await this.ready();
     const { entries } = await this.ask(() =>

@@ -7,6 +7,7 @@
 import { Temporal } from 'temporal-polyfill';
 import type { CallResult, CoreEvent } from '../../../shared/answers';
 import type { BotSummary, FreeSlot, LocalPost, PostStatus } from '../../../shared/domain';
+import type { ApprovalState } from '../../../shared/team';
 import { WallClock } from '../../../shared/time';
 import { coalesce } from '../lib/coalesce';
 import {
@@ -27,6 +28,7 @@ import type { PostBoard } from './calendar-moves';
 import { deletePost, moveToDrafts } from './post-actions';
 import type { EditorStart } from './post-fields.svelte';
 import { nextWholeHour } from './post-when';
+import { STATE_LABELS } from './review.svelte';
 import type { Shell } from './shell.svelte';
 import type { TeamStatus } from '../../../shared/team';
 
@@ -100,6 +102,9 @@ export class CalendarState implements PostBoard {
   private thumbnails = $state.raw<Record<string, string>>({});
   #botFilter = $state('');
   #statusFilter = $state<PostStatus | ''>('');
+  /** Post id → its approval state out of draft (a team workspace), as getCalendar answered. */
+  approvals = $state.raw<Record<number, ApprovalState>>({});
+  #approvalFilter = $state<ApprovalState | ''>('');
   loading = $state(false);
   /** Whether a first answer came, so "nothing here" is not said before anything was read. */
   loaded = $state(false);
@@ -126,7 +131,9 @@ export class CalendarState implements PostBoard {
   private readonly botNames: Record<string, string> = $derived(
     Object.fromEntries(this.bots.map((bot) => [bot.id, bot.name])),
   );
-  readonly filtered = $derived(this.botFilter !== '' || this.statusFilter !== '');
+  readonly filtered = $derived(
+    this.botFilter !== '' || this.statusFilter !== '' || this.approvalFilter !== '',
+  );
   readonly visibleDrafts = $derived(this.drafts.filter(this.matcher()));
 
   /** The first of a post's pictures a page can show (as its chip does), or null. */
@@ -143,8 +150,9 @@ export class CalendarState implements PostBoard {
     const names = this.botNames;
     const thumbnails = this.thumbnails;
     // Sorted by time first (a move reorders), so a day past its cap keeps its earliest posts.
+    const approved = this.approvedAs();
     const views = this.posts
-      .filter((post) => post.scheduledAt !== null)
+      .filter((post) => post.scheduledAt !== null && approved(post))
       .sort((a, b) => (a.scheduledAt ?? 0) - (b.scheduledAt ?? 0))
       .map((post) =>
         viewOf(post, post.scheduledAt ?? 0, clock, nameOf(names, post.botId), thumbnails),
@@ -285,16 +293,41 @@ export class CalendarState implements PostBoard {
     void this.reload();
   }
 
+  get approvalFilter(): ApprovalState | '' {
+    return this.#approvalFilter;
+  }
+
+  set approvalFilter(state: ApprovalState | '') {
+    this.#approvalFilter = state;
+    void this.reload();
+  }
+
+  /** A post's approval state in a sign and words, out of draft; null in a workspace of one. */
+  approvalOf(postId: number): { sign: string; text: string } | null {
+    const state = this.approvals[postId];
+    return state ? STATE_LABELS[state] : null;
+  }
+
+  /** The approval filter as one test (a post the team never saw out of draft is a draft). */
+  private approvedAs(): (post: LocalPost) => boolean {
+    const wanted = this.approvalFilter;
+    const approvals = this.approvals;
+    return (post) => !wanted || (approvals[post.id] ?? 'draft') === wanted;
+  }
+
   clearFilters(): void {
     this.botFilter = '';
     this.statusFilter = '';
+    this.approvalFilter = '';
   }
 
   /** The filters as one test, reading them once for a whole list. */
   private matcher(): (post: LocalPost) => boolean {
     const status = this.statusFilter;
     const bot = this.botFilter;
+    const approved = this.approvedAs();
     return (post) =>
+      approved(post) &&
       (!status || post.status === status) &&
       (bot === NO_BOT ? post.botId === null : !bot || post.botId === bot);
   }
@@ -341,7 +374,8 @@ export class CalendarState implements PostBoard {
     if (!range) return;
     const generation = ++this.generation;
     this.loading = true;
-    const cap = DAY_CAPS[this.view];
+    // The approval state is the team's, not the store's: filtered here, so every post is read.
+    const cap = this.approvalFilter ? undefined : DAY_CAPS[this.view];
     const bot = this.botFilter;
     const status = this.statusFilter;
     const answer = await this.shell.api.getCalendar({
@@ -362,6 +396,7 @@ export class CalendarState implements PostBoard {
     this.loadError = null;
     const { posts, hidden, drafts, freeSlots, bots, thumbnails } = answer.value;
     this.thumbnails = thumbnails;
+    this.approvals = answer.value.approvals ?? {};
     this.posts = posts;
     this.hidden = hidden;
     this.drafts = drafts;

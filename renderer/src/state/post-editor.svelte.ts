@@ -6,6 +6,7 @@ import type { CallResult } from '../../../shared/answers';
 import type { LocalPost, SharedNext } from '../../../shared/domain';
 import { formatDateTime } from '../lib/format';
 import type { Overrule } from './duplicates.svelte';
+import { PostApprovalState } from './post-approval.svelte';
 import { PostAssist } from './post-assist.svelte';
 import { PostFields } from './post-fields.svelte';
 import type { EditorStart, PostMode } from './post-fields.svelte';
@@ -77,6 +78,12 @@ export class PostEditor {
   /** This desktop in its team (null for a workspace of one): who else is here, who edits what. */
   get team(): TeamStatus | null {
     return this.shell.status?.team ?? null;
+  }
+
+  /** The approval of the post open here, in a team workspace (null: a new post, or no team). */
+  approval(): PostApprovalState | null {
+    const post = this.fields.post;
+    return post && this.team ? new PostApprovalState(this.shell, post.id) : null;
   }
 
   /**
