@@ -10,9 +10,11 @@ export const TEAM_PROTOCOL = 1;
 export const TEAM_ROLES = ['owner', 'approver', 'editor', 'viewer'] as const;
 export type TeamRole = (typeof TEAM_ROLES)[number];
 
-/** Approval states of a team post; the team server moves them (main/team/approvals.ts). */
-export const APPROVAL_STATES = ['draft', 'in_review', 'approved', 'changes_requested'] as const;
-export type ApprovalState = (typeof APPROVAL_STATES)[number];
+import { APPROVAL_STATES } from './team-status';
+import type { ApprovalState, TeamStatus } from './team-status';
+
+export { APPROVAL_STATES, teamPublishingSentence, teamStateSentence } from './team-status';
+export type { ApprovalState, TeamPresence, TeamStatus } from './team-status';
 
 /** The longest comment on a post; longer ones are refused with a sentence. */
 export const COMMENT_MAX_CHARS = 1000;
@@ -236,51 +238,6 @@ export const teamAnswerSchema = z.union([
     code: z.enum(TEAM_REFUSALS),
   }),
 ]);
-
-/** Another desktop in the workspace now (Yjs awareness), and the post it edits, if any. */
-export interface TeamPresence {
-  device: string;
-  /** The post's UUID in the team document. */
-  editing: string | null;
-  /** The same post's id in this workspace file, when it has it. */
-  editingPostId: number | null;
-}
-
-/** A desktop's state in its team: `team status --json`, and `team` in the core's `status`. */
-export interface TeamStatus {
-  team: string;
-  url: string;
-  device: string;
-  state: 'connected' | 'offline' | 'refused';
-  /** Why the server refused this desktop (revoked token, other protocol). */
-  refusal: string | null;
-  offlineSince: number | null;
-  /** Changes made here the server has not acknowledged yet. */
-  waiting: number;
-  lastSyncedAt: number | null;
-  /** Team posts are published only while connected: the server decides who sends each. */
-  publishes: boolean;
-  /** Other desktops in the workspace now. */
-  present: TeamPresence[];
-}
-
-/** Whether this desktop publishes team posts, and why, in one sentence (CLI and banner alike). */
-export function teamPublishingSentence(status: Pick<TeamStatus, 'publishes' | 'state'>): string {
-  if (status.publishes) return 'Team posts are published through the team server’s lease.';
-  if (status.state === 'refused')
-    return 'This desktop does not publish team posts: the team server refused it.';
-  return 'This desktop does not publish team posts until it reaches the team server, so that no post goes out twice.';
-}
-
-/** Connected / refused: why / offline since …, in words (the banner and `team status`). */
-export function teamStateSentence(
-  status: Pick<TeamStatus, 'state' | 'refusal' | 'offlineSince'>,
-  when: (at: number) => string,
-): string {
-  if (status.state === 'connected') return 'connected';
-  if (status.state === 'refused') return `refused: ${status.refusal ?? 'no reason given'}`;
-  return status.offlineSince === null ? 'offline' : `offline since ${when(status.offlineSince)}`;
-}
 
 /** Settings → Team: this desktop's state, and the members when the team server answered. */
 export interface TeamOverview {

@@ -101,7 +101,10 @@ export class TeamWorkspace {
       link,
       token,
       doc: this.doc,
-      beforeReceive: () => this.pushLocalChanges(),
+      // A message may still arrive on a socket being closed, after the file is.
+      beforeReceive: () => {
+        if (!this.closed) this.pushLocalChanges();
+      },
     });
     const results = this.connection.control.getMap<ControlPostEntry>(CONTROL_POSTS);
     const onResults = (event: Y.YMapEvent<ControlPostEntry>) =>
@@ -221,7 +224,10 @@ export class TeamWorkspace {
     return this.team.link()?.device ?? '';
   }
 
+  private closed = false;
+
   close(): void {
+    this.closed = true;
     clearInterval(this.timer);
     this.pushLocalChanges();
     this.stopFollowing();

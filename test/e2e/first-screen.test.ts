@@ -80,9 +80,11 @@ describe('the first screen', () => {
     expect(
       scripts.map((script) => script.name).filter((name) => /temporal-polyfill/.test(name)),
     ).toEqual([]);
-    // The calendar's screen with its library and Svelte: 250 KiB while it carried the polyfill.
+    // The calendar's screen with its library and Svelte: 250 KiB while it carried the polyfill,
+    // 190 KiB without it; the team's banner, presence and approval marks brought it to 259 KiB
+    // (what of that can load later is open in #32).
     const kib = scripts.reduce((sum, script) => sum + script.bytes, 0) / 1024;
-    expect(kib).toBeLessThan(215);
+    expect(kib).toBeLessThan(265);
     expect(problems).toEqual([]);
     await page.close();
   });
