@@ -142,3 +142,30 @@ describe('failures', () => {
     view.unmount();
   });
 });
+
+describe('review notices', () => {
+  it('tells a post sent back to me on any screen, and opens it', async () => {
+    const sentBack = post({ id: 21, text: 'Cider at the market' });
+    const transport = new FakeTransport({
+      getSettings: () => ok(settings),
+      getPost: () => ok(sentBack),
+    });
+    cleanup();
+    stubJsdom();
+    history.replaceState(null, '', '#/bots');
+    const shell = new Shell(transport);
+    const view = render(App, { context: shellContext(shell) });
+    await screen.findByText('Demo workspace');
+    transport.emit({ type: 'review', kind: 'sent_back', postId: 21, by: 'Bea' });
+    const notice = (await screen.findByText(/Sent back to you/)).closest('.notice');
+    if (!(notice instanceof HTMLElement)) throw new Error('no notice');
+    expect(notice.textContent).toContain(
+      'Sent back to you: Bea sent back a post with a comment: change it and submit it again.',
+    );
+    await fireEvent.click(within(notice).getByRole('button', { name: 'Open the post' }));
+    expect(shell.screen).toBe('calendar');
+    await vi.waitFor(() => expect(transport.callsOf('getPost')).toEqual([{ id: 21 }]));
+    shell.stop();
+    view.unmount();
+  });
+});

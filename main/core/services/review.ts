@@ -16,6 +16,7 @@ import type { PostsStore } from '../../store/posts';
 import { TeamRequestUnknown } from '../../team-client/connection';
 import type { TeamWorkspace } from '../../team-client/workspace';
 import { NotAllowed } from '../errors';
+import type { CoreEvents } from '../events';
 
 const NOT_IN_TEAM =
   'This workspace is not in a team: approvals belong to team workspaces (pressroom team join).';
@@ -35,12 +36,17 @@ function minute(ms: number): string {
 }
 
 export class ReviewService {
-  private me: TeamMember | undefined;
-
   constructor(
     private readonly team: TeamWorkspace | undefined,
     private readonly posts: PostsStore,
-  ) {}
+    events: CoreEvents,
+  ) {
+    // A post sent to me or back to me becomes an event (a notification on the desktop).
+    team?.review.onNotice(({ post, kind, by }) => {
+      const postId = team.postIdOf(post);
+      if (postId !== undefined) events.emit({ type: 'review', kind, postId, by });
+    });
+  }
 
   submitPost(input: CheckedInput<'submitPost'>): Promise<ReviewStep> {
     return this.move(input.id, 'in_review', input.comment);
@@ -172,8 +178,7 @@ export class ReviewService {
 
   private async whoAmI(): Promise<TeamMember> {
     const team = this.side();
-    this.me ??= (await this.ask(() => team.connection.request({ kind: 'me' }))).member;
-    return this.me;
+    return (await this.ask(() => team.review.me())).member;
   }
 
   /** A read or a comment: answered now, or refused with the server's sentence. */
