@@ -111,7 +111,7 @@ describe('the Review screen', () => {
     expect(callsOf(transport, 'queuePost')).toEqual([{ id: 7, mode: 'publish_now' }]);
   });
 
-  it('says why when the workspace is not in a team, and shows what waits to sync', async () => {
+  it('says why when the workspace is not in a team, shows what waits to sync, and dismisses a refused step', async () => {
     setup({
       listReview: () => ({
         ok: false,
@@ -122,39 +122,46 @@ describe('the Review screen', () => {
       'This workspace is not in a team.',
     );
     cleanup();
-    setup({
-      listReview: () =>
-        ok(
-          lists({
-            pending: [
-              {
-                postId: 7,
-                from: 'draft',
-                to: 'in_review',
-                askedAt: 0,
-                state: 'waiting',
-                reason: null,
-              },
-              {
-                postId: 9,
-                from: 'draft',
-                to: 'approved',
-                askedAt: 0,
-                state: 'refused',
-                reason: 'Only an approver can approve this post.',
-              },
-            ],
-          }),
-        ),
+    const waiting = {
+      id: 1,
+      postId: 7,
+      from: 'draft' as const,
+      to: 'in_review' as const,
+      askedAt: 0,
+      state: 'waiting' as const,
+      reason: null,
+    };
+    const refused = {
+      ...waiting,
+      id: 2,
+      postId: 9,
+      to: 'approved' as const,
+      state: 'refused' as const,
+      reason: 'Only an approver can approve this post.',
+    };
+    let pending = [waiting, refused];
+    const { transport } = setup({
+      listReview: () => ok(lists({ pending })),
+      dismissReviewStep: (input) => {
+        pending = pending.filter((step) => step.id !== (input as { id: number }).id);
+        return ok({ id: 2 });
+      },
     });
     const asked = await screen.findByRole('region', { name: 'Asked here' });
-    expect(
+    const lines = () =>
       within(asked)
         .getAllByRole('listitem')
-        .map((item) => item.textContent?.replace(/\s+/g, ' ').trim()),
-    ).toEqual([
+        .map((item) => item.textContent?.replace(/\s+/g, ' ').trim());
+    expect(lines()).toEqual([
       'Post #7 → In review: waiting to sync',
-      'Post #9 → Approved: refused: Only an approver can approve this post.',
+      'Post #9 → Approved: refused: Only an approver can approve this post. Dismiss',
     ]);
+    // Only a refused step can be dismissed: one waiting to sync may still be applied.
+    expect(within(asked).getAllByRole('button')).toHaveLength(1);
+    await fireEvent.click(
+      within(asked).getByRole('button', { name: 'Dismiss: Post #9 → Approved' }),
+    );
+    await waitFor(() => expect(lines()).toEqual(['Post #7 → In review: waiting to sync']));
+    expect(callsOf(transport, 'dismissReviewStep')).toEqual([{ id: 2 }]);
   });
 });

@@ -109,6 +109,18 @@ export class ReviewService {
     return { ...approval, pending: this.pending().filter((step) => step.postId === input.id) };
   }
 
+  /** Forgets a step asked here once the server refused it; one still waiting to sync stays. */
+  dismissReviewStep(input: CheckedInput<'dismissReviewStep'>): { id: number } {
+    const { pending } = this.side();
+    if (pending.dismissRefused(input.id)) return input;
+    const step = pending.all().find((candidate) => candidate.id === input.id);
+    throw new NotAllowed(
+      step
+        ? 'This step still waits to sync: it can be dismissed once the team server has refused it.'
+        : 'This step is no longer here: it was applied or dismissed already.',
+    );
+  }
+
   /**
    * The approval state of those of `postIds` out of draft, for the calendar's chips; empty in a
    * workspace of one. Walks the reviewed posts only (few), never every post drawn.
@@ -167,6 +179,7 @@ export class ReviewService {
   private pending(): PendingReviewStep[] {
     const team = this.side();
     return team.pending.all().map((step) => ({
+      id: step.id,
       postId: team.postIdOf(step.post) ?? null,
       from: step.from,
       to: step.to,

@@ -79,6 +79,13 @@ export class ReviewState {
     if (!result.ok) this.shell.notices.error(new Error(result.error.message));
   }
 
+  /** Forgets a step the team server refused, once its reason was read. */
+  async dismiss(id: number): Promise<void> {
+    const result = await this.shell.api.dismissReviewStep({ id });
+    if (!result.ok) this.shell.notices.error(new Error(result.error.message));
+    await this.load();
+  }
+
   openPost(id: number): void {
     this.shell.openPost(id);
   }
