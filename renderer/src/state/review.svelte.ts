@@ -40,6 +40,13 @@ export class ReviewState {
     this.loaded = true;
   }
 
+  /** Reloads when a post is sent to me or back to me; returns the way to stop. */
+  follow(): () => void {
+    return this.shell.onEvent((event) => {
+      if (event.type === 'review') void this.load();
+    });
+  }
+
   async approve(id: number): Promise<void> {
     await this.settle(id, () => this.shell.api.approvePost({ id }));
   }

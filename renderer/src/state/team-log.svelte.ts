@@ -3,8 +3,8 @@
 import type { TeamLogEntry } from '../../../shared/team';
 import type { Shell } from './shell.svelte';
 
-/** The entries shown on the screen; the CSV has up to the contract's 10,000. */
-const SHOWN = 50;
+/** The latest entries the screen shows; the CSV has up to the contract's 10,000. */
+const SHOWN = 20;
 const EXPORTED = 10_000;
 
 export interface LogPerson {
