@@ -120,6 +120,18 @@ describe('the Review screen', () => {
     expect(screen.queryByLabelText('What to change')).toBeNull();
   });
 
+  it('reloads when a post is sent to me for review', async () => {
+    let waiting = lists().waitsForMe.slice(0, 1);
+    const { transport, shell } = setup({ listReview: () => ok(lists({ waitsForMe: waiting })) });
+    await shell.start(); // the shell follows the core's events from here
+    const region = await screen.findByRole('region', { name: 'Waiting for my approval' });
+    await within(region).findByText('Autumn sale');
+    waiting = lists().waitsForMe;
+    transport.emit({ type: 'review', kind: 'to_review', postId: 9, by: 'Ana' });
+    expect(await within(region).findByText('New bread')).toBeTruthy();
+    shell.stop();
+  });
+
   it('offers to publish now a post approved after its time', async () => {
     const message =
       'Approved, but its time (2026-11-27 09:00 UTC) has passed: publish it now or pick a new time.';
