@@ -122,6 +122,7 @@ describe('approvals between two desktops in Chromium', () => {
     await ana!.page.keyboard.press('c');
     const dialog = ana!.page.getByRole('dialog', { name: 'New post' });
     await dialog.getByLabel('Text').fill(FIRST);
+    await dialog.getByLabel('Bot').selectOption('bot_1');
     await dialog.getByLabel('Date').fill(at.slice(0, 10));
     await dialog.getByLabel('Time', { exact: true }).fill(at.slice(11, 16));
     await dialog.getByRole('button', { name: 'Schedule', exact: true }).click();
