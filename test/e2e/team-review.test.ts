@@ -17,7 +17,7 @@ import type { PlatformServer } from '../../main/reference-server/server';
 import { wallTime } from '../../renderer/src/lib/format';
 import { joinedTeamFile, startTestTeam } from '../support/team';
 import type { TestTeam } from '../support/team';
-import { seriousViolations } from './axe';
+import { bothThemesClean, go } from './screens';
 import { callCore, launchChromium, openApp, serve } from './harness';
 import type { Served } from './harness';
 
@@ -27,14 +27,6 @@ const SHOTS = process.env.UPDATE_SCREENSHOTS
   : mkdtempSync(join(tmpdir(), 'pressroom-shots-'));
 const FIRST = 'Cider is back at the market';
 const EDITED = 'Cider is back at the Saturday market';
-
-async function go(page: Page, screen: string): Promise<void> {
-  await page
-    .getByRole('navigation', { name: 'Screens' })
-    .getByRole('link', { name: new RegExp(`^${screen}`) })
-    .click();
-  await page.getByRole('heading', { level: 1, name: screen }).waitFor();
-}
 
 /** The post's chip on the calendar (shown afresh), with its state in words for screen readers. */
 async function chip(page: Page, text: string) {
@@ -57,18 +49,6 @@ async function notice(page: Page, words: string): Promise<void> {
   await shown.first().waitFor({ timeout: 10_000 });
   while ((await shown.count()) > 0)
     await shown.first().getByRole('button', { name: 'Dismiss' }).click();
-}
-
-/** axe over the page as it is, then again in dark mode. */
-async function bothThemesClean(page: Page): Promise<void> {
-  expect(await seriousViolations(page)).toEqual([]);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
-  expect(await seriousViolations(page)).toEqual([]);
-  await page.emulateMedia({ colorScheme: 'light' });
-  await expect
-    .poll(() => page.evaluate(() => document.documentElement.dataset.theme))
-    .toBe('light');
 }
 
 describe('approvals between two desktops in Chromium', () => {

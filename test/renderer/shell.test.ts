@@ -101,6 +101,17 @@ describe('the app shell', () => {
   });
 });
 
+/** The whole app on the Bots screen (away from what a notice opens), once it has loaded. */
+async function appOnBots(transport: FakeTransport) {
+  cleanup();
+  stubJsdom();
+  history.replaceState(null, '', '#/bots');
+  const shell = new Shell(transport);
+  const view = render(App, { context: shellContext(shell) });
+  await screen.findByText('Demo workspace');
+  return { shell, view };
+}
+
 describe('failures', () => {
   it('tells a failed post at once in plain words, counts it on the Queue, and opens the post', async () => {
     const failedPost = post({ id: 12, text: 'Pop-up stand opens at noon', status: 'failed' });
@@ -111,12 +122,7 @@ describe('failures', () => {
         ok({ outbox: { queued: 0, sending: 0, retrying: 0, done: 0, cancelled: 0, failed } }),
       getPost: () => ok(failedPost),
     });
-    cleanup();
-    stubJsdom();
-    history.replaceState(null, '', '#/bots');
-    const shell = new Shell(transport);
-    const view = render(App, { context: shellContext(shell) });
-    await screen.findByText('Demo workspace');
+    const { shell, view } = await appOnBots(transport);
     expect(screen.getByRole('link', { name: 'Queue' })).toBeTruthy();
     failed = 1;
     transport.emit({
@@ -150,12 +156,7 @@ describe('review notices', () => {
       getSettings: () => ok(settings),
       getPost: () => ok(sentBack),
     });
-    cleanup();
-    stubJsdom();
-    history.replaceState(null, '', '#/bots');
-    const shell = new Shell(transport);
-    const view = render(App, { context: shellContext(shell) });
-    await screen.findByText('Demo workspace');
+    const { shell, view } = await appOnBots(transport);
     transport.emit({ type: 'review', kind: 'sent_back', postId: 21, by: 'Bea' });
     const notice = (await screen.findByText(/Sent back to you/)).closest('.notice');
     if (!(notice instanceof HTMLElement)) throw new Error('no notice');
