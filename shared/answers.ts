@@ -35,6 +35,7 @@ import type {
   WorkspaceSettings,
 } from './domain';
 import type { ReviewResults } from './review';
+import type { ReviewNoticeEvent } from './team-status';
 import type { MediaHost } from './contract';
 import type { MediaType } from './media';
 
@@ -164,7 +165,8 @@ export type CoreEvent =
       type: 'changed';
       what: 'posts' | 'products' | 'cache' | 'queue' | 'settings' | 'account' | 'schedules';
     }
-  | { type: 'received'; event: ReceivedEvent };
+  | { type: 'received'; event: ReceivedEvent }
+  | ReviewNoticeEvent;
 
 /** A field-by-field problem with an input, as every boundary reports it. */
 export interface Issue {

@@ -574,6 +574,7 @@ export const OPERATION_SIDES = {
   commentOnPost: 'renderer',
   listReview: 'renderer',
   getPostApproval: 'renderer',
+  dismissReviewStep: 'renderer',
   teamLog: 'renderer',
 } as const satisfies Record<keyof typeof operations, CallerSide>;
 

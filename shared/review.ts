@@ -24,6 +24,8 @@ export const reviewOperations = {
   /** What waits for me, what was sent back to me, oldest first; with `state`, every post in it. */
   listReview: z.strictObject({ state: z.enum(APPROVAL_STATES).optional() }),
   getPostApproval: z.strictObject({ id: postId }),
+  /** Forgets a step asked here that the team server refused, once its reason has been read. */
+  dismissReviewStep: z.strictObject({ id: z.number().int().positive() }),
   /** The team's audit log, newest last; one member's with `member`; CSV text with `format`. */
   teamLog: z.strictObject({
     member: z.string().min(1).max(40).optional(),
@@ -52,6 +54,8 @@ export interface ReviewItem {
 
 /** A transition asked here that waits to sync, or was refused on sync (with the reason). */
 export interface PendingReviewStep {
+  /** What dismissReviewStep names it by. */
+  id: number;
   postId: number | null;
   from: ApprovalState;
   to: ApprovalState;
@@ -73,5 +77,6 @@ export interface ReviewResults {
     pending: PendingReviewStep[];
   };
   getPostApproval: PostApproval & { pending: PendingReviewStep[] };
+  dismissReviewStep: { id: number };
   teamLog: { entries: TeamLogEntry[]; csv: string | null };
 }

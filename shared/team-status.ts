@@ -48,3 +48,28 @@ export function teamStateSentence(
   if (status.state === 'refused') return `refused: ${status.refusal ?? 'no reason given'}`;
   return status.offlineSince === null ? 'offline' : `offline since ${when(status.offlineSince)}`;
 }
+
+/** `to_review`: a post waits for my approval; `sent_back`: an approver sent my post back to me. */
+export type ReviewNoticeKind = 'to_review' | 'sent_back';
+
+/** A post sent to me for review or back to me, by someone else (the team server's live state). */
+export interface ReviewNoticeEvent {
+  type: 'review';
+  kind: ReviewNoticeKind;
+  postId: number;
+  /** The name of who moved it. */
+  by: string;
+}
+
+/** The notice's title and sentence; `about` names the post ("Post “…”" or "A post"). */
+export function reviewNoticeWords(
+  notice: Pick<ReviewNoticeEvent, 'kind' | 'by'>,
+  about: string,
+): { title: string; body: string } {
+  return notice.kind === 'to_review'
+    ? { title: 'Waiting for your review', body: `${notice.by} sent ${about} for your review.` }
+    : {
+        title: 'Sent back to you',
+        body: `${notice.by} sent back ${about} with a comment: change it and submit it again.`,
+      };
+}

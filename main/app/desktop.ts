@@ -4,6 +4,7 @@
 import type { CoreEvent } from '../../shared/answers';
 import type { OutboxItem, Status } from '../../shared/domain';
 import { describeFailure, publishes } from '../../shared/failures';
+import { reviewNoticeWords } from '../../shared/team-status';
 import type { MenuItemOptions, NotificationOptions } from './electron-api';
 
 /**
@@ -155,16 +156,23 @@ export interface DesktopNotification {
   opens: MenuScreen;
 }
 
+/** What a notification is about: a post or a product, by its id here. */
+export type NotificationSubject = Pick<OutboxItem, 'postId' | 'productId'>;
+
 /**
- * Published, failed and missed posts and products notify; the rest is the queue screen's. A
- * failure is told in plain words with what to do (the platform's own text is in the Queue), and a
- * click opens the post itself, or the Queue for a product. `words` finds the post's text or the
- * product's name (the queue item only points at it).
+ * Published, failed and missed posts and products notify, and so does a post sent to me for
+ * review or back to me; the rest is the screens'. A failure is told in plain words with what to do
+ * (the platform's own text is in the Queue), and a click opens the post itself, or the Queue for a
+ * product. `words` finds the post's text or the product's name (an event only points at it).
  */
 export function notificationFor(
   event: CoreEvent,
-  words: (item: OutboxItem) => string | null,
+  words: (subject: NotificationSubject) => string | null,
 ): DesktopNotification | null {
+  if (event.type === 'review') {
+    const about = subject('create_post', words({ postId: event.postId, productId: null }));
+    return { options: reviewNoticeWords(event, about), opens: `calendar/post/${event.postId}` };
+  }
   if (event.type !== 'done' && event.type !== 'failed' && event.type !== 'missed') return null;
   const { item } = event;
   if (!publishes(item.kind)) return null;

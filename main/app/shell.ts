@@ -3,7 +3,6 @@
 // a clean quit. It takes Electron as an argument (ElectronApi) so tests can run it on a fake.
 import { join } from 'node:path';
 import type { CoreEvent } from '../../shared/answers';
-import type { OutboxItem } from '../../shared/domain';
 import { userDataDir } from '../core/paths';
 import { invoke } from '../core/operations';
 import type { Session } from '../core/session';
@@ -12,6 +11,7 @@ import { openUserSession } from '../host/user-session';
 import { backupBeforeMigration, backupDaily, recoverIfDamaged } from '../store/backup';
 import { APP_URL, EVENT_CHANNEL } from './channels';
 import { applicationMenu, notificationFor, trayMenu } from './desktop';
+import type { NotificationSubject } from './desktop';
 import { csvFiles } from './files';
 import type { MenuScreen } from './desktop';
 import type { ElectronApi, ShellWindow, Tray } from './electron-api';
@@ -304,7 +304,7 @@ function forwardEvents(
   refreshTray: () => void,
 ): () => void {
   const notify = electron.Notification.isSupported();
-  const wordsOf = (item: OutboxItem): string | null => {
+  const wordsOf = (item: NotificationSubject): string | null => {
     const { store } = session.current;
     if (item.postId !== null) return store.posts.get(item.postId)?.text ?? null;
     return item.productId !== null ? (store.products.get(item.productId)?.name ?? null) : null;

@@ -132,6 +132,7 @@ const workspaceHandlers = {
   commentOnPost: (w, input) => w.review.commentOnPost(input),
   listReview: (w, input) => w.review.listReview(input),
   getPostApproval: (w, input) => w.review.getPostApproval(input),
+  dismissReviewStep: (w, input) => w.review.dismissReviewStep(input),
   teamLog: (w, input) => w.review.teamLog(input),
 } satisfies { [K in WorkspaceOperation]: Handler<K, Workspace> };
 

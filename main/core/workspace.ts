@@ -157,7 +157,7 @@ export class Workspace {
       ? new TeamOutbox(store, outbox, this.posts, this.team, now).follow()
       : () => undefined;
     this.bots = new BotsService(store, outbox, this.posts);
-    this.review = new ReviewService(this.team, store.posts);
+    this.review = new ReviewService(this.team, store.posts, events);
     this.planning = new PlanningService(
       store,
       outbox,

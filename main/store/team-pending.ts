@@ -51,6 +51,15 @@ export class TeamPendingStore {
     statement(this.db, 'DELETE FROM team_pending_transitions WHERE id = ?').run(id);
   }
 
+  /** Forgets a refused transition (its reason was read); false when none such is here. */
+  dismissRefused(id: number): boolean {
+    const result = statement(
+      this.db,
+      "DELETE FROM team_pending_transitions WHERE id = ? AND state = 'refused'",
+    ).run(id);
+    return result.changes > 0;
+  }
+
   refused(id: number, reason: string): void {
     statement(
       this.db,

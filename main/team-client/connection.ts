@@ -109,6 +109,14 @@ export class TeamConnection {
     return this.data.awareness;
   }
 
+  /**
+   * The control document holds the server's state on this connection: a change now is live, not
+   * what the first sync after (re)connecting replays (it is applied before this turns true).
+   */
+  get controlSynced(): boolean {
+    return this.controlProvider.isSynced;
+  }
+
   /** Resolves once both documents have synced with the server, or rejects on a refusal. */
   async whenSynced(timeoutMs = 10_000): Promise<void> {
     const started = Date.now();

@@ -3,12 +3,14 @@
 // workspace file ("waiting to sync") and is sent on reconnect, applied or refused with its reason;
 // a lost answer is unknown, never failed: the transition waits and is sent again, and an answer
 // saying the post already is in the state asked means it was applied.
-import type { ApprovalState, TeamRefusal } from '../../shared/team';
+import type { ApprovalState, TeamMember, TeamRefusal } from '../../shared/team';
 import { CONTROL_POSTS } from '../../shared/team-doc';
 import type { ControlPostEntry } from '../../shared/team-doc';
 import type { TeamPendingStore } from '../store/team-pending';
 import { TeamRequestUnknown } from './connection';
-import type { TeamConnection } from './connection';
+import type { TeamConnection, TeamRequestResult } from './connection';
+import { followReviewNotices } from './review-notices';
+import type { ReviewNotice } from './review-notices';
 
 export interface TransitionAsk {
   post: string;
@@ -28,11 +30,39 @@ const SETTLE_MS = 3000;
 export class TeamReview {
   private syncing = false;
   private settledOnce = false;
+  private member: TeamMember | undefined;
+  private readonly noticeListeners = new Set<(notice: ReviewNotice) => void>();
 
   constructor(
     private readonly connection: TeamConnection,
     private readonly pending: TeamPendingStore,
-  ) {}
+  ) {
+    followReviewNotices(
+      connection,
+      () =>
+        this.me().then(
+          (answer) => (answer.ok ? answer.value.member : undefined),
+          () => undefined,
+        ),
+      (notice) => {
+        for (const listener of this.noticeListeners) listener(notice);
+      },
+    );
+  }
+
+  /** Who this desktop's member is, asked of the server once (a role does not change under a token). */
+  async me(): Promise<TeamRequestResult<'me'>> {
+    if (this.member) return { ok: true, value: { member: this.member } };
+    const answer = await this.connection.request({ kind: 'me' });
+    if (answer.ok) this.member = answer.value.member;
+    return answer;
+  }
+
+  /** Follows the posts sent to me for review or back to me by someone else; returns the way to stop. */
+  onNotice(listener: (notice: ReviewNotice) => void): () => void {
+    this.noticeListeners.add(listener);
+    return () => this.noticeListeners.delete(listener);
+  }
 
   /**
    * Waits (briefly, once) for the control document: a process that has just opened the workspace,

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { OutboxItem, Status } from '../../shared/domain';
 import { applicationMenu, notificationFor, queueSummary, trayMenu } from '../../main/app/desktop';
+import type { NotificationSubject } from '../../main/app/desktop';
 import { createLog } from '../../main/app/log';
 import { checkForUpdates } from '../../main/app/updater';
 import type { Updater } from '../../main/app/updater';
@@ -15,7 +16,7 @@ import { menuItem } from './fake-electron';
 const item = (kind: OutboxItem['kind'], ids: Partial<OutboxItem> = {}): OutboxItem =>
   outboxItem(1, kind, { state: 'done', priority: 1, attempts: 1, idempotencyKey: 'k', ...ids });
 
-const words = (entry: OutboxItem) =>
+const words = (entry: NotificationSubject) =>
   entry.postId === 7
     ? '  Rye   is back,\n warm from the oven  '
     : entry.productId
@@ -65,6 +66,27 @@ describe('notifications', () => {
         body: expect.stringMatching(/^Post was not sent on time/),
       },
       opens: 'calendar/post/8',
+    });
+  });
+
+  it('tell of a post sent to me for review or back to me, and open it', () => {
+    expect(
+      notificationFor({ type: 'review', kind: 'to_review', postId: 7, by: 'Ana' }, words),
+    ).toEqual({
+      options: {
+        title: 'Waiting for your review',
+        body: 'Ana sent Post “Rye is back, warm from the oven” for your review.',
+      },
+      opens: 'calendar/post/7',
+    });
+    expect(
+      notificationFor({ type: 'review', kind: 'sent_back', postId: 9, by: 'Bea' }, words),
+    ).toEqual({
+      options: {
+        title: 'Sent back to you',
+        body: 'Bea sent back Post with a comment: change it and submit it again.',
+      },
+      opens: 'calendar/post/9',
     });
   });
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { OperationResults } from '../../shared/answers';
-import { seriousViolations } from './axe';
+import { bothThemesClean, go } from './screens';
 import { callCore, openApp } from './harness';
 import { useServedApp } from './served-app';
 
@@ -21,23 +21,6 @@ const SHOTS = process.env.UPDATE_SCREENSHOTS
 async function picture(page: Page, name: string): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: join(SHOTS, `${name}.png`) });
-}
-
-async function go(page: Page, screen: string): Promise<void> {
-  await page
-    .getByRole('navigation', { name: 'Screens' })
-    .getByRole('link', { name: new RegExp(`^${screen}`) })
-    .click();
-  await page.getByRole('heading', { level: 1, name: screen }).waitFor();
-}
-
-/** axe over the page as it is, then again in dark mode. */
-async function bothThemesClean(page: Page): Promise<void> {
-  expect(await seriousViolations(page)).toEqual([]);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
-  expect(await seriousViolations(page)).toEqual([]);
-  await page.emulateMedia({ colorScheme: 'light' });
 }
 
 describe('failures and confirmations in Chromium', () => {

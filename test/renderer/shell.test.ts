@@ -101,6 +101,17 @@ describe('the app shell', () => {
   });
 });
 
+/** The whole app on the Bots screen (away from what a notice opens), once it has loaded. */
+async function appOnBots(transport: FakeTransport) {
+  cleanup();
+  stubJsdom();
+  history.replaceState(null, '', '#/bots');
+  const shell = new Shell(transport);
+  const view = render(App, { context: shellContext(shell) });
+  await screen.findByText('Demo workspace');
+  return { shell, view };
+}
+
 describe('failures', () => {
   it('tells a failed post at once in plain words, counts it on the Queue, and opens the post', async () => {
     const failedPost = post({ id: 12, text: 'Pop-up stand opens at noon', status: 'failed' });
@@ -111,12 +122,7 @@ describe('failures', () => {
         ok({ outbox: { queued: 0, sending: 0, retrying: 0, done: 0, cancelled: 0, failed } }),
       getPost: () => ok(failedPost),
     });
-    cleanup();
-    stubJsdom();
-    history.replaceState(null, '', '#/bots');
-    const shell = new Shell(transport);
-    const view = render(App, { context: shellContext(shell) });
-    await screen.findByText('Demo workspace');
+    const { shell, view } = await appOnBots(transport);
     expect(screen.getByRole('link', { name: 'Queue' })).toBeTruthy();
     failed = 1;
     transport.emit({
@@ -138,6 +144,28 @@ describe('failures', () => {
     // The editor is loaded when first opened: on a busy machine that takes more than a second.
     const opened = screen.findByDisplayValue('Pop-up stand opens at noon', {}, { timeout: 10_000 });
     expect(await opened).toBeTruthy();
+    shell.stop();
+    view.unmount();
+  });
+});
+
+describe('review notices', () => {
+  it('tells a post sent back to me on any screen, and opens it', async () => {
+    const sentBack = post({ id: 21, text: 'Cider at the market' });
+    const transport = new FakeTransport({
+      getSettings: () => ok(settings),
+      getPost: () => ok(sentBack),
+    });
+    const { shell, view } = await appOnBots(transport);
+    transport.emit({ type: 'review', kind: 'sent_back', postId: 21, by: 'Bea' });
+    const notice = (await screen.findByText(/Sent back to you/)).closest('.notice');
+    if (!(notice instanceof HTMLElement)) throw new Error('no notice');
+    expect(notice.textContent).toContain(
+      'Sent back to you: Bea sent back a post with a comment: change it and submit it again.',
+    );
+    await fireEvent.click(within(notice).getByRole('button', { name: 'Open the post' }));
+    expect(shell.screen).toBe('calendar');
+    await vi.waitFor(() => expect(transport.callsOf('getPost')).toEqual([{ id: 21 }]));
     shell.stop();
     view.unmount();
   });

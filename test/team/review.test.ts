@@ -178,6 +178,39 @@ describe('approvals through the desktops', () => {
     ]);
   });
 
+  it('dismisses a refused step once its reason was read, never one still waiting to sync', async () => {
+    const platform = await startTestPlatform({ seed: 'demo' });
+    team = await startTestTeam();
+    const author = await desktop(platform, team.invite('editor', 'Ana'));
+    const [id] = (await draftOn(author, 'Asked offline', [])) as [number];
+    await until(() => author.team!.connection.unsyncedChanges === 0, 3000, 'the draft to sync');
+    await call(author, 'listReview', {});
+    await team.server.close();
+    await until(() => author.team!.status().state === 'offline', 3000, 'offline');
+    await call(author, 'approvePost', { id }); // an editor may not: refused on reconnect
+
+    const [waiting] = (await call(author, 'listReview', {})).pending;
+    expect(() => call(author, 'dismissReviewStep', { id: waiting!.id })).toThrow(
+      'This step still waits to sync: it can be dismissed once the team server has refused it.',
+    );
+    await restart();
+    await until(() => author.team!.pending.waiting().length === 0, 10_000, 'the refusal');
+    expect((await call(author, 'listReview', {})).pending).toEqual([
+      expect.objectContaining({
+        id: waiting!.id,
+        postId: id,
+        state: 'refused',
+        reason: 'A draft cannot become approved.',
+      }),
+    ]);
+    expect(call(author, 'dismissReviewStep', { id: waiting!.id })).toEqual({ id: waiting!.id });
+    expect((await call(author, 'listReview', {})).pending).toEqual([]);
+    expect(author.team!.pending.all()).toEqual([]);
+    expect(() => call(author, 'dismissReviewStep', { id: waiting!.id })).toThrow(
+      'This step is no longer here: it was applied or dismissed already.',
+    );
+  });
+
   it('refuses a revoked member’s queued transitions on reconnect and shows why', async () => {
     const platform = await startTestPlatform({ seed: 'demo' });
     team = await startTestTeam();

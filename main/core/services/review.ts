@@ -16,6 +16,7 @@ import type { PostsStore } from '../../store/posts';
 import { TeamRequestUnknown } from '../../team-client/connection';
 import type { TeamWorkspace } from '../../team-client/workspace';
 import { NotAllowed } from '../errors';
+import type { CoreEvents } from '../events';
 
 const NOT_IN_TEAM =
   'This workspace is not in a team: approvals belong to team workspaces (pressroom team join).';
@@ -35,12 +36,17 @@ function minute(ms: number): string {
 }
 
 export class ReviewService {
-  private me: TeamMember | undefined;
-
   constructor(
     private readonly team: TeamWorkspace | undefined,
     private readonly posts: PostsStore,
-  ) {}
+    events: CoreEvents,
+  ) {
+    // A post sent to me or back to me becomes an event (a notification on the desktop).
+    team?.review.onNotice(({ post, kind, by }) => {
+      const postId = team.postIdOf(post);
+      if (postId !== undefined) events.emit({ type: 'review', kind, postId, by });
+    });
+  }
 
   submitPost(input: CheckedInput<'submitPost'>): Promise<ReviewStep> {
     return this.move(input.id, 'in_review', input.comment);
@@ -103,6 +109,18 @@ export class ReviewService {
     return { ...approval, pending: this.pending().filter((step) => step.postId === input.id) };
   }
 
+  /** Forgets a step asked here once the server refused it; one still waiting to sync stays. */
+  dismissReviewStep(input: CheckedInput<'dismissReviewStep'>): { id: number } {
+    const { pending } = this.side();
+    if (pending.dismissRefused(input.id)) return input;
+    const step = pending.all().find((candidate) => candidate.id === input.id);
+    throw new NotAllowed(
+      step
+        ? 'This step still waits to sync: it can be dismissed once the team server has refused it.'
+        : 'This step is no longer here: it was applied or dismissed already.',
+    );
+  }
+
   /**
    * The approval state of those of `postIds` out of draft, for the calendar's chips; empty in a
    * workspace of one. Walks the reviewed posts only (few), never every post drawn.
@@ -161,6 +179,7 @@ export class ReviewService {
   private pending(): PendingReviewStep[] {
     const team = this.side();
     return team.pending.all().map((step) => ({
+      id: step.id,
       postId: team.postIdOf(step.post) ?? null,
       from: step.from,
       to: step.to,
@@ -172,8 +191,7 @@ export class ReviewService {
 
   private async whoAmI(): Promise<TeamMember> {
     const team = this.side();
-    this.me ??= (await this.ask(() => team.connection.request({ kind: 'me' }))).member;
-    return this.me;
+    return (await this.ask(() => team.review.me())).member;
   }
 
   /** A read or a comment: answered now, or refused with the server's sentence. */

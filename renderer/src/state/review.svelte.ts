@@ -40,6 +40,13 @@ export class ReviewState {
     this.loaded = true;
   }
 
+  /** Reloads when a post is sent to me or back to me; returns the way to stop. */
+  follow(): () => void {
+    return this.shell.onEvent((event) => {
+      if (event.type === 'review') void this.load();
+    });
+  }
+
   async approve(id: number): Promise<void> {
     await this.settle(id, () => this.shell.api.approvePost({ id }));
   }
@@ -77,6 +84,13 @@ export class ReviewState {
   async publishNow(id: number): Promise<void> {
     const result = await this.shell.api.queuePost({ id, mode: 'publish_now' });
     if (!result.ok) this.shell.notices.error(new Error(result.error.message));
+  }
+
+  /** Forgets a step the team server refused, once its reason was read. */
+  async dismiss(id: number): Promise<void> {
+    const result = await this.shell.api.dismissReviewStep({ id });
+    if (!result.ok) this.shell.notices.error(new Error(result.error.message));
+    await this.load();
   }
 
   openPost(id: number): void {
