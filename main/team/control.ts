@@ -31,7 +31,7 @@ export class TeamControl {
     this.audit = new TeamAudit(db, now);
   }
 
-  /** Fills a freshly loaded control document from the database. */
+  /** Brings a loaded control document (as stored, or empty) up to the database. */
   fill(teamId: string, doc: Y.Doc): void {
     doc.transact(() => {
       const posts = new Set(this.leases.all(teamId).map((lease) => lease.post_uuid));
@@ -75,11 +75,16 @@ export class TeamControl {
           ? { remoteId: lease.remote_id, at: lease.published_at, by: lease.published_by ?? '' }
           : null,
     };
-    doc.getMap<ControlPostEntry>(CONTROL_POSTS).set(post, entry);
+    const entries = doc.getMap<ControlPostEntry>(CONTROL_POSTS);
+    // Unchanged entries are left alone, so that loading the stored document writes little.
+    if (JSON.stringify(entries.get(post)) !== JSON.stringify(entry)) entries.set(post, entry);
   }
 
   private reflectSettings(teamId: string, doc: Y.Doc): void {
-    doc.getMap(CONTROL_SETTINGS).set('approval', this.approvals.setting(teamId));
+    const settings = doc.getMap(CONTROL_SETTINGS);
+    const approval = this.approvals.setting(teamId);
+    if (JSON.stringify(settings.get('approval')) !== JSON.stringify(approval))
+      settings.set('approval', approval);
   }
 
   /** Names only (a team has a handful): an invite made since shows on the next reflection. */

@@ -86,14 +86,15 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
     onAuthenticate: async (payload) => authenticate(members, payload),
     onLoadDocument: async ({ documentName, document }) => {
       const [team, kind] = documentName.split('/');
+      // The control document is kept too, though the database is its truth: a desktop holds
+      // what earlier server processes wrote, and only a history that goes on from it replaces
+      // those entries; one written afresh would stand beside them (Yjs keeping either).
+      documents.attach(documentName, document);
       if (kind === 'control' && team) control.fill(team, document);
-      else {
-        documents.attach(documentName, document);
-        recordEdits(document, audit, environment.reflect);
-      }
+      else recordEdits(document, audit, environment.reflect);
     },
     onStoreDocument: async ({ documentName, document }) => {
-      if (documentName.endsWith('/data')) documents.compact(documentName, document);
+      documents.compact(documentName, document);
     },
     onStateless: ({ connection, payload }) => answerRequest(environment, connection, payload),
     onChange: async ({ documentName, document, context }) => {

@@ -4,6 +4,7 @@
 // queue says why an unapproved post waits.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApprovalState } from '../../shared/team';
+import { CONTROL_AUDIT } from '../../shared/team-doc';
 import { call } from '../../main/core/operations';
 import type { Workspace } from '../../main/core/workspace';
 import { openTeamDb } from '../../main/team/db';
@@ -176,6 +177,34 @@ describe('approvals through the desktops', () => {
         reason: 'A draft cannot become approved.',
       }),
     ]);
+  });
+
+  it('reads each state the server writes after the team server restarts, not what an earlier server process wrote', async () => {
+    // Each server process writes its control document afresh; a desktop that kept the earlier
+    // process's entries held them beside the new ones, and Yjs kept one by client id: half the
+    // time the old state stayed. Several restarts make that chance near certain.
+    const platform = await startTestPlatform({ seed: 'demo' });
+    team = await startTestTeam();
+    const author = await desktop(platform, team.invite('editor', 'Ana'));
+    const approver = await desktop(platform, team.invite('approver', 'Bea'));
+    const [onA, onB] = (await draftOn(author, 'Across restarts', [approver])) as [number, number];
+    for (let round = 0; round < 4; round++) {
+      await (restarted ?? team.server).close();
+      await until(() => author.team!.status().state === 'offline', 3000, 'offline');
+      await restart();
+      for (const desk of [author, approver]) await desk.team!.connection.whenSynced();
+      await call(author, 'submitPost', { id: onA });
+      await seen(approver, onB, 'in_review');
+      await call(approver, 'requestChanges', { id: onB, comment: `Round ${round}` });
+      await seen(author, onA, 'changes_requested');
+    }
+    // The log the desktop holds has each entry once, not again for each server process.
+    const seqs = author
+      .team!.connection.control.getArray<{ seq: number }>(CONTROL_AUDIT)
+      .toArray()
+      .map((entry) => entry.seq);
+    expect(new Set(seqs).size).toBe(seqs.length);
+    expect(seqs.length).toBeGreaterThanOrEqual(8);
   });
 
   it('dismisses a refused step once its reason was read, never one still waiting to sync', async () => {
