@@ -58,6 +58,28 @@ describe('connectAccount from the page', () => {
       expect(isLocalAddress(address), address).toBe(false);
   });
 
+  it('sees this computer and its network inside the IPv6 forms that carry an IPv4 address', () => {
+    // As new URL() writes them: NAT64, 6to4, the old IPv4-compatible form, IPv4-mapped.
+    for (const address of [
+      '64:ff9b::7f00:1',
+      '64:ff9b::a9fe:a9fe',
+      '2002:7f00:1::',
+      '2002:c0a8:101::1',
+      '::7f00:1',
+      '::ffff:7f00:1',
+      'fec0::1',
+      // Not a platform anywhere: multicast, reserved, broadcast, benchmarking.
+      '224.0.0.1',
+      'ff02::1',
+      '240.0.0.1',
+      '255.255.255.255',
+      '198.18.0.1',
+    ])
+      expect(isLocalAddress(address), address).toBe(true);
+    for (const address of ['64:ff9b::808:808', '2002:808:808::1', '::ffff:808:808'])
+      expect(isLocalAddress(address), address).toBe(false);
+  });
+
   it('names the status of a refusal, never the text the server sent', async () => {
     const { session } = await openDemoSession();
     for (const status of [500, 401, 404]) {
