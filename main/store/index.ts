@@ -2,7 +2,7 @@
 // one database. Nothing outside main/store/ writes SQL.
 import { CacheStore } from './cache';
 import { CatalogStore } from './catalog';
-import { openWorkspaceDb } from './db';
+import { durableLater, openWorkspaceDb } from './db';
 import { ImportsStore } from './imports';
 import { LeaseStore } from './lease';
 import { MediaStore } from './media';
@@ -59,21 +59,9 @@ export class WorkspaceStore {
     return this.db.transaction(work).immediate();
   }
 
-  /**
-   * A transaction whose commit does not wait for the disk (synchronous = NORMAL for it alone),
-   * for a long job's many short writes (an import's): the write-ahead log is appended in order,
-   * so the next commit that waits for the disk (the job's last, or any other) makes this one
-   * durable too. A crash before then loses only writes the job itself takes back at the next
-   * start (an unfinished import batch).
-   */
+  /** A transaction whose commit does not wait for the disk: see durableLater in ./db.ts. */
   transactionDurableLater<T>(work: () => T): T {
-    const synchronous = this.db.pragma('synchronous', { simple: true }) as number;
-    this.db.pragma('synchronous = NORMAL');
-    try {
-      return this.transaction(work);
-    } finally {
-      this.db.pragma(`synchronous = ${synchronous}`);
-    }
+    return durableLater(this.db, () => this.transaction(work));
   }
 
   close(): void {
