@@ -91,6 +91,33 @@ describe('connectAccount from the page', () => {
     }
   });
 
+  it('does not follow a redirect from the base it checked to another address', async () => {
+    // The base passed the address check; its redirect (to a router, a local admin service)
+    // would not be checked again.
+    const reached: string[] = [];
+    const target = createServer((request, response) => {
+      reached.push(request.url ?? '');
+      response.writeHead(200, { 'Content-Type': 'application/json' }).end('{"data":[]}');
+    });
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    servers.push(target);
+    const internal = `http://127.0.0.1:${(target.address() as AddressInfo).port}/admin`;
+    const redirecting = createServer((_request, response) =>
+      response.writeHead(307, { Location: internal }).end(),
+    );
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+    servers.push(redirecting);
+    const apiBase = `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/api/v1`;
+    const { session } = await openDemoSession();
+    const result = await invoke(session, 'connectAccount', { apiBase, token: 'tok_1234567890' });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { issues: [{ field: 'apiBase', message: expect.stringContaining('307') }] },
+    });
+    expect(reached).toEqual([]);
+    expect(session.accountSettings().mode).toBe('demo');
+  });
+
   it('replaces a connected account only when the user confirms it outside the page', async () => {
     const first = await startTestPlatform({ seed: 'demo' });
     const second = await startTestPlatform({ seed: 'demo' });
