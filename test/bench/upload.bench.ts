@@ -13,6 +13,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '../e2e/harness';
+import { memoryMb, resetPeakMemory } from '../support/processes';
 
 const DESCRIPTION = 'Stone-baked rye with caraway, sourdough started the night before. '.repeat(3);
 const folder = mkdtempSync(join(tmpdir(), 'pressroom-bench-upload-'));
@@ -28,14 +29,6 @@ async function generate(path: string, bytes: number, line: (index: number) => st
   }
   out.end();
   await once(out, 'finish');
-}
-
-/** VmRSS or VmHWM (peak) of a process, in MB; null where /proc is not. */
-function memoryMb(pid: number | undefined, field: 'VmRSS' | 'VmHWM'): number | null {
-  const status = `/proc/${pid}/status`;
-  if (pid === undefined || !existsSync(status)) return null;
-  const found = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(status, 'utf8'));
-  return found ? Number(found[1]) / 1024 : null;
 }
 
 const served = await serve();
@@ -96,6 +89,8 @@ const describeWaits = (waits: number[]) => {
 
 try {
   const startedMb = memoryMb(served.child.pid, 'VmRSS');
+  // The peak of what follows, not of a bundle the serving process may have built first.
+  resetPeakMemory(served.child.pid);
   const idle = await statusWhile(() => new Promise((resolve) => setTimeout(resolve, 3_000)));
   console.log(`status, core idle (baseline): ${describeWaits(idle.waits)}`);
   /** A file just under the limit (MAX_UPLOAD_BYTES, 64 MiB), as #27's were: a shop's export. */
