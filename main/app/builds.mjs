@@ -2,7 +2,9 @@
 // the launcher uses it before tsx is loaded. One rule for both builds the commands need: a build
 // is current while every source it recorded still hashes as recorded (main/app/build.ts records
 // them), so an edit, a checkout or an upgrade of a build tool is never served stale.
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { once } from 'node:events';
 import {
   existsSync,
   mkdirSync,
@@ -42,10 +44,25 @@ export function currentBuild(root, manifestFile, output) {
   }
 }
 
-/** Loads main/app/build.ts through tsx (only when something must be built). */
-export async function loadBuilder(root) {
-  const { tsImport } = await import('tsx/esm/api');
-  return tsImport(pathToFileURL(join(root, 'main/app/build.ts')).href, import.meta.url);
+/**
+ * Runs one of main/app/build.ts's builds (`buildCommands`, `buildRenderer`) in a child Node
+ * through tsx, and answers what it returned. In a child, the build's memory (Vite holds hundreds
+ * of MB) goes with it, instead of staying with the command that builds first and then runs for
+ * hours (`serve`). Its stdout is the result alone; its stderr is the command's.
+ */
+export async function runBuilder(root, build) {
+  const builder = pathToFileURL(join(root, 'main/app/build.ts')).href;
+  const script = `const builder = await import(${JSON.stringify(builder)});
+process.stdout.write(JSON.stringify(await builder[${JSON.stringify(build)}](${JSON.stringify(root)}) ?? null));`;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk) => (output += chunk));
+  const [code] = await once(child, 'close');
+  if (code !== 0) throw new Error(`Building failed (${build} exited with ${code}); see above`);
+  return JSON.parse(output.trim().split('\n').at(-1));
 }
 
 function rendererIsCurrent(root) {
@@ -86,8 +103,7 @@ export async function ensureInterface(root, { onBuild } = {}) {
   return withFileLock(join(root, RENDERER_LOCK), async () => {
     if (rendererIsCurrent(root)) return false;
     onBuild?.();
-    const { buildRenderer } = await loadBuilder(root);
-    await buildRenderer(root);
+    await runBuilder(root, 'buildRenderer');
     return true;
   });
 }

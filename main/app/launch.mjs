@@ -2,12 +2,13 @@
 // is what `npm run cli` and `npm start` do, and `launch.mjs build` (`npm run build`), which only
 // brings the interface up to date. Plain JavaScript, so it starts without tsx. It runs the current
 // build in out/node when every source that build was made from is unchanged, byte for byte;
-// otherwise it builds first (main/app/build.ts, loaded through tsx), so it never runs old code.
+// otherwise it builds first (main/app/build.ts, through tsx in a child process), so it never runs
+// old code.
 // `start` serves the interface, so it brings dist/renderer up to date by the same rule (`serve`
 // does so itself, builds.mjs).
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { currentBuild, ensureInterface, loadBuilder } from './builds.mjs';
+import { currentBuild, ensureInterface, runBuilder } from './builds.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const [entry, ...args] = process.argv.slice(2);
@@ -36,7 +37,7 @@ let manifest = currentBuild(
 );
 if (!manifest) {
   sayBuilding("Pressroom's commands");
-  manifest = await (await loadBuilder(root)).buildCommands(root);
+  manifest = await runBuilder(root, 'buildCommands');
 }
 if (entry === 'start')
   await ensureInterface(root, { onBuild: () => sayBuilding("Pressroom's interface") });

@@ -5,7 +5,10 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 
-/** This computer, private networks, link-local, carrier-grade NAT and the unspecified address. */
+/**
+ * This computer, private networks, link-local, carrier-grade NAT and the unspecified address, and
+ * what is no platform anywhere: benchmarking, multicast, reserved and broadcast addresses.
+ */
 const LOCAL = new BlockList();
 for (const [network, prefix] of [
   ['0.0.0.0', 8],
@@ -15,21 +18,60 @@ for (const [network, prefix] of [
   ['169.254.0.0', 16],
   ['172.16.0.0', 12],
   ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
 ] as const)
   LOCAL.addSubnet(network, prefix, 'ipv4');
 for (const [network, prefix] of [
   ['::', 127], // :: and ::1
   ['fc00::', 7],
   ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
 ] as const)
   LOCAL.addSubnet(network, prefix, 'ipv6');
 
-/** True for an address on this computer or a local network (IPv4-mapped IPv6 included). */
+/** An IPv6 address's 16 bytes (its text as isIP accepts it, a dotted IPv4 tail included). */
+function ipv6Bytes(address: string): number[] {
+  const [head = '', tail] = address.toLowerCase().split('::');
+  const groups = (part: string | undefined) =>
+    !part
+      ? []
+      : part.split(':').flatMap((group) => {
+          if (!group.includes('.')) return [parseInt(group, 16)];
+          const [a = 0, b = 0, c = 0, d = 0] = group.split('.').map(Number);
+          return [(a << 8) | b, (c << 8) | d];
+        });
+  const before = groups(head);
+  const after = groups(tail);
+  const words = [...before, ...Array<number>(8 - before.length - after.length).fill(0), ...after];
+  return words.flatMap((word) => [word >> 8, word & 0xff]);
+}
+
+/**
+ * The IPv4 address an IPv6 one carries and reaches: IPv4-mapped (::ffff:0:0/96), NAT64
+ * (64:ff9b::/96), 6to4 (2002::/16) and the old IPv4-compatible form (::/96); null for others.
+ */
+function carriedIpv4(address: string): string | null {
+  const bytes = ipv6Bytes(address);
+  const zeros = (from: number, to: number) => bytes.slice(from, to).every((byte) => byte === 0);
+  const prefix = (words: number[]) => words.every((word, i) => (bytes[i] ?? -1) === word);
+  let at: number | null = null;
+  if (zeros(0, 10) && bytes[10] === 0xff && bytes[11] === 0xff) at = 12;
+  else if (prefix([0x00, 0x64, 0xff, 0x9b]) && zeros(4, 12)) at = 12;
+  else if (prefix([0x20, 0x02])) at = 2;
+  else if (zeros(0, 12) && !zeros(12, 15)) at = 12;
+  return at === null ? null : bytes.slice(at, at + 4).join('.');
+}
+
+/** True for an address on this computer or a local network, or one that is no platform's. */
 export function isLocalAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (mapped) return LOCAL.check(mapped, 'ipv4');
   const family = isIP(address);
-  return family === 0 ? false : LOCAL.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  if (family === 4) return LOCAL.check(address, 'ipv4');
+  if (family === 0) return false;
+  const carried = carriedIpv4(address);
+  return LOCAL.check(address, 'ipv6') || (carried !== null && LOCAL.check(carried, 'ipv4'));
 }
 
 /**

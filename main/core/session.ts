@@ -275,6 +275,8 @@ async function checkToken(account: AccountInput): Promise<void> {
     baseUrl: account.apiBase,
     token: account.token,
     timeoutMs: 10_000,
+    // The address was checked, not where a redirect from it leads (a router, a local service).
+    followRedirects: false,
   });
   try {
     await client.listBots({ per_page: 1 });

@@ -40,6 +40,13 @@ export interface WebHost {
   close(): Promise<void>;
 }
 
+/**
+ * An event stream this far behind its reader (a stalled tab, a client that stopped reading) is
+ * closed rather than held in memory: a big import's publishing sends an event per item. A page
+ * that still lives reconnects, as EventSource does after any break.
+ */
+const MAX_STREAM_BACKLOG = 1024 * 1024;
+
 /** The whole of a request (an upload's body included) must arrive within this (Node's 408). */
 const BODY_TIMEOUT_MS = 60_000;
 
@@ -57,7 +64,13 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       if (closed) return;
       unsubscribe = open.subscribe((event) => {
         const line = `data: ${JSON.stringify(event)}\n\n`;
-        for (const stream of requests.streams) stream.write(line);
+        for (const stream of requests.streams) {
+          if (stream.writableLength <= MAX_STREAM_BACKLOG) stream.write(line);
+          else {
+            requests.streams.delete(stream);
+            stream.destroy();
+          }
+        }
       });
     },
     () => {},

@@ -41,6 +41,11 @@ export interface PlatformClientOptions {
   userAgent?: string;
   /** Called for every answer and every request that got none. */
   onResponse?: (info: ResponseInfo) => void;
+  /**
+   * Whether a read follows a redirect (true unless given; writes never do). A check of an
+   * address the page gave says false: where a redirect leads was never checked.
+   */
+  followRedirects?: boolean;
 }
 
 export type Query = Record<string, string | number | undefined>;
@@ -131,7 +136,8 @@ export class Transport {
         headers: this.headersOf(call),
         signal,
         // A write sent on to another address would arrive there as a GET: say where instead.
-        redirect: call.method === 'GET' ? 'follow' : 'manual',
+        redirect:
+          call.method === 'GET' && this.options.followRedirects !== false ? 'follow' : 'manual',
         ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
       });
       idle.restart();

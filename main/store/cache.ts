@@ -11,6 +11,8 @@ import type {
   SubscriberSummary,
   TagAudience,
 } from '../../shared/domain';
+import { setImmediate } from 'node:timers/promises';
+import { durableLater } from './db';
 import type { WorkspaceDb } from './db';
 import type { CatalogFields } from './products';
 import { Conditions, windowed } from './paging';
@@ -71,6 +73,10 @@ function parseRaw(text: string): Record<string, unknown> {
   const value = JSON.parse(text) as unknown;
   return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
 }
+
+/** Rows judged in finishRead's first transaction; later ones take what JUDGE_BUDGET_MS fits. */
+const JUDGE_FIRST_ROWS = 1_000;
+const JUDGE_BUDGET_MS = 8;
 
 export class CacheStore {
   constructor(
@@ -141,42 +147,82 @@ export class CacheStore {
     );
   }
 
-  /** Each row's fields, then when it was synced and by which read. */
+  /**
+   * Each row's fields, then when it was synced and by which read. The cache is a copy of the
+   * platform's lists, so a page's commit need not wait for the disk (durableLater).
+   */
   private putPage(sql: string, rows: readonly unknown[][], generation: number): void {
     const syncedAt = this.now();
-    this.db
-      .transaction(() => {
-        const upsert = statement(this.db, sql);
-        for (const row of rows) upsert.run(...row, syncedAt, generation);
-      })
-      .immediate();
+    durableLater(this.db, () =>
+      this.db
+        .transaction(() => {
+          const upsert = statement(this.db, sql);
+          for (const row of rows) upsert.run(...row, syncedAt, generation);
+        })
+        .immediate(),
+    );
   }
 
   /**
    * Ends read `generation`. Only a read that was provably whole judges what it did not see: each
    * such row counts one more miss, and a row missed by two whole reads in a row is deleted (one
    * miss can be an offset shifted by a delete during the read). `missedOnce`: rows this read
-   * missed for the first time, which a second read can settle at once.
+   * missed for the first time, which a second read can settle at once. A long list (100,000
+   * orders) is judged in short transactions by rowid, each about JUDGE_BUDGET_MS of work, the
+   * app's other calls running between them: each row is judged once, and a row a newer read
+   * writes meanwhile carries that read's generation, which this one does not judge.
    */
-  finishRead(
+  async finishRead(
     list: PrunedList,
     generation: number,
     whole: boolean,
-  ): { missedOnce: number; pruned: number } {
-    if (!whole) return { missedOnce: 0, pruned: 0 };
-    return this.db
-      .transaction(() => {
-        statement(this.db, `UPDATE ${list} SET missed = missed + 1 WHERE seen_in < ?`).run(
-          generation,
-        );
-        const pruned = statement(this.db, `DELETE FROM ${list} WHERE missed >= 2`).run().changes;
-        const { n } = statement(
-          this.db,
-          `SELECT COUNT(*) AS n FROM ${list} WHERE missed = 1`,
-        ).get() as { n: number };
-        return { missedOnce: n, pruned };
-      })
-      .immediate();
+  ): Promise<{ missedOnce: number; pruned: number }> {
+    const judged = { missedOnce: 0, pruned: 0 };
+    if (!whole) return judged;
+    let after = 0;
+    let rows = JUDGE_FIRST_ROWS;
+    for (;;) {
+      const started = performance.now();
+      const through = durableLater(this.db, () =>
+        this.db.transaction(() => this.judge(list, generation, after, rows, judged)).immediate(),
+      );
+      if (through === null) return judged;
+      after = through;
+      const perRow = (performance.now() - started) / rows;
+      rows = Math.max(JUDGE_FIRST_ROWS, Math.floor(JUDGE_BUDGET_MS / Math.max(perRow, 1e-6)));
+      await setImmediate();
+    }
+  }
+
+  /** Judges the next `rows` rows after rowid `after`; the last rowid judged, or null at the end. */
+  private judge(
+    list: PrunedList,
+    generation: number,
+    after: number,
+    rows: number,
+    judged: { missedOnce: number; pruned: number },
+  ): number | null {
+    const { through } = statement(
+      this.db,
+      `SELECT MAX(rowid) AS through FROM (SELECT rowid FROM ${list} WHERE rowid > ? ORDER BY rowid LIMIT ?)`,
+    ).get(after, rows) as { through: number | null };
+    if (through === null) return null;
+    const range = 'rowid > ? AND rowid <= ?';
+    statement(this.db, `UPDATE ${list} SET missed = missed + 1 WHERE ${range} AND seen_in < ?`).run(
+      after,
+      through,
+      generation,
+    );
+    judged.pruned += statement(this.db, `DELETE FROM ${list} WHERE ${range} AND missed >= 2`).run(
+      after,
+      through,
+    ).changes;
+    const { n } = statement(
+      this.db,
+      `SELECT COUNT(*) AS n FROM ${list} WHERE ${range} AND missed = 1`,
+    ).get(after, through) as { n: number };
+    judged.missedOnce += n;
+    return through;
   }
 
   /**

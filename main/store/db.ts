@@ -17,3 +17,20 @@ export function openWorkspaceDb(file = ':memory:', migrations = MIGRATIONS): Wor
     synchronous: 'FULL',
   });
 }
+
+/**
+ * Runs `transaction` (one transaction, begun and committed inside) with a commit that does not
+ * wait for the disk (synchronous = NORMAL for it alone), for a long job's many short writes (an
+ * import's, a sync's): the write-ahead log is appended in order, so the next commit that waits
+ * for the disk (the job's last, or any other) makes this one durable too. A crash before then
+ * loses only what the job redoes or takes back itself.
+ */
+export function durableLater<T>(db: WorkspaceDb, transaction: () => T): T {
+  const synchronous = db.pragma('synchronous', { simple: true }) as number;
+  db.pragma('synchronous = NORMAL');
+  try {
+    return transaction();
+  } finally {
+    db.pragma(`synchronous = ${synchronous}`);
+  }
+}

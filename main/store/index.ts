@@ -2,7 +2,7 @@
 // one database. Nothing outside main/store/ writes SQL.
 import { CacheStore } from './cache';
 import { CatalogStore } from './catalog';
-import { openWorkspaceDb } from './db';
+import { durableLater, openWorkspaceDb } from './db';
 import { ImportsStore } from './imports';
 import { LeaseStore } from './lease';
 import { MediaStore } from './media';
@@ -57,6 +57,11 @@ export class WorkspaceStore {
    */
   transaction<T>(work: () => T): T {
     return this.db.transaction(work).immediate();
+  }
+
+  /** A transaction whose commit does not wait for the disk: see durableLater in ./db.ts. */
+  transactionDurableLater<T>(work: () => T): T {
+    return durableLater(this.db, () => this.transaction(work));
   }
 
   close(): void {

@@ -96,7 +96,10 @@ export class PullSync {
     const readOnce = async () => {
       const generation = this.store.cache.beginRead(name);
       const reading = await this.walk(list, (items) => put(items, generation), onPage);
-      return { reading, ...this.store.cache.finishRead(name, generation, isWhole(reading)) };
+      return {
+        reading,
+        ...(await this.store.cache.finishRead(name, generation, isWhole(reading))),
+      };
     };
     const first = await readOnce();
     return outcomeOf(first.missedOnce > 0 ? (await readOnce()).reading : first.reading);

@@ -58,6 +58,28 @@ describe('connectAccount from the page', () => {
       expect(isLocalAddress(address), address).toBe(false);
   });
 
+  it('sees this computer and its network inside the IPv6 forms that carry an IPv4 address', () => {
+    // As new URL() writes them: NAT64, 6to4, the old IPv4-compatible form, IPv4-mapped.
+    for (const address of [
+      '64:ff9b::7f00:1',
+      '64:ff9b::a9fe:a9fe',
+      '2002:7f00:1::',
+      '2002:c0a8:101::1',
+      '::7f00:1',
+      '::ffff:7f00:1',
+      'fec0::1',
+      // Not a platform anywhere: multicast, reserved, broadcast, benchmarking.
+      '224.0.0.1',
+      'ff02::1',
+      '240.0.0.1',
+      '255.255.255.255',
+      '198.18.0.1',
+    ])
+      expect(isLocalAddress(address), address).toBe(true);
+    for (const address of ['64:ff9b::808:808', '2002:808:808::1', '::ffff:808:808'])
+      expect(isLocalAddress(address), address).toBe(false);
+  });
+
   it('names the status of a refusal, never the text the server sent', async () => {
     const { session } = await openDemoSession();
     for (const status of [500, 401, 404]) {
@@ -67,6 +89,33 @@ describe('connectAccount from the page', () => {
       expect(JSON.stringify(result)).toContain(String(status));
       expect(JSON.stringify(result)).not.toContain('hunter2');
     }
+  });
+
+  it('does not follow a redirect from the base it checked to another address', async () => {
+    // The base passed the address check; its redirect (to a router, a local admin service)
+    // would not be checked again.
+    const reached: string[] = [];
+    const target = createServer((request, response) => {
+      reached.push(request.url ?? '');
+      response.writeHead(200, { 'Content-Type': 'application/json' }).end('{"data":[]}');
+    });
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    servers.push(target);
+    const internal = `http://127.0.0.1:${(target.address() as AddressInfo).port}/admin`;
+    const redirecting = createServer((_request, response) =>
+      response.writeHead(307, { Location: internal }).end(),
+    );
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+    servers.push(redirecting);
+    const apiBase = `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/api/v1`;
+    const { session } = await openDemoSession();
+    const result = await invoke(session, 'connectAccount', { apiBase, token: 'tok_1234567890' });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { issues: [{ field: 'apiBase', message: expect.stringContaining('307') }] },
+    });
+    expect(reached).toEqual([]);
+    expect(session.accountSettings().mode).toBe('demo');
   });
 
   it('replaces a connected account only when the user confirms it outside the page', async () => {

@@ -2,6 +2,10 @@
 // stream), the one-time code a browser's command line carries instead of it, and the limits on
 // connections a runaway or hostile client may hold.
 import { request } from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import { setImmediate as turn } from 'node:timers/promises';
+import type { CoreEvents } from '../../main/core/events';
+import type { CoreEvent } from '../../shared/answers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY, startWebHost } from '../../main/host/web';
 import type { WebHost, WebHostOptions } from '../../main/host/web';
@@ -133,6 +137,30 @@ describe('the one-time code', () => {
 });
 
 describe('limits on connections', () => {
+  it('closes an event stream whose reader stopped reading, instead of holding what it missed', async () => {
+    const session = await openOfflineSession();
+    const web = await offlineHost({ session });
+    const stream = await new Promise<IncomingMessage>((resolve) =>
+      request(`${web.origin}/api/events?token=${web.token}`, resolve).end(),
+    );
+    // A page that stopped reading (a stalled tab, a hostile client): nothing is read from here.
+    stream.pause();
+    // Every published product is an event; 32 MiB of them, far past what the sockets buffer.
+    const events = (session.current as unknown as { events: CoreEvents }).events;
+    const big = { type: 'changed', what: 'x'.repeat(64 * 1024) } as unknown as CoreEvent;
+    for (let i = 0; i < 512; i++) {
+      events.emit(big);
+      await turn();
+    }
+    // Read again: what was sent ends, closed by the host, where it would have stayed open.
+    const closed = new Promise<boolean>((resolve) => {
+      stream.once('close', () => resolve(true));
+      setTimeout(() => resolve(false), 10_000);
+    });
+    stream.on('error', () => {}).resume();
+    expect(await closed).toBe(true);
+  });
+
   it('keeps at most eight event streams open; a ninth is told to come back', async () => {
     const web = await offlineHost();
     const streams = await Promise.all(

@@ -18,7 +18,7 @@ const ids = (store: WorkspaceStore) =>
     .sort();
 
 /** One read of orders that sees `seen`, whole or not. */
-function read(store: WorkspaceStore, seen: string[], whole = true) {
+async function read(store: WorkspaceStore, seen: string[], whole = true) {
   const generation = store.cache.beginRead('orders');
   // Two pages, each its own transaction.
   store.cache.putOrders(seen.slice(0, 1).map(order), generation);
@@ -27,18 +27,18 @@ function read(store: WorkspaceStore, seen: string[], whole = true) {
 }
 
 describe('cache pruning', () => {
-  it('deletes a row only after two whole reads in a row missed it', () => {
+  it('deletes a row only after two whole reads in a row missed it', async () => {
     const store = WorkspaceStore.open(':memory:');
-    read(store, ['a', 'b', 'c']);
-    expect(read(store, ['a', 'c'])).toEqual({ missedOnce: 1, pruned: 0 });
+    await read(store, ['a', 'b', 'c']);
+    expect(await read(store, ['a', 'c'])).toEqual({ missedOnce: 1, pruned: 0 });
     expect(ids(store)).toEqual(['a', 'b', 'c']);
     // Seen again (a shifted offset hid it once): its count starts over.
-    expect(read(store, ['a', 'b', 'c'])).toEqual({ missedOnce: 0, pruned: 0 });
-    expect(read(store, ['a', 'c'])).toEqual({ missedOnce: 1, pruned: 0 });
+    expect(await read(store, ['a', 'b', 'c'])).toEqual({ missedOnce: 0, pruned: 0 });
+    expect(await read(store, ['a', 'c'])).toEqual({ missedOnce: 1, pruned: 0 });
     // A read that was not whole judges nothing.
-    expect(read(store, ['a'], false)).toEqual({ missedOnce: 0, pruned: 0 });
+    expect(await read(store, ['a'], false)).toEqual({ missedOnce: 0, pruned: 0 });
     expect(ids(store)).toEqual(['a', 'b', 'c']);
-    expect(read(store, ['a', 'c'])).toEqual({ missedOnce: 0, pruned: 1 });
+    expect(await read(store, ['a', 'c'])).toEqual({ missedOnce: 0, pruned: 1 });
     expect(ids(store)).toEqual(['a', 'c']);
     store.close();
   });

@@ -12,7 +12,7 @@ const order = (id: string, subscriberId: string | null) => ({
   raw: { id, subscriber_id: subscriberId },
 });
 
-function storeWithOrders(): WorkspaceStore {
+async function storeWithOrders(): Promise<WorkspaceStore> {
   const store = WorkspaceStore.open(':memory:');
   const subscribers = store.cache.beginRead('subscribers');
   store.cache.putSubscribers(
@@ -28,13 +28,13 @@ function storeWithOrders(): WorkspaceStore {
     ],
     subscribers,
   );
-  store.cache.finishRead('subscribers', subscribers, true);
+  await store.cache.finishRead('subscribers', subscribers, true);
   const orders = store.cache.beginRead('orders');
   store.cache.putOrders(
     [order('ord_1', 'sub_107'), order('ord_2', 'sub_999'), order('ord_3', null)],
     orders,
   );
-  store.cache.finishRead('orders', orders, true);
+  await store.cache.finishRead('orders', orders, true);
   return store;
 }
 
@@ -46,14 +46,14 @@ const customers = (store: WorkspaceStore, search?: string) =>
   );
 
 describe('the customers of cached orders', () => {
-  it('names the customer by the subscriber’s name, and falls back to the id only when unknown', () => {
-    const store = storeWithOrders();
+  it('names the customer by the subscriber’s name, and falls back to the id only when unknown', async () => {
+    const store = await storeWithOrders();
     expect(customers(store)).toEqual({ ord_1: 'Ada Lovelace', ord_2: 'sub_999', ord_3: null });
     store.close();
   });
 
-  it('finds orders by the customer’s name, in any case, and still by the order id', () => {
-    const store = storeWithOrders();
+  it('finds orders by the customer’s name, in any case, and still by the order id', async () => {
+    const store = await storeWithOrders();
     expect(customers(store, 'lovelace')).toEqual({ ord_1: 'Ada Lovelace' });
     expect(store.cache.orders({ offset: 0, limit: 100, search: 'lovelace' }).total).toBe(1);
     expect(customers(store, 'ord_2')).toEqual({ ord_2: 'sub_999' });
