@@ -118,3 +118,39 @@ describe('team posts and the outbox', () => {
     expect(late).toMatchObject({ ok: false, code: 'stale_epoch' });
   });
 });
+
+describe('a holder that dies right after its POST, on a platform that keeps no reference', () => {
+  it('lets the next holder find the post minutes later by its text, not send it again', async () => {
+    // Spec-literal: no client_reference, no Idempotency-Key kept; only bot, text and time can
+    // match. `later` moves the platform's and the team server's clocks together: minutes pass
+    // between A's POST and B's first attempt, as when A was killed and its lease ran out.
+    let later = 0;
+    const now = () => Date.now() + later;
+    const platform = await startTestPlatform({ seed: 'demo', quirks: { specLiteral: true }, now });
+    team = await startTestTeam({ now });
+    const b = desktop(platform, team.ownerToken);
+    const a = team.connect(team.invite('editor'));
+    await Promise.all([b.team!.connection.whenSynced(), a.whenSynced()]);
+    const onB = duePost(b, 'Sent by a desktop then killed');
+    const uuid = new TeamStore(b.store.db, Date.now).uuidOfPost(onB)!;
+
+    const claim = await a.request({ kind: 'claim', post: uuid, device: 'desktop-a' });
+    expect(claim).toMatchObject({ ok: true, value: { epoch: 1 } });
+    const key = teamIdempotencyKey(uuid, 1);
+    await platform.client.createPost(
+      {
+        bot_id: 'bot_1',
+        text: 'Sent by a desktop then killed',
+        media_urls: [],
+        client_reference: key,
+      },
+      { idempotencyKey: key },
+    );
+    a.close(); // killed before it could report published
+    later = 10 * 60_000;
+
+    await b.queue.publishDue();
+    expect(await postsOnPlatform(platform, 'Sent by a desktop then killed')).toBe(1);
+    expect(b.store.outbox.latestForPost(onB)!.state).toBe('done');
+  });
+});
