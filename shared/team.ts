@@ -183,6 +183,11 @@ export interface LeaseGranted {
   leaseMs: number;
   /** Set when an earlier holder's send may have happened: look the post up before sending. */
   earlierHolder: boolean;
+  /**
+   * How long before this answer, by the team server's clock, the post was first claimed: no
+   * earlier holder can have sent before then (0 on a first claim).
+   */
+  firstClaimedMsAgo: number;
 }
 
 /** One line of a team post's history: who (a member's name), what they did, when (server time). */

@@ -14,6 +14,8 @@ export type PublishDecision =
       kind: 'go';
       key: string;
       lookFirst: boolean;
+      /** How long before the decision another desktop may first have sent it (lookup window). */
+      sentNoEarlierThanMsAgo: number;
       /** Reports the outcome under the lease's epoch; the lease ends either way. */
       finish(remoteId: string | null): Promise<void>;
       /** Gives the lease back unsent (a failure); the next holder looks the post up first. */

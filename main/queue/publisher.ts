@@ -254,12 +254,7 @@ export class Publisher {
       if (!item) return;
       team = await this.options.gate?.admit(item);
       if (team?.kind === 'wait') return this.putBack(item, team.reason, GATE_WAIT_MS);
-      if (team?.kind === 'go')
-        item = {
-          ...item,
-          idempotencyKey: team.key,
-          outcomeUnknown: item.outcomeUnknown || team.lookFirst,
-        };
+      if (team?.kind === 'go') item = this.asTeamHolder(item, team);
       const linked = team?.kind === 'sent' ? team.remoteId : this.linkedAlready(item);
       if (linked !== undefined) sent = { remoteId: linked };
       else if (item.outcomeUnknown) {
@@ -288,6 +283,22 @@ export class Publisher {
     // The platform has it: whatever fails from here on is ours, and is recorded as sent.
     await this.settleSent(item, sent.remoteId, fence, report);
     if (team?.kind === 'go') await team.finish(sent.remoteId);
+  }
+
+  /**
+   * The item as the team's lease holder sends it: the team's key, and when an earlier holder may
+   * have sent, a lookup first whose window opens at the post's first claim, placed on this
+   * computer's clock by the server-measured time since (another desktop's own clock is never read).
+   */
+  private asTeamHolder(item: OutboxItem, team: Extract<PublishDecision, { kind: 'go' }>) {
+    if (!team.lookFirst) return { ...item, idempotencyKey: team.key };
+    const firstClaim = this.now() - team.sentNoEarlierThanMsAgo;
+    return {
+      ...item,
+      idempotencyKey: team.key,
+      outcomeUnknown: true,
+      firstAttemptAt: Math.min(item.firstAttemptAt ?? firstClaim, firstClaim),
+    };
   }
 
   /** A slot of the governor at `priority`, or null when a pause ended the wait. */

@@ -37,6 +37,17 @@ export class TeamStore {
     private readonly now: () => number,
   ) {}
 
+  /**
+   * Moves whenever the file's rows may have changed: a write on this connection (total_changes)
+   * or a commit by another one, such as the CLI in another process (data_version).
+   */
+  writeMark(): string {
+    const { changes } = statement(this.db, 'SELECT total_changes() AS changes').get() as {
+      changes: number;
+    };
+    return `${changes}:${String(this.db.pragma('data_version', { simple: true }))}`;
+  }
+
   link(): StoredTeamLink | undefined {
     const row = statement(this.db, 'SELECT * FROM team_link WHERE id = 1').get() as
       | { url: string; team: string; device: string; joined_at: number; pushed_upto: number }

@@ -38,7 +38,7 @@ export class TeamPublishGate implements PublishGate {
         device: this.workspace.device,
       });
       if (!claimed.ok) return { kind: 'wait', reason: claimed.error };
-      const { epoch, leaseMs, earlierHolder } = claimed.value;
+      const { epoch, leaseMs, earlierHolder, firstClaimedMsAgo } = claimed.value;
       const renewal = setInterval(() => {
         connection.request({ kind: 'renew', post: uuid, epoch }).catch(() => undefined);
       }, leaseMs / 3);
@@ -46,6 +46,7 @@ export class TeamPublishGate implements PublishGate {
         kind: 'go',
         key: teamIdempotencyKey(uuid, readPostFields(record).revision),
         lookFirst: earlierHolder,
+        sentNoEarlierThanMsAgo: firstClaimedMsAgo,
         finish: async (remoteId) => {
           clearInterval(renewal);
           // A lost answer is harmless: the next holder looks the post up by its reference first.

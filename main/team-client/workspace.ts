@@ -186,11 +186,20 @@ export class TeamWorkspace {
       });
   }
 
-  /** Writes what changed in the rows since the last push into the document. */
+  /** The file's write mark after the last push: while it holds, no row changed to push. */
+  private pushedAtMark: string | null = null;
+
+  /**
+   * Writes what changed in the rows since the last push into the document. Asked before every
+   * message and every tick, so it returns at once when no row was written since (a push reads
+   * every shared record to find deletions).
+   */
   pushLocalChanges(): void {
+    if (this.pushedAtMark === this.team.writeMark()) return;
     const since = this.team.link()?.pushedUpto ?? 0;
     const upto = this.mirror.push(since);
     if (upto > since) this.team.markPushed(upto);
+    this.pushedAtMark = this.team.writeMark();
   }
 
   status(): TeamStatus {

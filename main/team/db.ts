@@ -100,6 +100,9 @@ const TEAM_MIGRATIONS: readonly string[] = [
   `,
   // A post's history, and "did this member just edit this post" (edits.ts), by index.
   `CREATE INDEX audit_post ON audit(team_id, post_uuid, member, action, seq);`,
+  // When each post was first claimed (lease.ts): the earliest an earlier holder can have sent. A
+  // lease from before this is taken as claimed at the start of time: its lookup reads it all.
+  `ALTER TABLE leases ADD COLUMN first_claimed_at INTEGER NOT NULL DEFAULT 0;`,
 ];
 
 export function openTeamDb(dataDir: string): TeamDb {

@@ -26,6 +26,7 @@ export interface LeaseRow {
   remote_id: string | null;
   published_at: number | null;
   published_by: string | null;
+  first_claimed_at: number;
 }
 
 export type LeaseOutcome<T> =
@@ -82,16 +83,22 @@ export class TeamLeases {
       const expires = now + this.leaseMs;
       this.db
         .prepare(
-          `INSERT INTO leases (team_id, post_uuid, epoch, holder_member, holder_device, expires_at)
-           VALUES (?, ?, ?, ?, ?, ?)
+          `INSERT INTO leases (team_id, post_uuid, epoch, holder_member, holder_device, expires_at,
+             first_claimed_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT(team_id, post_uuid) DO UPDATE SET epoch = excluded.epoch,
              holder_member = excluded.holder_member, holder_device = excluded.holder_device,
              expires_at = excluded.expires_at`,
         )
-        .run(member.teamId, post, epoch, member.id, device, expires);
+        .run(member.teamId, post, epoch, member.id, device, expires, now);
       this.audit.append(member, 'claim', post, `epoch ${epoch} on ${device}`);
-      // Any earlier holder may have sent before it was cut off: the new one looks first.
-      return { ok: true, value: { epoch, leaseMs: this.leaseMs, earlierHolder: epoch > 1 } };
+      // Any earlier holder may have sent before it was cut off: the new one looks first, as far
+      // back as the first claim, told as a duration so that no two machines' clocks are compared.
+      const firstClaimedMsAgo = lease ? now - lease.first_claimed_at : 0;
+      return {
+        ok: true,
+        value: { epoch, leaseMs: this.leaseMs, earlierHolder: epoch > 1, firstClaimedMsAgo },
+      };
     });
   }
 

@@ -4,7 +4,7 @@ import { PRIORITY } from '../../shared/domain';
 import type { Workspace } from '../../main/core/workspace';
 import type { TestPlatform } from './platform';
 import type { TestTeam } from './team';
-import { joinedTeamFile } from './team';
+import { joinedTeamFile, until } from './team';
 import { testWorkspace } from './workspace';
 import type { TestWorkspaceOptions } from './workspace';
 
@@ -45,4 +45,28 @@ export function duePost(
     dueAt: Date.now() - 1000,
   });
   return post.id;
+}
+
+/** The post `text` on `desktop` once the team mirrored it there with an outbox item; its local id. */
+export async function queuedOn(desktop: Workspace, text: string): Promise<number> {
+  const idOf = () =>
+    (
+      desktop.store.db.prepare('SELECT id FROM posts WHERE text = ?').get(text) as
+        { id: number } | undefined
+    )?.id;
+  await until(
+    () => {
+      const id = idOf();
+      return id !== undefined && desktop.store.outbox.latestForPost(id) !== undefined;
+    },
+    3000,
+    `“${text}” in this desktop's outbox`,
+  );
+  return idOf()!;
+}
+
+/** How many posts of bot_1 with `text` the platform has. */
+export async function postsOnPlatform(platform: TestPlatform, text: string): Promise<number> {
+  const page = await platform.client.listPosts({ per_page: 200, bot_id: 'bot_1' });
+  return page.items.filter((post) => post.text === text).length;
 }

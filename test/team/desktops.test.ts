@@ -3,10 +3,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formatTeamLink } from '../../shared/team';
 import { postsMap } from '../../shared/team-doc';
 import { WorkspaceStore } from '../../main/store';
+import { TeamStore } from '../../main/store/team';
 import { TeamWorkspace } from '../../main/team-client/workspace';
 import { startTestTeam, until } from '../support/team';
 import type { TestTeam } from '../support/team';
@@ -219,5 +221,32 @@ describe('team workspace on desktops', () => {
       'A to see what B edits',
     );
     expect(a.workspace.status().present[0]!.device).toBe(b.workspace.device);
+  });
+});
+
+describe('pushing local changes', () => {
+  it('reads the rows only when something wrote to the file, and still pushes a write made by another process', async () => {
+    team = await startTestTeam();
+    const dir = folder();
+    const a = desktop(join(dir, 'a.sqlite'), team.ownerToken);
+    const b = desktop(join(dir, 'b.sqlite'), team.invite('editor'));
+    await Promise.all([a, b].map(({ workspace }) => workspace.connection.whenSynced()));
+    a.workspace.pushLocalChanges(); // whatever came in so far is pushed (or found unchanged)
+    const reads = vi.spyOn(TeamStore.prototype, 'postsChangedSince');
+    a.workspace.pushLocalChanges(); // nothing wrote since: as before each message and tick
+    expect(reads).not.toHaveBeenCalled();
+
+    // The CLI or an import in another process: another connection to the same file.
+    const cli = new Database(join(dir, 'a.sqlite'));
+    cli
+      .prepare(
+        `INSERT INTO posts (bot_id, text, media_urls, scheduled_at, zone, status, created_at, updated_at)
+         VALUES ('bot_1', 'Written by the CLI', '[]', NULL, 'UTC', 'draft', ?, ?)`,
+      )
+      .run(Date.now(), Date.now());
+    cli.close();
+    await until(() => postTexts(b.store).includes('Written by the CLI'), 2000, 'the CLI’s post');
+    expect(reads).toHaveBeenCalled();
+    reads.mockRestore();
   });
 });

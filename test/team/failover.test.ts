@@ -7,7 +7,7 @@ import type { Workspace } from '../../main/core/workspace';
 import { startTestPlatform } from '../support/platform';
 import type { TestPlatform } from '../support/platform';
 import { startTestTeam, until } from '../support/team';
-import { teamDesktop } from '../support/team-desktop';
+import { postsOnPlatform, queuedOn, teamDesktop } from '../support/team-desktop';
 import type { TestTeam } from '../support/team';
 
 let team: TestTeam | undefined;
@@ -33,29 +33,6 @@ function schedule(author: Workspace, text: string, inMs: number): number {
   return call(author, 'addPost', { text, botId: 'bot_1', at, mode: 'schedule' }).id;
 }
 
-/** The post `text` on `desktop`, once it is there (mirrored) with an outbox item of its own. */
-async function queuedOn(desktop: Workspace, text: string): Promise<number> {
-  const idOf = () =>
-    (
-      desktop.store.db.prepare('SELECT id FROM posts WHERE text = ?').get(text) as
-        { id: number } | undefined
-    )?.id;
-  await until(
-    () => {
-      const id = idOf();
-      return id !== undefined && desktop.store.outbox.latestForPost(id) !== undefined;
-    },
-    3000,
-    `“${text}” in this desktop's outbox`,
-  );
-  return idOf()!;
-}
-
-async function onPlatform(platform: TestPlatform, text: string): Promise<number> {
-  const page = await platform.client.listPosts({ per_page: 200, bot_id: 'bot_1' });
-  return page.items.filter((post) => post.text === text).length;
-}
-
 describe('team posts in every desktop’s outbox', () => {
   it('publishes the post of an author whose laptop went to sleep from the other desktop', async () => {
     const platform = await startTestPlatform({ seed: 'demo' });
@@ -69,7 +46,7 @@ describe('team posts in every desktop’s outbox', () => {
     await until(() => Date.now() > item.dueAt + 50, 3000, 'the post to be due');
     await other!.queue.publishDue();
 
-    expect(await onPlatform(platform, 'Written before the lid closed')).toBe(1);
+    expect(await postsOnPlatform(platform, 'Written before the lid closed')).toBe(1);
     expect(other!.store.outbox.latestForPost(onOther)!.state).toBe('done');
     expect(other!.store.posts.get(onOther)!.status).toBe('published');
   });
@@ -91,7 +68,7 @@ describe('team posts in every desktop’s outbox', () => {
     );
     expect(other!.store.posts.get(onOther)).toMatchObject({ status: 'published', remoteId });
     expect(other!.store.outbox.latestForPost(onOther)!.attempts).toBe(0);
-    expect(await onPlatform(platform, 'Sent by the author')).toBe(1);
+    expect(await postsOnPlatform(platform, 'Sent by the author')).toBe(1);
   });
 
   it('three desktops racing publish each post exactly once, on a platform that ignores Idempotency-Key', async () => {
@@ -114,7 +91,7 @@ describe('team posts in every desktop’s outbox', () => {
     }
 
     expect(settled()).toBe(true);
-    for (const text of texts) expect(await onPlatform(platform, text)).toBe(1);
+    for (const text of texts) expect(await postsOnPlatform(platform, text)).toBe(1);
     const remoteIds = (id: number, desktop: Workspace) => desktop.store.posts.get(id)!.remoteId;
     for (const text of texts) {
       const ids = items.filter((entry) => entry.desktop.store.posts.get(entry.id)!.text === text);

@@ -11,7 +11,7 @@ import { OFFLINE_REASON } from '../../main/team-client/publish-gate';
 import { startTestPlatform } from '../support/platform';
 import type { TestPlatform } from '../support/platform';
 import { startTestTeam, until } from '../support/team';
-import { duePost, teamDesktop } from '../support/team-desktop';
+import { duePost, postsOnPlatform, queuedOn, teamDesktop } from '../support/team-desktop';
 import type { TestTeam } from '../support/team';
 
 let team: TestTeam | undefined;
@@ -26,25 +26,6 @@ function desktop(platform: TestPlatform, token: string): Workspace {
   const pressroom = teamDesktop(team!, platform, token);
   pressrooms.push(pressroom);
   return pressroom;
-}
-
-/** The same post on another desktop (mirrored), with the item its outbox made for it. */
-async function sameOn(pressroom: Workspace, text: string): Promise<number> {
-  const idOf = () =>
-    (
-      pressroom.store.db.prepare('SELECT id FROM posts WHERE text = ?').get(text) as
-        { id: number } | undefined
-    )?.id;
-  await until(() => {
-    const id = idOf();
-    return id !== undefined && pressroom.store.outbox.latestForPost(id) !== undefined;
-  }, 2000);
-  return idOf()!;
-}
-
-async function postsOnPlatform(platform: TestPlatform, text: string): Promise<number> {
-  const page = await platform.client.listPosts({ per_page: 200, bot_id: 'bot_1' });
-  return page.items.filter((post) => post.text === text).length;
 }
 
 describe('team posts and the outbox', () => {
@@ -70,7 +51,7 @@ describe('team posts and the outbox', () => {
     const b = desktop(platform, team.invite('editor'));
     await Promise.all([a.team!.connection.whenSynced(), b.team!.connection.whenSynced()]);
     duePost(a, 'Once only');
-    const onB = await sameOn(b, 'Once only');
+    const onB = await queuedOn(b, 'Once only');
     await a.queue.publishDue();
     const uuid = new TeamStore(b.store.db, Date.now).uuidOfPost(onB)!;
     const result = () =>
@@ -89,7 +70,7 @@ describe('team posts and the outbox', () => {
     const b = desktop(platform, team.invite('editor'));
     await Promise.all([a.team!.connection.whenSynced(), b.team!.connection.whenSynced()]);
     const onA = duePost(a, 'Partitioned');
-    const onB = await sameOn(b, 'Partitioned');
+    const onB = await queuedOn(b, 'Partitioned');
     const uuid = new TeamStore(a.store.db, Date.now).uuidOfPost(onA)!;
 
     // A claims and sends, then is cut off before it can report published.
@@ -116,5 +97,41 @@ describe('team posts and the outbox', () => {
       remoteId: 'p_late',
     });
     expect(late).toMatchObject({ ok: false, code: 'stale_epoch' });
+  });
+});
+
+describe('a holder that dies right after its POST, on a platform that keeps no reference', () => {
+  it('lets the next holder find the post minutes later by its text, not send it again', async () => {
+    // Spec-literal: no client_reference, no Idempotency-Key kept; only bot, text and time can
+    // match. `later` moves the platform's and the team server's clocks together: minutes pass
+    // between A's POST and B's first attempt, as when A was killed and its lease ran out.
+    let later = 0;
+    const now = () => Date.now() + later;
+    const platform = await startTestPlatform({ seed: 'demo', quirks: { specLiteral: true }, now });
+    team = await startTestTeam({ now });
+    const b = desktop(platform, team.ownerToken);
+    const a = team.connect(team.invite('editor'));
+    await Promise.all([b.team!.connection.whenSynced(), a.whenSynced()]);
+    const onB = duePost(b, 'Sent by a desktop then killed');
+    const uuid = new TeamStore(b.store.db, Date.now).uuidOfPost(onB)!;
+
+    const claim = await a.request({ kind: 'claim', post: uuid, device: 'desktop-a' });
+    expect(claim).toMatchObject({ ok: true, value: { epoch: 1 } });
+    const key = teamIdempotencyKey(uuid, 1);
+    await platform.client.createPost(
+      {
+        bot_id: 'bot_1',
+        text: 'Sent by a desktop then killed',
+        media_urls: [],
+        client_reference: key,
+      },
+      { idempotencyKey: key },
+    );
+    a.close(); // killed before it could report published
+    later = 10 * 60_000;
+
+    await b.queue.publishDue();
+    expect(await postsOnPlatform(platform, 'Sent by a desktop then killed')).toBe(1);
+    expect(b.store.outbox.latestForPost(onB)!.state).toBe('done');
   });
 });

@@ -192,10 +192,15 @@ describe('team server: the publish lease', () => {
     });
     await until(() => textOf(dataOf(desktops[1]!), uuid) !== undefined, 2000);
     const first = await desktops[0]!.request({ kind: 'claim', post: uuid, device: 'd0' });
-    expect(first).toMatchObject({ ok: true, value: { epoch: 1, earlierHolder: false } });
+    expect(first).toMatchObject({
+      ok: true,
+      value: { epoch: 1, earlierHolder: false, firstClaimedMsAgo: 0 },
+    });
     await new Promise((resolve) => setTimeout(resolve, 250)); // the lease runs out
     const second = await desktops[1]!.request({ kind: 'claim', post: uuid, device: 'd1' });
     expect(second).toMatchObject({ ok: true, value: { epoch: 2, earlierHolder: true } });
+    // The new holder's lookup reaches back to the first claim, told as a server-measured duration.
+    expect(second.ok && second.value.firstClaimedMsAgo).toBeGreaterThanOrEqual(250);
     const late = await desktops[0]!.request({
       kind: 'published',
       post: uuid,
