@@ -75,6 +75,8 @@ export const teamRequestSchema = z.discriminatedUnion('kind', [
     kind: z.literal('claim'),
     post: uuid,
     device: z.string().min(1).max(100),
+    /** The member asked to publish it now: before its time, or with none. */
+    now: z.boolean().optional(),
   }),
   z.object({ id: requestId, kind: z.literal('renew'), post: uuid, epoch: z.int().positive() }),
   z.object({

@@ -2,6 +2,7 @@
 // claims the post on the team server and gets an epoch; it sends with a key every desktop derives
 // alike (UUID + revision, also the client_reference), renews while sending, and reports published
 // under its epoch. A desktop that cannot reach the team server sends no team post.
+import { PRIORITY } from '../../shared/domain';
 import type { OutboxItem } from '../../shared/domain';
 import { teamIdempotencyKey } from '../../shared/team';
 import { postsMap, readPostFields } from '../../shared/team-doc';
@@ -36,6 +37,7 @@ export class TeamPublishGate implements PublishGate {
         kind: 'claim',
         post: uuid,
         device: this.workspace.device,
+        now: item.priority === PRIORITY.user,
       });
       if (!claimed.ok) return { kind: 'wait', reason: claimed.error };
       const { epoch, leaseMs, earlierHolder, firstClaimedMsAgo } = claimed.value;

@@ -55,8 +55,8 @@ export class TeamLeases {
 
   claim(
     member: AuthenticatedMember,
-    post: string,
-    device: string,
+    /** `asked`: the member asked to publish it now, so its time (or having none) is no bar. */
+    { post, device, asked }: { post: string; device: string; asked: boolean },
     facts: PostFacts | undefined,
     /** Why the post must still wait (approval), asked inside the claim's transaction. */
     waitReason: (facts: PostFacts) => string | undefined = () => undefined,
@@ -65,9 +65,9 @@ export class TeamLeases {
       const now = this.now();
       if (!facts || facts.deletedAt !== null)
         return refuse('not_found', 'This post is not in the team workspace (or was deleted).');
-      if (facts.status !== 'scheduled' || facts.scheduledAt === null)
+      if (facts.status !== 'scheduled' || (facts.scheduledAt === null && !asked))
         return refuse('not_due', 'This post is not scheduled.');
-      if (facts.scheduledAt > now)
+      if (!asked && facts.scheduledAt !== null && facts.scheduledAt > now)
         return refuse(
           'not_due',
           `This post is due at ${new Date(facts.scheduledAt).toISOString()} by the team server's clock.`,

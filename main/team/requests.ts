@@ -87,8 +87,11 @@ async function apply(
       const facts = await env.postFacts(member.teamId, request.post);
       return answerOf(
         id,
-        env.leases.claim(member, request.post, request.device, facts, (known) =>
-          env.approvals.publishBlock(member.teamId, request.post, known),
+        env.leases.claim(
+          member,
+          { post: request.post, device: request.device, asked: request.now === true },
+          facts,
+          (known) => env.approvals.publishBlock(member.teamId, request.post, known),
         ),
       );
     }

@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { teamIdempotencyKey } from '../../shared/team';
 import type { ControlPostEntry } from '../../shared/team-doc';
+import { call } from '../../main/core/operations';
 import type { Workspace } from '../../main/core/workspace';
 import { TeamStore } from '../../main/store/team';
 import { OFFLINE_REASON } from '../../main/team-client/publish-gate';
@@ -42,6 +43,31 @@ describe('team posts and the outbox', () => {
     const item = a.store.outbox.latestForPost(id)!;
     expect(item.state).toBe('retrying');
     expect(item.lastError).toBe(OFFLINE_REASON);
+  });
+
+  it('publishes a team post now when asked, with no time or before its time, once', async () => {
+    const platform = await startTestPlatform({ seed: 'demo' });
+    team = await startTestTeam();
+    const a = desktop(platform, team.ownerToken);
+    await a.team!.connection.whenSynced();
+    const untimed = await call(a, 'addPost', {
+      text: 'Now, no time',
+      mode: 'draft',
+      botId: 'bot_1',
+    });
+    const later = await call(a, 'addPost', {
+      text: 'Now, not tomorrow',
+      mode: 'draft',
+      botId: 'bot_1',
+      at: new Date(Date.now() + 86_400_000).toISOString().slice(0, 16),
+      zone: 'UTC',
+    });
+    for (const { id } of [untimed, later]) call(a, 'queuePost', { id, mode: 'publish_now' });
+    await a.queue.publishDue();
+    expect(await postsOnPlatform(platform, 'Now, no time')).toBe(1);
+    expect(await postsOnPlatform(platform, 'Now, not tomorrow')).toBe(1);
+    for (const { id } of [untimed, later])
+      expect(a.store.outbox.latestForPost(id)!.state).toBe('done');
   });
 
   it('publishes a team post once: the desktop that finds it published does not send it again', async () => {
