@@ -4,7 +4,7 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
 import axe from 'axe-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Status } from '../../shared/domain';
+import type { AccountSettings, Status } from '../../shared/domain';
 import type { TeamMember, TeamOverview, TeamStatus } from '../../shared/team';
 import AccountBanner from '../../renderer/src/components/AccountBanner.svelte';
 import SettingsScreen from '../../renderer/src/screens/SettingsScreen.svelte';
@@ -43,7 +43,7 @@ function withStatus(team: TeamStatus | null): Shell {
   return shell;
 }
 
-function settingsWith(overview: TeamOverview) {
+function settingsWith(overview: TeamOverview, mode: AccountSettings['mode'] = 'offline') {
   let members = overview.members;
   let status = overview.status;
   const transport = new FakeTransport({
@@ -79,6 +79,7 @@ function settingsWith(overview: TeamOverview) {
   });
   const shell = new Shell(transport);
   shell.status = { online: true, paused: null, team: overview.status } as Status;
+  shell.settings = { account: { mode } } as Shell['settings'];
   render(SettingsScreen, { context: shellContext(shell) });
   const section = () => screen.getByRole('region', { name: 'Team' });
   return { transport, section };
@@ -148,6 +149,16 @@ describe('Settings → Team', () => {
     ]);
     expect(section().innerHTML).not.toContain(TOKEN);
     expect(team.getByText(link)).toBeTruthy();
+  });
+
+  it('offers no join on the demo workspace, and says why and how to start a real one', async () => {
+    const { section } = settingsWith({ status: null, members: null, membersProblem: null }, 'demo');
+    const team = within(section());
+    expect(await team.findByText(/The demo workspace cannot join a team/)).toBeTruthy();
+    expect(team.getByText(/connect your account under Account above/)).toBeTruthy();
+    expect(team.queryByRole('button', { name: 'Join the team' })).toBeNull();
+    expect(team.queryByLabelText(/Your member token/)).toBeNull();
+    expect(await axeViolations(section())).toEqual([]);
   });
 
   it('lists members with roles, shows an invite token once, and revokes only after asking', async () => {
