@@ -27,7 +27,7 @@ const CONNECTED: TeamStatus = {
   waiting: 0,
   lastSyncedAt: Date.UTC(2026, 10, 27, 9, 0),
   publishes: true,
-  present: [{ device: 'd_99887766', editing: null, editingPostId: null }],
+  present: [{ device: 'd_99887766', name: null, editing: null, editingPostId: null }],
 };
 const member = (id: string, name: string, role: TeamMember['role']): TeamMember => ({
   id,
@@ -172,6 +172,8 @@ describe('Settings → Team', () => {
     expect(team.getByRole('row', { name: /Eli editor/ })).toBeTruthy();
     expect(team.getByText('wss://team.example.com#t_0123456789abcdef')).toBeTruthy();
     expect(team.getByText(/does not|published through the team server/)).toBeTruthy();
+    // A desktop whose member is not known yet is named by its device id.
+    expect(team.getByText('d_99887766')).toBeTruthy();
     expect(await axeViolations(section())).toEqual([]);
 
     await fireEvent.input(team.getByLabelText('Name'), { target: { value: 'Bea' } });
@@ -211,7 +213,9 @@ describe('Settings → Team', () => {
 describe('presence', () => {
   const elsewhere = (editingPostId: number | null) => ({
     ...CONNECTED,
-    present: [{ device: 'd_99887766', editing: editingPostId ? 'uuid' : null, editingPostId }],
+    present: [
+      { device: 'd_99887766', name: 'Bea', editing: editingPostId ? 'uuid' : null, editingPostId },
+    ],
   });
 
   it('tells the core which post the editor has open and when it closes, and shows who else edits it', async () => {
@@ -224,7 +228,7 @@ describe('presence', () => {
     });
     const dialog = screen.getByRole('dialog', { name: 'Edit post' });
     expect(within(dialog).getByRole('status').textContent).toMatch(
-      /d_99887766 is editing this post now\.\s*In this workspace now: d_99887766\./,
+      /Bea is editing this post now\.\s*In this workspace now: Bea\./,
     );
     expect(transport.callsOf('setEditingPost')).toEqual([{ postId: 7 }]);
     view.unmount();
@@ -264,7 +268,7 @@ describe('presence', () => {
     shell.status = { online: true, paused: null, team: elsewhere(7) } as Status;
     render(CalendarScreen, { context: shellContext(shell) });
     const chip = await screen.findByRole('button', { name: /Fresh rye today/ });
-    expect(chip.textContent).toContain('(d_99887766 is editing it)');
+    expect(chip.textContent).toContain('(Bea is editing it)');
     shell.status = { online: true, paused: null, team: elsewhere(null) } as Status;
     await waitFor(() => expect(chip.textContent).not.toContain('is editing'));
   });
