@@ -235,6 +235,48 @@ describe('presence', () => {
     expect(transport.callsOf('setEditingPost')).toEqual([{ postId: 7 }, { postId: null }]);
   });
 
+  it('shows a team post’s history in the editor: who changed what, when, newest first, bounded', async () => {
+    stubJsdom();
+    const at = (minute: number) => Date.UTC(2026, 10, 27, 9, minute);
+    const entries = [
+      { who: 'Ada', what: 'created the post', at: at(0) },
+      ...Array.from({ length: 24 }, (_, n) => ({
+        who: 'Bea',
+        what: 'changed the text',
+        at: at(n + 1),
+      })),
+      { who: 'Eli', what: 'changed the time, the bot', at: at(30) },
+    ];
+    const { shell, transport } = await shellWith({
+      setEditingPost: () => ok(null),
+      getPostApproval: () => ({ ok: false, error: { kind: 'internal', message: 'not here' } }),
+      getPostTeamHistory: () => ok(entries),
+    });
+    shell.status = { online: true, paused: null, team: CONNECTED } as Status;
+    render(PostEditorDialog, {
+      props: {
+        editor: new PostEditor(shell, { post: post({ id: 7 }) }),
+        bots: [],
+        onsaved: () => undefined,
+        onclose: () => undefined,
+      },
+    });
+    const dialog = screen.getByRole('dialog', { name: 'Edit post' });
+    await within(dialog).findByText(/6 earlier changes not shown/);
+    expect(transport.callsOf('getPostTeamHistory')).toEqual([{ postId: 7 }]);
+    const history = within(dialog).getByText('Who changed this post').closest('details')!;
+    const items = within(history).getAllByRole('listitem');
+    const lines = items.map((item) => item.textContent!.replace(/\s+/g, ' ').trim());
+    expect(lines).toHaveLength(20);
+    expect(lines[0]).toMatch(/, Eli changed the time, the bot$/);
+    expect(items[0]!.querySelector('time')!.getAttribute('datetime')).toBe(
+      new Date(at(30)).toISOString(),
+    );
+    expect(lines[19]).toMatch(/, Bea changed the text$/);
+    expect(history.textContent).not.toContain('created the post');
+    expect(history.textContent).toContain('Times are the team server');
+  });
+
   it('tells nothing in a workspace of one', async () => {
     stubJsdom();
     const { shell, transport } = await shellWith();
