@@ -7,6 +7,8 @@ export type ApprovalState = (typeof APPROVAL_STATES)[number];
 /** Another desktop in the workspace now (Yjs awareness), and the post it edits, if any. */
 export interface TeamPresence {
   device: string;
+  /** The member's name as the team server knows it; null until that desktop learned who it is. */
+  name: string | null;
   /** The post's UUID in the team document. */
   editing: string | null;
   /** The same post's id in this workspace file, when it has it. */

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import * as Y from 'yjs';
 import { parseTeamLink } from '../../shared/team';
-import { CONTROL_POSTS, postsMap } from '../../shared/team-doc';
+import { CONTROL_MEMBERS, CONTROL_POSTS, postsMap } from '../../shared/team-doc';
 import type { ControlPostEntry } from '../../shared/team-doc';
 import type { TeamHistoryEntry, TeamLink, TeamPresence, TeamStatus } from '../../shared/team';
 import type { WorkspaceStore } from '../store';
@@ -19,8 +19,14 @@ import { TeamReview } from './review';
 /** Stored updates past which the file's updates are folded into one when the workspace opens. */
 const COMPACT_AFTER = 1000;
 
+/**
+ * What this desktop tells the others by Yjs awareness. `member` is its member id, which the team
+ * server answered (`me`); the others read the name beside it in the control document, which only
+ * the server writes. Presence is a hint, not a right: nothing is decided by it.
+ */
 interface Presence {
   device: string;
+  member: string | null;
   editing: string | null;
 }
 
@@ -43,6 +49,9 @@ export class TeamWorkspace {
   private readonly stopFollowing: () => void;
   private readonly timer: NodeJS.Timeout;
   private readonly postListeners = new Set<(uuids: readonly string[]) => void>();
+  /** Who this desktop is in the team, once the server said so; and the post it edits. */
+  private presence: Presence;
+  private askingMember = false;
 
   /** Joins `store`'s workspace to the team of `linkText`; its posts and products get UUIDs. */
   static join(
@@ -117,7 +126,8 @@ export class TeamWorkspace {
     this.pending = new TeamPendingStore(store.db, now);
     this.review = new TeamReview(this.connection, this.pending);
     this.timer = setInterval(() => this.tick(), options.pushEveryMs ?? 100);
-    this.setEditing(null);
+    this.presence = { device: this.device, member: null, editing: null };
+    this.connection.awareness?.setLocalState(this.presence);
   }
 
   /**
@@ -153,8 +163,25 @@ export class TeamWorkspace {
 
   /** Tells the others which post this desktop edits (its UUID; null: none); shown beside it. */
   setEditing(post: string | null): void {
-    const presence: Presence = { device: this.device, editing: post };
-    this.connection.awareness?.setLocalState(presence);
+    this.presence = { ...this.presence, editing: post };
+    this.connection.awareness?.setLocalState(this.presence);
+  }
+
+  /** Asks the server who this desktop's token belongs to, once; a lost answer is asked again. */
+  private learnMember(): void {
+    if (this.presence.member || this.askingMember || !this.connection.connected) return;
+    this.askingMember = true;
+    this.connection
+      .request({ kind: 'me' })
+      .then((answer) => {
+        if (!answer.ok || this.closed) return;
+        this.presence = { ...this.presence, member: answer.value.member.id };
+        this.connection.awareness?.setLocalState(this.presence);
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        this.askingMember = false;
+      });
   }
 
   /** setEditing by this file's post id, as the editor knows it. */
@@ -162,10 +189,11 @@ export class TeamWorkspace {
     this.setEditing(postId === null ? null : (this.team.uuidOfPost(postId) ?? null));
   }
 
-  /** The other desktops here now, and what each edits. */
+  /** The other desktops here now, whose member each is (by name), and what each edits. */
   present(): TeamPresence[] {
     const awareness = this.connection.awareness;
     if (!awareness) return [];
+    const names = this.connection.control.getMap<string>(CONTROL_MEMBERS);
     return [...awareness.getStates().entries()]
       .filter(([client]) => client !== awareness.clientID)
       .map(([, state]) => state as Partial<Presence>)
@@ -173,12 +201,14 @@ export class TeamWorkspace {
       .map((state) => {
         const editing = typeof state.editing === 'string' ? state.editing : null;
         const editingPostId = editing === null ? null : (this.team.postIdOf(editing) ?? null);
-        return { device: state.device, editing, editingPostId };
+        const name = typeof state.member === 'string' ? (names.get(state.member) ?? null) : null;
+        return { device: state.device, name, editing, editingPostId };
       });
   }
 
   private tick(): void {
     this.pushLocalChanges();
+    this.learnMember();
     // Transitions asked offline go out once the server answers (or is known to refuse us).
     if (this.connection.connected || this.connection.refusal)
       this.review.sync().catch((error: unknown) => {

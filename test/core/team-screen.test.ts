@@ -100,7 +100,7 @@ describe('the team through the core', () => {
     expect(call(bea, 'status').team?.publishes).toBe(false);
   });
 
-  it('tells the other desktops of a new post (their screens reload) and which post this one edits, by their own post id', async () => {
+  it('tells the other desktops of a new post (their screens reload) and which post this one edits, by their own post id and the member’s name', async () => {
     team = await startTestTeam();
     const owner = testWorkspace({ dbFile: joinedTeamFile(team, team.ownerToken) });
     const bea = testWorkspace({ dbFile: joinedTeamFile(team, team.invite('editor', 'Bea')) });
@@ -122,8 +122,19 @@ describe('the team through the core', () => {
       5000,
       'Bea sees who edits it',
     );
+    // Named as the team server knows the member, once the owner's desktop learned who it is.
+    await until(
+      () => call(bea, 'status').team!.present[0]?.name === 'Owner',
+      5000,
+      'Bea sees the owner by name',
+    );
     expect(call(bea, 'status').team!.present).toEqual([
-      { device: ownerDevice, editing: expect.any(String), editingPostId: seen()!.id },
+      {
+        device: ownerDevice,
+        name: 'Owner',
+        editing: expect.any(String),
+        editingPostId: seen()!.id,
+      },
     ]);
     call(owner, 'setEditingPost', { postId: null });
     await until(

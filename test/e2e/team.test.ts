@@ -60,4 +60,30 @@ describe('a team in Chromium', () => {
     expect(await seriousViolations(bea!.page)).toEqual([]);
     expect([...ada!.problems, ...bea!.problems]).toEqual([]);
   });
+
+  it('Settings → Team with a team joined is axe-clean at 1024×700, light and dark, the invite token shown too', async () => {
+    for (const scheme of ['light', 'dark'] as const) {
+      const { page, problems } = await openApp(browser, hosts[0]!.url, {
+        viewport: { width: 1024, height: 700 },
+        beforeLoad: (schemed) => schemed.emulateMedia({ colorScheme: scheme }),
+      });
+      await page.getByText(/^Team connected/).waitFor({ timeout: 10_000 });
+      await page
+        .getByRole('navigation', { name: 'Screens' })
+        .getByRole('link', { name: 'Settings' })
+        .click();
+      const section = page.getByRole('region', { name: 'Team' });
+      await section.getByRole('cell', { name: 'Bea', exact: true }).waitFor({ timeout: 10_000 });
+      await section.scrollIntoViewIfNeeded();
+      expect(await seriousViolations(page), scheme).toEqual([]);
+
+      await section.getByLabel('Name').fill(`Cy ${scheme}`);
+      await section.getByRole('button', { name: 'Invite' }).click();
+      await section.getByRole('button', { name: 'Copy token' }).waitFor({ timeout: 10_000 });
+      expect(await seriousViolations(page), `${scheme}, token shown`).toEqual([]);
+      await section.getByRole('button', { name: 'Done: forget the token' }).click();
+      expect(problems).toEqual([]);
+      await page.close();
+    }
+  });
 });

@@ -4,7 +4,7 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
 import axe from 'axe-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Status } from '../../shared/domain';
+import type { AccountSettings, Status } from '../../shared/domain';
 import type { TeamMember, TeamOverview, TeamStatus } from '../../shared/team';
 import AccountBanner from '../../renderer/src/components/AccountBanner.svelte';
 import SettingsScreen from '../../renderer/src/screens/SettingsScreen.svelte';
@@ -27,7 +27,7 @@ const CONNECTED: TeamStatus = {
   waiting: 0,
   lastSyncedAt: Date.UTC(2026, 10, 27, 9, 0),
   publishes: true,
-  present: [{ device: 'd_99887766', editing: null, editingPostId: null }],
+  present: [{ device: 'd_99887766', name: null, editing: null, editingPostId: null }],
 };
 const member = (id: string, name: string, role: TeamMember['role']): TeamMember => ({
   id,
@@ -43,7 +43,7 @@ function withStatus(team: TeamStatus | null): Shell {
   return shell;
 }
 
-function settingsWith(overview: TeamOverview) {
+function settingsWith(overview: TeamOverview, mode: AccountSettings['mode'] = 'offline') {
   let members = overview.members;
   let status = overview.status;
   const transport = new FakeTransport({
@@ -79,6 +79,7 @@ function settingsWith(overview: TeamOverview) {
   });
   const shell = new Shell(transport);
   shell.status = { online: true, paused: null, team: overview.status } as Status;
+  shell.settings = { account: { mode } } as Shell['settings'];
   render(SettingsScreen, { context: shellContext(shell) });
   const section = () => screen.getByRole('region', { name: 'Team' });
   return { transport, section };
@@ -150,6 +151,16 @@ describe('Settings → Team', () => {
     expect(team.getByText(link)).toBeTruthy();
   });
 
+  it('offers no join on the demo workspace, and says why and how to start a real one', async () => {
+    const { section } = settingsWith({ status: null, members: null, membersProblem: null }, 'demo');
+    const team = within(section());
+    expect(await team.findByText(/The demo workspace cannot join a team/)).toBeTruthy();
+    expect(team.getByText(/connect your account under Account above/)).toBeTruthy();
+    expect(team.queryByRole('button', { name: 'Join the team' })).toBeNull();
+    expect(team.queryByLabelText(/Your member token/)).toBeNull();
+    expect(await axeViolations(section())).toEqual([]);
+  });
+
   it('lists members with roles, shows an invite token once, and revokes only after asking', async () => {
     const { transport, section } = settingsWith({
       status: CONNECTED,
@@ -161,6 +172,8 @@ describe('Settings → Team', () => {
     expect(team.getByRole('row', { name: /Eli editor/ })).toBeTruthy();
     expect(team.getByText('wss://team.example.com#t_0123456789abcdef')).toBeTruthy();
     expect(team.getByText(/does not|published through the team server/)).toBeTruthy();
+    // A desktop whose member is not known yet is named by its device id.
+    expect(team.getByText('d_99887766')).toBeTruthy();
     expect(await axeViolations(section())).toEqual([]);
 
     await fireEvent.input(team.getByLabelText('Name'), { target: { value: 'Bea' } });
@@ -200,7 +213,9 @@ describe('Settings → Team', () => {
 describe('presence', () => {
   const elsewhere = (editingPostId: number | null) => ({
     ...CONNECTED,
-    present: [{ device: 'd_99887766', editing: editingPostId ? 'uuid' : null, editingPostId }],
+    present: [
+      { device: 'd_99887766', name: 'Bea', editing: editingPostId ? 'uuid' : null, editingPostId },
+    ],
   });
 
   it('tells the core which post the editor has open and when it closes, and shows who else edits it', async () => {
@@ -213,11 +228,53 @@ describe('presence', () => {
     });
     const dialog = screen.getByRole('dialog', { name: 'Edit post' });
     expect(within(dialog).getByRole('status').textContent).toMatch(
-      /d_99887766 is editing this post now\.\s*In this workspace now: d_99887766\./,
+      /Bea is editing this post now\.\s*In this workspace now: Bea\./,
     );
     expect(transport.callsOf('setEditingPost')).toEqual([{ postId: 7 }]);
     view.unmount();
     expect(transport.callsOf('setEditingPost')).toEqual([{ postId: 7 }, { postId: null }]);
+  });
+
+  it('shows a team post’s history in the editor: who changed what, when, newest first, bounded', async () => {
+    stubJsdom();
+    const at = (minute: number) => Date.UTC(2026, 10, 27, 9, minute);
+    const entries = [
+      { who: 'Ada', what: 'created the post', at: at(0) },
+      ...Array.from({ length: 24 }, (_, n) => ({
+        who: 'Bea',
+        what: 'changed the text',
+        at: at(n + 1),
+      })),
+      { who: 'Eli', what: 'changed the time, the bot', at: at(30) },
+    ];
+    const { shell, transport } = await shellWith({
+      setEditingPost: () => ok(null),
+      getPostApproval: () => ({ ok: false, error: { kind: 'internal', message: 'not here' } }),
+      getPostTeamHistory: () => ok(entries),
+    });
+    shell.status = { online: true, paused: null, team: CONNECTED } as Status;
+    render(PostEditorDialog, {
+      props: {
+        editor: new PostEditor(shell, { post: post({ id: 7 }) }),
+        bots: [],
+        onsaved: () => undefined,
+        onclose: () => undefined,
+      },
+    });
+    const dialog = screen.getByRole('dialog', { name: 'Edit post' });
+    await within(dialog).findByText(/6 earlier changes not shown/);
+    expect(transport.callsOf('getPostTeamHistory')).toEqual([{ postId: 7 }]);
+    const history = within(dialog).getByText('Who changed this post').closest('details')!;
+    const items = within(history).getAllByRole('listitem');
+    const lines = items.map((item) => item.textContent!.replace(/\s+/g, ' ').trim());
+    expect(lines).toHaveLength(20);
+    expect(lines[0]).toMatch(/, Eli changed the time, the bot$/);
+    expect(items[0]!.querySelector('time')!.getAttribute('datetime')).toBe(
+      new Date(at(30)).toISOString(),
+    );
+    expect(lines[19]).toMatch(/, Bea changed the text$/);
+    expect(history.textContent).not.toContain('created the post');
+    expect(history.textContent).toContain('Times are the team server');
   });
 
   it('tells nothing in a workspace of one', async () => {
@@ -253,7 +310,7 @@ describe('presence', () => {
     shell.status = { online: true, paused: null, team: elsewhere(7) } as Status;
     render(CalendarScreen, { context: shellContext(shell) });
     const chip = await screen.findByRole('button', { name: /Fresh rye today/ });
-    expect(chip.textContent).toContain('(d_99887766 is editing it)');
+    expect(chip.textContent).toContain('(Bea is editing it)');
     shell.status = { online: true, paused: null, team: elsewhere(null) } as Status;
     await waitFor(() => expect(chip.textContent).not.toContain('is editing'));
   });

@@ -15,7 +15,7 @@ import { deletePost, moveToDrafts } from './post-actions';
 import { PostMedia } from './post-media.svelte';
 import { NOT_GONE_OUT } from './post-status';
 import type { Shell } from './shell.svelte';
-import type { TeamStatus } from '../../../shared/team';
+import type { TeamHistoryEntry, TeamStatus } from '../../../shared/team';
 
 /** Plain names: "hand off" is what API v1 calls letting the platform publish it at its time. */
 export const POST_MODE_LABELS: Record<PostMode, string> = {
@@ -84,6 +84,16 @@ export class PostEditor {
   approval(): PostApprovalState | null {
     const post = this.fields.post;
     return post && this.team ? new PostApprovalState(this.shell, post.id) : null;
+  }
+
+  /** Who in the team changed post `postId`, what and when (server time), oldest first. */
+  readTeamHistory(postId: number): Promise<CallResult<TeamHistoryEntry[]>> {
+    return this.shell.api.getPostTeamHistory({ postId });
+  }
+
+  /** The zone the editor shows times in: the user's setting. */
+  get zone(): string {
+    return this.shell.timezone;
   }
 
   /**
