@@ -88,4 +88,29 @@ describe('the first screen', () => {
     expect(problems).toEqual([]);
     await page.close();
   });
+
+  it("loads a screen's code when its link is pointed at or focused, not before", async () => {
+    const { page, problems } = await openApp(app.browser, app.served.url);
+    await page.locator('.month-post').first().waitFor();
+    const loaded = (name: string) =>
+      page.evaluate(
+        (name) =>
+          performance
+            .getEntriesByType('resource')
+            .some((entry) => new URL(entry.name).pathname.includes(`/${name}-`)),
+        name,
+      );
+    expect(await loaded('CatalogScreen')).toBe(false);
+    await page.getByRole('link', { name: 'Catalog' }).hover();
+    await expect.poll(() => loaded('CatalogScreen')).toBe(true);
+    expect(await loaded('QueueScreen')).toBe(false);
+    await page.getByRole('link', { name: 'Queue' }).focus();
+    await expect.poll(() => loaded('QueueScreen')).toBe(true);
+    // Only loaded: the calendar is still the screen shown.
+    expect(await page.getByRole('link', { name: 'Calendar' }).getAttribute('aria-current')).toBe(
+      'page',
+    );
+    expect(problems).toEqual([]);
+    await page.close();
+  });
 });
