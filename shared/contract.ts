@@ -12,20 +12,8 @@ import { apiBaseUrl, httpUrl, text } from './validation';
 import { reviewOperations } from './review';
 import { LIMITS } from './limits';
 import { TEAM_ROLES } from './team';
+import { MAX_MEDIA_BASE64, base64Length } from './upload-limits';
 
-/** How long the base64 text of `bytes` bytes is. */
-const base64Length = (bytes: number) => Math.ceil(bytes / 3) * 4;
-/**
- * A picture sent inline, base64-encoded: up to twice what a post may carry, so the core can still
- * say by how much one is over MEDIA_MAX_BYTES. The web host sizes its request limit from it.
- */
-export const MAX_MEDIA_BASE64 = base64Length(2 * MEDIA_MAX_BYTES);
-/**
- * The largest file an import takes from the page. It is not sent inline: the transport streams
- * it to the core first (the web host's POST /api/upload, the desktop app's upload channel), which
- * keeps it in a private file and answers the `upload` id importUpload and previewUpload name.
- */
-export const MAX_UPLOAD_BYTES = 64 * 1024 * 1024;
 /** The name of an uploaded file, as the user's computer called it. */
 export const uploadFileName = z.string().min(1).max(255);
 export const PLAN_NAMES = ['free', 'pro', 'enterprise'] as const;

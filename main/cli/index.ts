@@ -3,9 +3,8 @@ import { CommanderError } from 'commander';
 import { describeFailure } from './output';
 import { buildProgram } from './program';
 
-const program = buildProgram();
-
 try {
+  const program = await buildProgram(process.argv.slice(2));
   await program.parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) {

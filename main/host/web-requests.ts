@@ -5,10 +5,15 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { MAX_MEDIA_BASE64, MAX_UPLOAD_BYTES } from '../../shared/contract';
-import { invokeFromRenderer, receiveUpload } from '../core/operations';
+import { MAX_MEDIA_BASE64, MAX_UPLOAD_BYTES } from '../../shared/upload-limits';
 import type { Session } from '../core/session';
 import { contentTypeOf, encodedFile, fileInside } from './static-files';
+
+/**
+ * The operation table, loaded with the first call: the page's files are served before the core's
+ * code has loaded (a call waits for the session, which needs it anyway).
+ */
+const operations = () => import('../core/operations');
 
 const MAX_BODY = 1024 * 1024;
 /** A post's picture is sent inline, base64-encoded, so its call may be bigger than others. */
@@ -235,6 +240,7 @@ export class WebRequests {
     return this.withUploadSlot(response, async () => {
       // Streamed into a private file as it arrives: the host never holds the file whole.
       const name = url.searchParams.get('name');
+      const { receiveUpload } = await operations();
       const received = await receiveUpload(await this.session, name, request);
       // Refused midway (over the limit), the rest of the body is not read.
       if (!received.ok) response.setHeader('Connection', 'close');
@@ -251,12 +257,17 @@ export class WebRequests {
       return refuse(response, 415, 'invalid_input', 'Send JSON');
     if (!UPLOAD_OPERATIONS.has(operation)) {
       const input = await readJson(request, MAX_BODY);
-      return json(response, 200, await invokeFromRenderer(await this.session, operation, input));
+      return json(response, 200, await this.invoke(operation, input));
     }
     return this.withUploadSlot(response, async () => {
       const input = await readJson(request, MAX_UPLOAD_BODY);
-      json(response, 200, await invokeFromRenderer(await this.session, operation, input));
+      json(response, 200, await this.invoke(operation, input));
     });
+  }
+
+  private async invoke(operation: string, input: unknown) {
+    const { invokeFromRenderer } = await operations();
+    return invokeFromRenderer(await this.session, operation, input);
   }
 
   /** Runs an upload while fewer than MAX_UPLOADS_IN_FLIGHT are; otherwise answers 429. */

@@ -14,12 +14,16 @@
 //     without migration 13's kept counts. BENCH_SKIP_LARGE=1 leaves it out.
 //  3. A 1,000,000-row products file, imported in a child process: peak memory (target < 300 MB).
 //     BENCH_SKIP_MILLION=1 leaves it out.
+//  4. A pull sync of 25,000 and of 100,000 orders from the reference server (./sync-measure.ts):
+//     the core's longest wait for `status` while it runs (target < 16 ms) and peak memory (target
+//     < 150 MB, flat in the list's length), beside 1880bb5. BENCH_SKIP_SYNC=1 leaves it out.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openWorkspaceDb } from '../../main/store/db';
+import { describeSync, seedOrders, servePlatform, syncInChild } from './sync-measure';
 import { BASELINE_COMMIT, baselineTree, treeModules } from './baseline';
 
 const folder = mkdtempSync(join(tmpdir(), 'pressroom-bench-import-'));
@@ -282,6 +286,31 @@ if (process.env.BENCH_SKIP_MILLION !== '1') {
   console.log(
     `1,000,000 rows: ${result.inserted} inserted in ${result.ms.toFixed(0)} ms; peak memory ${result.peakMb.toFixed(0)} MB (target < 300 MB)`,
   );
+}
+
+if (process.env.BENCH_SKIP_SYNC !== '1') {
+  for (const orders of [25_000, 100_000]) {
+    const serverDb = join(folder, `orders-${orders}.sqlite`);
+    seedOrders(serverDb, orders);
+    const platform = await servePlatform(serverDb);
+    const into = (name: string) => join(folder, `sync-${name}-${orders}.sqlite`);
+    try {
+      const label = `sync of ${orders.toLocaleString('en')} orders`;
+      console.log(describeSync(label, syncInChild(process.cwd(), into('ours'), platform)));
+      if (baseline) {
+        const before = (() => {
+          try {
+            return syncInChild(baseline, into('baseline'), platform);
+          } catch (error) {
+            return error as Error;
+          }
+        })();
+        console.log(describeSync(`  ${BASELINE_COMMIT}`, before));
+      }
+    } finally {
+      await platform.stop();
+    }
+  }
 }
 
 // The files and databases take about 300 MB.

@@ -9,7 +9,7 @@ import { FileSecretStore } from '../../main/core/account';
 import { Session } from '../../main/core/session';
 import { startWebHost } from '../../main/host/web';
 import type { WebHost } from '../../main/host/web';
-import { MAX_UPLOAD_BYTES } from '../../shared/contract';
+import { MAX_UPLOAD_BYTES } from '../../shared/upload-limits';
 import { call } from '../../main/core/operations';
 
 const open: { web: WebHost; session: Session }[] = [];

@@ -2,7 +2,7 @@
 // cells, the import with live progress, the result with bad rows and undo, and export.
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MAX_UPLOAD_BYTES } from '../../shared/contract';
+import { MAX_UPLOAD_BYTES } from '../../shared/upload-limits';
 import type { OperationInput } from '../../shared/contract';
 import type { CallResult } from '../../shared/answers';
 import type { ImportBatch, ImportPreview, ImportProgress, ImportResult } from '../../shared/domain';

@@ -5,7 +5,6 @@ import type { Command } from 'commander';
 import { waitForStopSignal } from '../../core/lifecycle';
 import type { SessionOptions } from '../../core/session';
 import { openInBrowser } from '../../host/open-browser';
-import { openUserSession } from '../../host/user-session';
 import { startWebHost } from '../../host/web';
 import { ensureInterface } from '../../app/builds.mjs';
 import { createOutput } from '../output';
@@ -46,9 +45,12 @@ export function registerServe(program: Command): void {
         onBuild: () =>
           output.progress("Building Pressroom's interface (after an install or an edit)…"),
       });
+      // The session's code (the whole core) is loaded only once the URL is out.
       const openSession = async () =>
         (
-          await openUserSession({
+          await (
+            await import('../../host/user-session')
+          ).openUserSession({
             allowLocalPlatform: options.localPlatform,
             ...confirmOnTerminal(options.allowAccountSwitch),
             ...(global.db ? { dbFile: global.db } : {}),

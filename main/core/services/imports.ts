@@ -6,7 +6,8 @@ import { createWriteStream, existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { MAX_UPLOAD_BYTES, uploadFileName } from '../../../shared/contract';
+import { uploadFileName } from '../../../shared/contract';
+import { MAX_UPLOAD_BYTES } from '../../../shared/upload-limits';
 import type { CheckedInput } from '../../../shared/contract';
 import type {
   ImportBatch,

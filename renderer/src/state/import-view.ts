@@ -1,6 +1,6 @@
 // What the import wizard shows of a preview (browser, pure): each bad cell's sentences by cell,
 // the columns by field, the slots by row, the progress in percent, and a file too big to send.
-import { MAX_UPLOAD_BYTES } from '../../../shared/contract';
+import { MAX_UPLOAD_BYTES } from '../../../shared/upload-limits';
 import type { ImportPreview, ImportProgress, ImportResult, RowError } from '../../../shared/domain';
 
 /** What a CSV file holds: posts or products. */

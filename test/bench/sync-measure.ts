@@ -1,0 +1,140 @@
+// bench:import's sync section (Node): a pull sync of many orders from the reference server, run
+// by the code of one tree (this one, or the baseline's, ./baseline.ts) in a fresh process, while
+// the core is asked for its `status` every 20 ms. Prints the longest wait for an answer (target
+// < 16 ms, one frame) and the process's peak memory (target < 150 MB, flat in the list's
+// length), for each list length, beside the baseline's. The server runs in a process of its own
+// (this tree's `platform` command), so its answers never weigh on the core measured.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { startCli } from '../support/cli';
+import { treeModules } from './baseline';
+
+export interface SyncRun {
+  /** Orders the sync read. */
+  orders: number;
+  ms: number;
+  /** The longest wait of a `status` call asked every 20 ms while it ran. */
+  longestStatusMs: number;
+  longestStallMs: number;
+  peakMb: number;
+}
+
+/** A reference server database holding the demo account and `orders` orders in all. */
+export function seedOrders(dbFile: string, orders: number): void {
+  const server = (file: string) =>
+    JSON.stringify(join(process.cwd(), 'main/reference-server', file));
+  execFileSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '-e',
+      `
+    const { startPlatformServer } = await import(${server('server.ts')});
+    const { createDemoOrder, DEMO_SIZE } = await import(${server('seed.ts')});
+    const s = await startPlatformServer({ dbFile: ${JSON.stringify(dbFile)}, seed: 'demo', plan: 'enterprise', randomSeed: 7 });
+    const { store, accountId } = s;
+    const materials = {
+      products: store.products.productsForOrders(accountId),
+      subscribers: store.subscribers.subscriberRowIds(accountId),
+      bots: store.bots.botRowIds(accountId),
+    };
+    const now = Date.now();
+    store.transaction(() => {
+      for (let i = DEMO_SIZE.orders; i < ${orders}; i++)
+        createDemoOrder(store, accountId, Math.random, now - i * 1000, materials);
+    });
+    await s.close();
+  `,
+    ],
+    { stdio: 'inherit' },
+  );
+}
+
+/** Serves `dbFile` with this tree's `platform` command until `stop`. */
+export async function servePlatform(dbFile: string) {
+  const { child, firstLine } = await startCli([
+    '--db',
+    dbFile,
+    'platform',
+    '--json',
+    '--port',
+    '0',
+    '--plan',
+    'enterprise',
+    '--rate-limit',
+    '1000000',
+  ]);
+  child.stderr.resume();
+  const { base_url: apiBase, token } = JSON.parse(firstLine) as {
+    base_url: string;
+    token: string;
+  };
+  return {
+    apiBase,
+    token,
+    async stop() {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
+}
+
+/** One full sync into a new workspace `dbFile`, by the code of the tree at `root`. */
+export function syncInChild(
+  root: string,
+  dbFile: string,
+  platform: { apiBase: string; token: string },
+): SyncRun {
+  const tree = treeModules(root);
+  const child = spawnSync(
+    '/usr/bin/time',
+    [
+      '-f',
+      '%M',
+      process.execPath,
+      '--import',
+      'tsx',
+      '-e',
+      `
+    ${tree.importWorkspace}
+    const { setTimeout: sleep } = await import('node:timers/promises');
+    const { monitorEventLoopDelay } = await import('node:perf_hooks');
+    const p = new Workspace({ dbFile: ${JSON.stringify(dbFile)}, apiBase: ${JSON.stringify(platform.apiBase)}, token: ${JSON.stringify(platform.token)}, plan: 'enterprise' });
+    let syncing = true;
+    const probe = (async () => {
+      let longest = 0;
+      while (syncing) {
+        const due = performance.now() + 20;
+        await sleep(20);
+        p.queue.status();
+        longest = Math.max(longest, performance.now() - due);
+      }
+      return longest;
+    })();
+    const stalls = monitorEventLoopDelay({ resolution: 1 });
+    stalls.enable();
+    const started = performance.now();
+    const report = await p.queue.sync();
+    const ms = performance.now() - started;
+    syncing = false;
+    stalls.disable();
+    const longestStatusMs = await probe;
+    console.log(JSON.stringify({ orders: report.orders, ms, longestStatusMs, longestStallMs: stalls.max / 1e6 }));
+    p.close();
+  `,
+    ],
+    { encoding: 'utf8', cwd: root, maxBuffer: 16 * 1024 * 1024 },
+  );
+  if (child.status !== 0) throw new Error(`the sync failed: ${child.stderr}`);
+  const peakKb = Number(child.stderr.trim().split('\n').at(-1));
+  return { ...(JSON.parse(child.stdout) as Omit<SyncRun, 'peakMb'>), peakMb: peakKb / 1024 };
+}
+
+/** Prints one sync's figures; a failed baseline run prints why. */
+export function describeSync(name: string, run: SyncRun | Error): string {
+  if (run instanceof Error) return `${name}: failed (${run.message.split('\n')[0]})`;
+  const orders = typeof run.orders === 'number' ? run.orders : JSON.stringify(run.orders);
+  return `${name}: ${orders} orders in ${run.ms.toFixed(0)} ms; status's longest wait ${run.longestStatusMs.toFixed(1)} ms (target < 16 ms), longest stall ${run.longestStallMs.toFixed(1)} ms; peak memory ${run.peakMb.toFixed(0)} MB (target < 150 MB)`;
+}
