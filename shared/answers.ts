@@ -124,6 +124,7 @@ export interface OperationResults extends ReviewResults {
   getTeam: TeamOverview;
   inviteTeamMember: { member: TeamMember; token: string };
   joinTeam: TeamStatus | null;
+  createTeam: TeamStatus | null;
   revokeTeamMember: TeamMember;
   setEditingPost: null;
   sync: SyncReport;

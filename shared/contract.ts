@@ -404,6 +404,16 @@ export const operations = {
     link: z.string().trim().min(1).max(500),
     token: z.string().trim().min(1).max(200),
   }),
+  /**
+   * Creates a team on a team server (with a server key its machine made) from this workspace, and
+   * joins it as the owner; the owner's token is sealed beside the file, never answered.
+   */
+  createTeam: z.strictObject({
+    url: z.string().trim().min(1).max(500),
+    serverKey: z.string().trim().min(1).max(200),
+    name: z.string().trim().min(1).max(100),
+    owner: z.string().trim().min(1).max(100),
+  }),
   revokeTeamMember: z.strictObject({ member: z.string().min(1).max(40) }),
   /** The editor opened (a post's id) or closed (null) a post: the others see who edits it. */
   setEditingPost: z.strictObject({ postId: itemId.nullable() }),
@@ -538,6 +548,7 @@ export const OPERATION_SIDES = {
   getTeam: 'renderer',
   inviteTeamMember: 'renderer',
   joinTeam: 'renderer',
+  createTeam: 'renderer',
   revokeTeamMember: 'renderer',
   setEditingPost: 'renderer',
   sync: 'renderer',

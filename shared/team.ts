@@ -43,12 +43,32 @@ export function parseTeamLink(text: string): TeamLink | string {
   }
   const team = url.hash.slice(1);
   if (!TEAM_ID.test(team)) return 'The team link has no team after # (t_ and 16 hex digits)';
-  if (url.protocol !== 'ws:' && url.protocol !== 'wss:')
-    return 'A team link starts with wss:// (or ws:// on this computer)';
-  if (url.protocol === 'ws:' && !isLoopbackHost(url.hostname))
-    return 'A team server beyond this computer is reached only over wss:// (TLS)';
+  const problem = teamServerProblem(url);
+  if (problem) return problem;
   url.hash = '';
   return { url: url.toString().replace(/\/$/, ''), team };
+}
+
+/** A team server's address (wss://…, or ws:// on this computer) without a team, or why not. */
+export function parseTeamServer(text: string): string | { url: string } {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    return 'A team server’s address looks like wss://team.example.com';
+  }
+  const problem = teamServerProblem(url);
+  if (problem) return problem;
+  url.hash = '';
+  return { url: url.toString().replace(/\/$/, '') };
+}
+
+function teamServerProblem(url: URL): string | null {
+  if (url.protocol !== 'ws:' && url.protocol !== 'wss:')
+    return 'A team server’s address starts with wss:// (or ws:// on this computer)';
+  if (url.protocol === 'ws:' && !isLoopbackHost(url.hostname))
+    return 'A team server beyond this computer is reached only over wss:// (TLS)';
+  return null;
 }
 
 export function isLoopbackHost(host: string): boolean {
@@ -59,6 +79,19 @@ export function isLoopbackHost(host: string): boolean {
 export function isTeamId(text: string): boolean {
   return TEAM_ID.test(text);
 }
+
+/** `POST /teams` on a team server, with one of its server keys: a new team and its owner. */
+export const teamCreateSchema = z.strictObject({
+  name: z.string().trim().min(1).max(100),
+  owner: z.string().trim().min(1).max(100),
+});
+export type TeamCreate = z.infer<typeof teamCreateSchema>;
+
+/** The answer to a created team: its id and the owner's token (shown nowhere else). */
+export const teamCreatedSchema = z.object({
+  team: z.string().regex(TEAM_ID),
+  token: z.string().min(1).max(200),
+});
 
 export function teamDocuments(team: string): { data: string; control: string } {
   return { data: `${team}/data`, control: `${team}/control` };

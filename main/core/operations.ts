@@ -34,6 +34,7 @@ const SESSION_OPERATIONS = [
   'useDemo',
   'checkConnection',
   'joinTeam',
+  'createTeam',
 ] as const satisfies readonly OperationName[];
 type SessionOperation = (typeof SESSION_OPERATIONS)[number];
 /** Every other operation: served by one workspace's services, so `call` can run it. */
@@ -46,6 +47,7 @@ const sessionHandlers: { [K in SessionOperation]: Handler<K, Session> } = {
   useDemo: (s) => s.useDemo(),
   checkConnection: (s) => s.checkConnection(),
   joinTeam: (s, input) => s.joinTeam(input),
+  createTeam: (s, input) => s.createTeam(input),
 };
 
 /**

@@ -16,6 +16,7 @@ import { checkConnection } from './connection';
 import { seedDemoWorkspace } from './demo-workspace';
 import { InvalidInput, NotAllowed, NotConnected } from './errors';
 import { localPlatformProblem } from './platform-address';
+import { createTeamOn, TeamCreateRefused } from '../team-client/create';
 import { joinTeam } from './team';
 import { Workspace } from './workspace';
 import type { WorkspaceConfig } from './workspace';
@@ -175,14 +176,30 @@ export class Session {
   /** Forgets the stored account and goes back to the demo workspace (or offline drafts). */
   /** Joins the open workspace to a team (docs/team.md) and reopens it in the team. */
   async joinTeam(input: CheckedInput<'joinTeam'>): Promise<TeamStatus | null> {
+    this.requireTeamless();
+    await joinTeam(this.pressroom.store, this.dbFile, input.link, input.token);
+    await this.switchTo(this.mode, this.account);
+    return this.pressroom.sharing.status();
+  }
+
+  /** Creates a team on a team server from the open workspace and joins it as its owner. */
+  async createTeam(input: CheckedInput<'createTeam'>): Promise<TeamStatus | null> {
+    this.requireTeamless();
+    const { url, serverKey, name, owner } = input;
+    const created = await createTeamOn(url, serverKey, { name, owner }).catch((error: unknown) => {
+      if (error instanceof TeamCreateRefused)
+        throw new InvalidInput([{ field: error.field, message: error.message }]);
+      throw error;
+    });
+    return this.joinTeam({ link: created.link, token: created.token });
+  }
+
+  private requireTeamless(): void {
     if (this.mode === 'demo')
       throw new NotAllowed(
         'The demo workspace does not join a team: connect your account (or use no account) first.',
       );
     if (this.pressroom.team) throw new NotAllowed('This workspace is already in a team.');
-    await joinTeam(this.pressroom.store, this.dbFile, input.link, input.token);
-    await this.switchTo(this.mode, this.account);
-    return this.pressroom.sharing.status();
   }
 
   async useDemo(): Promise<AccountSettings> {

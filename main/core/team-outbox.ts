@@ -2,6 +2,7 @@
 // process), not only the desktop that wrote them: if the author's laptop sleeps, another desktop
 // claims each post from the team server when it is due (exactly one wins, docs/team.md). A post the
 // team server says went out is settled here as published, never sent again.
+import { PRIORITY } from '../../shared/domain';
 import type { WorkspaceStore } from '../store';
 import { TeamStore } from '../store/team';
 import type { TeamWorkspace } from '../team-client/workspace';
@@ -51,7 +52,8 @@ export class TeamOutbox {
     const waiting = open && open.state !== 'sending' ? open : undefined;
     if (post.status === 'scheduled' && post.scheduledAt !== null) {
       if (!open) this.queue(id);
-      else if (waiting && waiting.dueAt !== post.scheduledAt)
+      // Only an item waiting for its time follows the time: Publish now and a hand-off go now.
+      else if (waiting?.priority === PRIORITY.due && waiting.dueAt !== post.scheduledAt)
         this.outbox.reschedule(waiting.id, post.scheduledAt);
     } else if (post.status === 'draft' && waiting) this.outbox.cancel(waiting.id);
   }

@@ -103,6 +103,8 @@ const TEAM_MIGRATIONS: readonly string[] = [
   // When each post was first claimed (lease.ts): the earliest an earlier holder can have sent. A
   // lease from before this is taken as claimed at the start of time: its lookup reads it all.
   `ALTER TABLE leases ADD COLUMN first_claimed_at INTEGER NOT NULL DEFAULT 0;`,
+  // Server keys (server-keys.ts): who may create a team from the app, kept as their SHA-256.
+  `CREATE TABLE server_keys (hash TEXT PRIMARY KEY, created_at INTEGER NOT NULL);`,
 ];
 
 export function openTeamDb(dataDir: string): TeamDb {

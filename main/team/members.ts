@@ -18,7 +18,7 @@ interface MemberRow {
   revoked_at: number | null;
 }
 
-function hashToken(token: string): string {
+export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 

@@ -14,6 +14,9 @@ import { TeamApprovals } from './approvals';
 import { TeamAudit } from './audit';
 import { TeamComments } from './comments';
 import { TeamControl } from './control';
+import { answerHttp } from './http';
+import type { TeamHttp } from './http';
+import { TeamServerKeys } from './server-keys';
 import { openTeamDb } from './db';
 import type { TeamDb } from './db';
 import { TeamDocuments } from './documents';
@@ -128,7 +131,10 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
     cutRevoked,
   };
 
-  const { http, sockets, port } = await listen(options, host, limits, hocuspocus);
+  const { http, sockets, port } = await listen(options, host, limits, hocuspocus, {
+    members,
+    keys: new TeamServerKeys(db, now),
+  });
   const revocationTimer = setInterval(cutRevoked, options.revocationCheckMs ?? 1000);
   revocationTimer.unref();
   const shownHost = host.includes(':') ? `[${host}]` : host;
@@ -206,14 +212,17 @@ async function listen(
   host: string,
   limits: TeamLimits,
   hocuspocus: Hocuspocus,
+  teamHttp: TeamHttp,
 ) {
   const http: HttpServer = options.tls
     ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key })
     : createHttpServer();
-  http.on('request', (_request, response) => {
-    response
-      .writeHead(426, { 'content-type': 'text/plain' })
-      .end('A Pressroom team server speaks WebSocket.\n');
+  // A request's body comes at once or not at all (a slow sender holds nothing for long).
+  http.requestTimeout = 10_000;
+  http.on('request', (request, response) => {
+    answerHttp(request, response, teamHttp).catch(() => {
+      if (!response.headersSent) response.writeHead(500).end();
+    });
   });
   const sockets = new WebSocketServer({ server: http, maxPayload: limits.maxFrameBytes });
   sockets.on('connection', (socket: WebSocket, request: IncomingMessage) => {

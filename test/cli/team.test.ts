@@ -1,9 +1,11 @@
-// The team commands as a user runs them: serve, create, join, invite, members, revoke, status;
+// The team commands as a user runs them: serve, create, key, join, invite, members, revoke, status;
 // and approvals: the owner's switch, submit, request changes with a comment, approve, the log.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
+import { openTeamDb } from '../../main/team/db';
+import { TeamServerKeys } from '../../main/team/server-keys';
 import { runCli, startTeamCli } from '../support/cli';
 
 const children: { kill: (signal?: NodeJS.Signals) => boolean }[] = [];
@@ -123,3 +125,23 @@ it('requires approval, submits, requests changes with a comment, approves, and l
     'Bea in_review→approved',
   ]);
 }, 120_000);
+
+it('makes a server key, shown once and kept only as its hash', async () => {
+  const data = join(mkdtempSync(join(tmpdir(), 'prc-')), 'server');
+  const made = await runCli(['--json', 'team', 'key', '--data', data]);
+  const { key } = JSON.parse(made.stdout) as { key: string };
+  expect(key).toMatch(/^prk_[\w-]{43}$/);
+  const words = await runCli(['team', 'key', '--data', data]);
+  const second = /Server key \(shown once; keep it secret\): (\S+)/.exec(words.stdout)?.[1];
+  expect(second).toBeDefined();
+  expect(second).not.toBe(key);
+  const db = openTeamDb(data);
+  try {
+    const keys = new TeamServerKeys(db);
+    expect(keys.holds(key) && keys.holds(second!)).toBe(true);
+    expect(keys.holds(`${key}x`)).toBe(false);
+  } finally {
+    db.close();
+  }
+  expect(readFileSync(join(data, 'team.sqlite')).includes(Buffer.from(key))).toBe(false);
+});

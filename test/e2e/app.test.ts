@@ -42,7 +42,8 @@ describe('the app in Chromium', () => {
     const response = await fetch(app.served.origin);
     expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
     const { page, problems } = await openApp(app.browser, app.served.url);
-    await expect(page.getByText('Demo workspace').isVisible()).resolves.toBe(true);
+    // The banner comes with the settings, a moment after the screens.
+    await page.getByText('Demo workspace').waitFor();
     // The session token leaves the address bar once read.
     expect(page.url()).not.toContain('token=');
     await screenshot(page, 'app-demo-workspace');

@@ -17,6 +17,7 @@ import { FakeTransport, ok } from './fake-transport';
 import { post, shellWith, stubJsdom } from './post-editor-fixtures';
 
 const TOKEN = 'tok_4c1d0c8e2f6b4a1e9d7c5b3a1f0e2d4c';
+const SERVER_KEY = 'prk_9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d';
 const CONNECTED: TeamStatus = {
   team: 't_0123456789abcdef',
   url: 'wss://team.example.com',
@@ -66,6 +67,22 @@ function settingsWith(overview: TeamOverview, mode: AccountSettings['mode'] = 'o
     listBots: () => ok([]),
     getMediaHost: () => ok(null),
     getTeam: () => ok({ ...overview, status, members }),
+    createTeam: (input) => {
+      if ((input as { serverKey: string }).serverKey !== SERVER_KEY)
+        return {
+          ok: false,
+          error: {
+            kind: 'invalid_input',
+            message: 'serverKey: refused',
+            issues: [
+              { field: 'serverKey', message: 'The team server did not take this server key' },
+            ],
+          },
+        };
+      status = CONNECTED;
+      members = [member('m_owner', 'Ada', 'owner')];
+      return ok(status);
+    },
     inviteTeamMember: () => {
       const bea = member('m_bea', 'Bea', 'viewer');
       members = [...(members ?? []), bea];
@@ -151,6 +168,34 @@ describe('Settings → Team', () => {
     expect(team.getByText(link)).toBeTruthy();
   });
 
+  it('creates a team from a workspace of one with a server key typed hidden and then dropped', async () => {
+    const { transport, section } = settingsWith({
+      status: null,
+      members: null,
+      membersProblem: null,
+    });
+    const team = within(section());
+    const keyField = (await team.findByLabelText(/Server key/)) as HTMLInputElement;
+    expect(keyField.type).toBe('password');
+    await fireEvent.click(team.getByRole('button', { name: 'Create the team' }));
+    expect(transport.callsOf('createTeam')).toEqual([]); // the core's checks first: all blank
+    const typed = { url: 'wss://team.example.com', name: 'Shop', owner: 'Ada' };
+    await fireEvent.input(team.getByLabelText(/Team server/), { target: { value: typed.url } });
+    await fireEvent.input(team.getByLabelText(/Team name/), { target: { value: typed.name } });
+    await fireEvent.input(team.getByLabelText(/Your name/), { target: { value: typed.owner } });
+    await fireEvent.input(keyField, { target: { value: 'wrong' } });
+    await fireEvent.click(team.getByRole('button', { name: 'Create the team' }));
+    expect(await team.findByText('The team server did not take this server key')).toBeTruthy();
+    await fireEvent.input(keyField, { target: { value: SERVER_KEY } });
+    await fireEvent.click(team.getByRole('button', { name: 'Create the team' }));
+    await team.findByRole('cell', { name: 'Ada' });
+    expect(transport.callsOf('createTeam')).toEqual([
+      { ...typed, serverKey: 'wrong' },
+      { ...typed, serverKey: SERVER_KEY },
+    ]);
+    expect(section().innerHTML).not.toContain(SERVER_KEY);
+  });
+
   it('offers no join on the demo workspace, and says why and how to start a real one', async () => {
     const { section } = settingsWith({ status: null, members: null, membersProblem: null }, 'demo');
     const team = within(section());
@@ -158,6 +203,7 @@ describe('Settings → Team', () => {
     expect(team.getByText(/connect your account under Account above/)).toBeTruthy();
     expect(team.queryByRole('button', { name: 'Join the team' })).toBeNull();
     expect(team.queryByLabelText(/Your member token/)).toBeNull();
+    expect(team.queryByRole('button', { name: 'Create the team' })).toBeNull();
     expect(await axeViolations(section())).toEqual([]);
   });
 

@@ -2,6 +2,7 @@
 // publishing to a test platform.
 import { PRIORITY } from '../../shared/domain';
 import type { Workspace } from '../../main/core/workspace';
+import { readWholeList } from '../../main/platform/client';
 import type { TestPlatform } from './platform';
 import type { TestTeam } from './team';
 import { joinedTeamFile, until } from './team';
@@ -67,6 +68,8 @@ export async function queuedOn(desktop: Workspace, text: string): Promise<number
 
 /** How many posts of bot_1 with `text` the platform has. */
 export async function postsOnPlatform(platform: TestPlatform, text: string): Promise<number> {
-  const page = await platform.client.listPosts({ per_page: 200, bot_id: 'bot_1' });
-  return page.items.filter((post) => post.text === text).length;
+  const list = await readWholeList((request) =>
+    platform.client.listPosts({ ...request, per_page: 200, bot_id: 'bot_1' }),
+  );
+  return list.items.filter((post) => post.text === text).length;
 }

@@ -63,6 +63,8 @@ describe('team posts and the outbox', () => {
       zone: 'UTC',
     });
     for (const { id } of [untimed, later]) call(a, 'queuePost', { id, mode: 'publish_now' });
+    a.team!.pushLocalChanges();
+    await until(() => a.team!.connection.unsyncedChanges === 0, 3000, 'the queued posts to sync');
     await a.queue.publishDue();
     expect(await postsOnPlatform(platform, 'Now, no time')).toBe(1);
     expect(await postsOnPlatform(platform, 'Now, not tomorrow')).toBe(1);

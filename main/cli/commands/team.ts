@@ -1,4 +1,4 @@
-// `team serve|create` (the team server's machine) and `team join|invite|members|revoke|status`
+// `team serve|create|key` (the team server's machine) and `team join|invite|members|revoke|status`
 // (a desktop's workspace) (Node, CLI). Tokens are printed once and read from the environment or
 // stdin, never from the command line.
 import { readFileSync } from 'node:fs';
@@ -8,6 +8,7 @@ import { waitForStopSignal } from '../../core/lifecycle';
 import { openTeamDb } from '../../team/db';
 import { TeamMembers } from '../../team/members';
 import { startTeamServer } from '../../team/server';
+import { TeamServerKeys } from '../../team/server-keys';
 import { createPrivateFolder } from '../../sqlite/private-files';
 import { CliError, createOutput } from '../output';
 import { globalOptions, intOption } from '../options';
@@ -93,6 +94,24 @@ export function registerTeam(program: Command): void {
         }
       },
     );
+
+  team
+    .command('key')
+    .description(
+      'Make a server key, with which an owner creates a team from the app (Settings → Team); printed once',
+    )
+    .requiredOption('--data <dir>', "the team server's data folder")
+    .action((options: { data: string }, command: Command) => {
+      const output = createOutput(globalOptions(command).json);
+      createPrivateFolder(options.data);
+      const db = openTeamDb(options.data);
+      try {
+        const key = new TeamServerKeys(db).issue();
+        output.result({ key }, `Server key (shown once; keep it secret): ${key}`);
+      } finally {
+        db.close();
+      }
+    });
 
   registerTeamDesktop(team);
 }

@@ -16,6 +16,7 @@ export const ROLE_LABELS: Record<TeamRole, string> = {
 
 const INVITE_FIELDS = ['name', 'role'] as const;
 const JOIN_FIELDS = ['link', 'token'] as const;
+const CREATE_FIELDS = ['url', 'serverKey', 'name', 'owner'] as const;
 
 /** One form's errors and busy flag, and its sending: the core's checks here first, then the call. */
 class FormRun<F extends string> {
@@ -53,6 +54,9 @@ export class TeamState {
   /** The join form; the token is typed into a password field and dropped once joined. */
   joining = $state({ link: '', token: '' });
   readonly joinForm = new FormRun(JOIN_FIELDS);
+  /** The create form; the server key is typed into a password field and dropped once created. */
+  creating = $state({ url: '', serverKey: '', name: '', owner: '' });
+  readonly createForm = new FormRun(CREATE_FIELDS);
 
   constructor(private readonly shell: Shell) {}
 
@@ -80,6 +84,21 @@ export class TeamState {
     );
     if (joined === undefined) return;
     this.joining = { link: '', token: '' };
+    await Promise.all([this.load(), this.shell.refreshStatus()]);
+  }
+
+  async create(): Promise<void> {
+    const input = {
+      url: this.creating.url.trim(),
+      serverKey: this.creating.serverKey.trim(),
+      name: this.creating.name.trim(),
+      owner: this.creating.owner.trim(),
+    };
+    const created = await this.createForm.submit('createTeam', input, () =>
+      this.shell.api.createTeam(input),
+    );
+    if (created === undefined) return;
+    this.creating = { url: '', serverKey: '', name: '', owner: '' };
     await Promise.all([this.load(), this.shell.refreshStatus()]);
   }
 
