@@ -145,6 +145,18 @@ describe('calendar state', () => {
     expect(propsOf(calendar, 2)).toMatchObject({ hover: 'Scheduled · Cafe', spokenAfter: '' });
   });
 
+  it('names a failed post’s deleted bot in words, never by its id', async () => {
+    const gone = post({ id: 5, status: 'failed', botId: 'bot_gone' });
+    const undated = post({ id: 6, status: 'draft', botId: 'bot_gone', scheduledAt: null });
+    const { calendar } = await setup([gone], [undated]);
+    expect(propsOf(calendar, 5)).toMatchObject({
+      spokenBefore: 'Failed, A bot no longer on the platform:',
+      hover: 'Failed · A bot no longer on the platform',
+    });
+    expect(calendar.botName('bot_gone')).toBe('A bot no longer on the platform');
+    expect(calendar.botName(null)).toBe('No bot');
+  });
+
   it('gives neighbouring bot ids distinct hues, each readable under white text', () => {
     const hue = (id: string) => Number(/^hsl\((\d+) /.exec(botColour(id))?.[1]);
     const hues = ['bot_1', 'bot_2', 'bot_3'].map(hue);
