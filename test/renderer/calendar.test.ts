@@ -679,6 +679,16 @@ describe('the calendar screen', () => {
     expect(screen.getByRole('status').textContent).toContain('Click a day or a time');
   });
 
+  it('marks a post that failed to publish now, listed with the drafts as it has no time', async () => {
+    await mount(
+      [],
+      [post({ id: 5, status: 'failed', scheduledAt: null, botId: 'bot_gone', text: 'Open now' })],
+    );
+    const drafts = screen.getByRole('region', { name: 'Unscheduled drafts' });
+    const failed = await within(drafts).findByRole('button', { name: /Open now/ });
+    expect(failed.textContent).toMatch(/⚠ Failed\s*Open now\s*A bot no longer on the platform/);
+  });
+
   it('opens a new post from the toolbar and an unscheduled draft from the list', async () => {
     await mount([], [post({ id: 5, status: 'draft', scheduledAt: null, text: 'Idea for Friday' })]);
     const drafts = screen.getByRole('region', { name: 'Unscheduled drafts' });
