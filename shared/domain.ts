@@ -31,6 +31,9 @@ export const UNSENT_PRODUCT: readonly ProductStatus[] = ['draft', 'failed'];
 /** Where a record was made: here (editable until published) or on the platform (read-only). */
 export type Origin = 'local' | 'remote';
 
+/** How a bot the platform no longer lists is named: its id means nothing to a user. */
+export const GONE_BOT_NAME = 'A bot no longer on the platform';
+
 export interface LocalPost {
   id: number;
   remoteId: string | null;

@@ -15,6 +15,8 @@ export interface PlainFailure {
   what: string;
   /** What the user can do about it, in a sentence. */
   todo: string;
+  /** Whether the item must be changed first: sent again as it is, it would fail the same way. */
+  needsEdit?: true;
 }
 
 const SUBJECTS: Partial<Record<OutboxKind, string>> = {
@@ -80,6 +82,7 @@ export function explainFailure({ kind, reason, fieldErrors }: FailureInput): Pla
     return {
       what: `The bot this ${subject} was for no longer exists on the platform.`,
       todo: 'Pick another bot and publish again.',
+      needsEdit: true,
     };
   }
   if (fieldErrors.length > 0) {
@@ -89,6 +92,7 @@ export function explainFailure({ kind, reason, fieldErrors }: FailureInput): Pla
     return {
       what: `The platform refused ${named.join(', ')}.`,
       todo: `Correct it in the ${subject}, then publish again.`,
+      needsEdit: true,
     };
   }
   if (text.startsWith('Gave up after')) {
@@ -108,6 +112,7 @@ export function explainFailure({ kind, reason, fieldErrors }: FailureInput): Pla
     return {
       what: `This ${subject} is too large for the platform.`,
       todo: 'Shorten it or use smaller pictures, then publish again.',
+      needsEdit: true,
     };
   }
   return {

@@ -10,6 +10,7 @@ import type {
   QueueRow,
 } from '../../shared/domain';
 import type { WorkspaceStore } from '../store';
+import { GONE_BOT_NAME } from '../../shared/domain';
 import type { OutboxStore } from '../store/outbox';
 
 /** What the Queue's rows are read from: the outbox's items and what they are about. */
@@ -50,10 +51,9 @@ class Names {
   bot(id: string | null | undefined): QueueRow['bot'] {
     if (!id) return null;
     const bot = this.bots.get(id);
-    // A bot the platform no longer lists has no name left to show; its id means nothing to a user.
     return {
       id,
-      name: bot?.name ?? 'A bot no longer on the platform',
+      name: bot?.name ?? GONE_BOT_NAME,
       channel: bot?.channel ?? null,
     };
   }

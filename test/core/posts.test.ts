@@ -167,6 +167,18 @@ describe('the calendar’s range', () => {
     expect(all.hidden).toEqual({});
   });
 
+  it('lists a post that failed to publish now (it has no time) beside the undated drafts, first', () => {
+    const { pressroom, undated } = workspace();
+    const sentNow = call(pressroom, 'addPost', { text: 'Now', mode: 'draft', botId: 'bot_1' }).id;
+    // As the publisher leaves a Publish now the platform refused: failed, with no time.
+    pressroom.store.posts.update(sentNow, { status: 'failed' });
+    const calendar = call(pressroom, 'getCalendar', range);
+    expect(calendar.drafts.map((post) => [post.id, post.status])).toEqual([
+      [sentNow, 'failed'],
+      [undated, 'draft'],
+    ]);
+  });
+
   it('filters by bot, by no bot and by status before counting', () => {
     const { pressroom, ids } = workspace();
     const ofBot = call(pressroom, 'getCalendar', { ...range, perDay: 1, botId: 'bot_1' });

@@ -28,9 +28,12 @@ describe('failures and confirmations in Chromium', () => {
 
   it('tells a failed post at once, in plain words, counted on the Queue and listed first', async () => {
     const { page, problems } = await openApp(app.browser, app.served.url, { viewport: SMALL });
+    const { published } = (await callCore<OperationResults['status']>(app.served, 'status')).posts;
+    // Scheduled a moment ahead for a bot the platform does not have, as after the bot's deletion.
     await callCore(app.served, 'addPost', {
       text: 'Pop-up stand opens at noon',
-      mode: 'publish_now',
+      at: new Date(Date.now() + 3_000).toISOString(),
+      mode: 'schedule',
       botId: 'bot_gone',
     });
     const notice = page.locator('.notice', { hasText: 'A post could not be published' });
@@ -42,6 +45,12 @@ describe('failures and confirmations in Chromium', () => {
       .getByRole('navigation', { name: 'Screens' })
       .getByRole('link', { name: /^Queue\W+\d+ needs? attention$/ });
     await queueLink.waitFor();
+    // Its chip on the calendar (today's Day view) is marked failed and names the bot in words.
+    await page.getByRole('button', { name: 'Day', exact: true }).click();
+    await page
+      .getByRole('button', { name: /^Failed, A bot no longer on the platform: .*Pop-up stand/ })
+      .and(page.locator('.post-failed'))
+      .waitFor();
     await bothThemesClean(page);
     await picture(page, 'failure-notice');
 
@@ -53,6 +62,9 @@ describe('failures and confirmations in Chromium', () => {
     const attention = page.getByRole('table', { name: 'Needs attention' });
     await expect(attention.textContent()).resolves.toContain('Pick another bot and publish again.');
     await expect(attention.textContent()).resolves.not.toContain('bot_gone');
+    // Sent again as it is, it would fail the same way: the row opens the post instead.
+    await expect(attention.getByRole('button', { name: /^Retry/ }).count()).resolves.toBe(0);
+    await attention.getByRole('button', { name: /^Open the post: Pop-up stand/ }).waitFor();
     await attention.getByRole('button', { name: /^Details: Pop-up stand/ }).click();
     await expect(page.getByRole('complementary').textContent()).resolves.toContain(
       'validation_failed',
@@ -61,6 +73,18 @@ describe('failures and confirmations in Chromium', () => {
     await expect
       .poll(() => page.getByRole('dialog').getByRole('textbox', { name: /text/i }).inputValue())
       .toBe('Pop-up stand opens at noon');
+    // Another bot, and Publish now is the main button: the post goes out.
+    const editor = page.getByRole('dialog');
+    const bot = editor.getByRole('combobox', { name: 'Bot' });
+    await bot.selectOption({ index: 2 });
+    await editor.getByRole('button', { name: 'Publish now' }).click();
+    await expect
+      .poll(
+        async () =>
+          (await callCore<OperationResults['status']>(app.served, 'status')).posts.published,
+        { timeout: 15_000 },
+      )
+      .toBeGreaterThan(published);
     expect(problems).toEqual([]);
     await page.close();
   });

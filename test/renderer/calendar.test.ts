@@ -145,6 +145,18 @@ describe('calendar state', () => {
     expect(propsOf(calendar, 2)).toMatchObject({ hover: 'Scheduled · Cafe', spokenAfter: '' });
   });
 
+  it('names a failed post’s deleted bot in words, never by its id', async () => {
+    const gone = post({ id: 5, status: 'failed', botId: 'bot_gone' });
+    const undated = post({ id: 6, status: 'draft', botId: 'bot_gone', scheduledAt: null });
+    const { calendar } = await setup([gone], [undated]);
+    expect(propsOf(calendar, 5)).toMatchObject({
+      spokenBefore: 'Failed, A bot no longer on the platform:',
+      hover: 'Failed · A bot no longer on the platform',
+    });
+    expect(calendar.botName('bot_gone')).toBe('A bot no longer on the platform');
+    expect(calendar.botName(null)).toBe('No bot');
+  });
+
   it('gives neighbouring bot ids distinct hues, each readable under white text', () => {
     const hue = (id: string) => Number(/^hsl\((\d+) /.exec(botColour(id))?.[1]);
     const hues = ['bot_1', 'bot_2', 'bot_3'].map(hue);
@@ -665,6 +677,16 @@ describe('the calendar screen', () => {
     expect(screen.getByRole('status').textContent).toContain('No posts here match the filters');
     await fireEvent.click(screen.getByRole('button', { name: 'Show all posts' }));
     expect(screen.getByRole('status').textContent).toContain('Click a day or a time');
+  });
+
+  it('marks a post that failed to publish now, listed with the drafts as it has no time', async () => {
+    await mount(
+      [],
+      [post({ id: 5, status: 'failed', scheduledAt: null, botId: 'bot_gone', text: 'Open now' })],
+    );
+    const drafts = screen.getByRole('region', { name: 'Unscheduled drafts' });
+    const failed = await within(drafts).findByRole('button', { name: /Open now/ });
+    expect(failed.textContent).toMatch(/⚠ Failed\s*Open now\s*A bot no longer on the platform/);
   });
 
   it('opens a new post from the toolbar and an unscheduled draft from the list', async () => {

@@ -531,6 +531,30 @@ describe('the post editor dialog', () => {
     expect(select.selectedOptions[0]?.textContent).toBe('Bakery');
   });
 
+  it('offers Publish now first for a failed or missed post whose time has passed', async () => {
+    const { shell } = await shellWith();
+    const bots = [
+      { id: 'bot_1', name: 'Bakery', channel: null, status: null, description: null, pending: 0 },
+    ];
+    const mainButton = (scheduledAt: number, status: 'failed' | 'missed') => {
+      cleanup();
+      const failed = post({ id: 3, status, botId: 'bot_1', scheduledAt });
+      render(PostEditorDialog, {
+        props: {
+          editor: new PostEditor(shell, { post: failed }),
+          bots,
+          onsaved: vi.fn(),
+          onclose: vi.fn(),
+        },
+      });
+      const dialog = screen.getByRole('dialog', { name: 'Edit post' });
+      return dialog.querySelector('footer button.primary, button.primary')?.textContent?.trim();
+    };
+    expect(mainButton(Date.now() - 3_600_000, 'failed')).toBe('Publish now');
+    expect(mainButton(Date.now() - 3_600_000, 'missed')).toBe('Publish now');
+    expect(mainButton(Date.now() + 86_400_000, 'failed')).toBe('Schedule');
+  });
+
   it('deletes a scheduled post at once, and Undo writes it again as it was', async () => {
     const at = Date.now() + 86_400_000;
     const scheduled = post({ id: 6, status: 'scheduled', scheduledAt: at, botId: 'bot_1' });

@@ -314,6 +314,32 @@ describe('the queue screen', () => {
     expect(shell.postRequested).toBe(5);
   });
 
+  it('offers to open a post whose bot is gone instead of a Retry that would fail the same way', async () => {
+    const goneBot = row(
+      5,
+      'failed',
+      {
+        lastError: 'POST /posts: 422 validation_failed: bot_id no bot with id "bot_4"',
+        fieldErrors: [{ field: 'bot_id', message: 'no bot with id "bot_4"' }],
+      },
+      { title: 'Pop-up stand opens' },
+    );
+    const timedOut = row(6, 'failed', { lastError: 'Gave up after 5 attempts' }, { title: 'Rye' });
+    const { shell } = await screenWith([goneBot, timedOut]);
+    const attention = await screen.findByRole('table', { name: 'Needs attention' });
+    expect(
+      within(attention).queryByRole('button', { name: 'Retry: Pop-up stand opens' }),
+    ).toBeNull();
+    within(attention).getByRole('button', { name: 'Retry: Rye' });
+    await fireEvent.click(
+      within(attention).getByRole('button', { name: 'Open the post: Pop-up stand opens' }),
+    );
+    expect(shell.postRequested).toBe(5);
+    await fireEvent.click(within(attention).getByRole('button', { name: /Details: Pop-up stand/ }));
+    const detail = screen.getByRole('complementary', { name: 'Pop-up stand opens' });
+    expect(within(detail).queryByRole('button', { name: /^Retry/ })).toBeNull();
+  });
+
   it('moves a cancelled post to the drafts and says so, with no Retry that would publish it now', async () => {
     const { transport, shell } = await screenWith([
       row(6, 'queued', {}, { title: 'Soup of the day' }),
@@ -336,14 +362,27 @@ describe('the queue screen', () => {
   });
 
   it('shows a row’s outbox item in its detail, and retries from it', async () => {
-    const { transport } = await screenWith([failed]);
+    await screenWith([failed]);
+    await fireEvent.click(
+      within(await screen.findByRole('table', { name: 'Needs attention' })).getByRole('button', {
+        name: /Details: Fresh rye today/,
+      }),
+    );
+    // A refused field is corrected in the post; sent again as it is, it would be refused again.
+    const refusedDetail = screen.getByRole('complementary', { name: 'Fresh rye today' });
+    expect(refusedDetail.textContent).toContain('text: is too long');
+    expect(within(refusedDetail).queryByRole('button', { name: /^Retry/ })).toBeNull();
+    within(refusedDetail).getByRole('button', { name: 'Open the post' });
+    cleanup();
+    const { transport } = await screenWith([
+      { ...failed, item: { ...failed.item!, fieldErrors: [] } },
+    ]);
     transport.answer('retryItem', () => ok(outboxItem(1, 'create_post', { state: 'queued' })));
     const table = await screen.findByRole('table', { name: 'Needs attention' });
     expect(table.textContent).not.toContain('The platform refused the post');
     await fireEvent.click(within(table).getByRole('button', { name: /Details: Fresh rye today/ }));
     const detail = screen.getByRole('complementary', { name: 'Fresh rye today' });
     expect(detail.textContent).toContain('The platform refused the post');
-    expect(detail.textContent).toContain('text: is too long');
     expect(detail.textContent).toContain('create post');
     expect(detail.textContent).toContain('key-1');
     expect(detail.textContent).toMatch(/Attempts\s*3/);

@@ -27,6 +27,7 @@ describe('explainFailure', () => {
     ).toEqual({
       what: 'The bot this post was for no longer exists on the platform.',
       todo: 'Pick another bot and publish again.',
+      needsEdit: true,
     });
   });
 
@@ -51,6 +52,12 @@ describe('explainFailure', () => {
     );
     expect(words('POST /posts/9: 404 not_found: no such post')).toMatch(/no longer exists/);
     expect(words('POST /posts: 400 bad_request: nonsense')).toBe('The platform refused this post.');
+    // Only what must be changed first is not worth a retry.
+    const editFirst = (reason: string) =>
+      explainFailure({ kind: 'create_post', reason, fieldErrors: [] }).needsEdit ?? false;
+    expect(editFirst('Gave up after 8 attempts: POST /posts: 503 unavailable')).toBe(false);
+    expect(editFirst('Missed: found 40 min after its time')).toBe(false);
+    expect(editFirst('POST /posts: 413 too_large: body')).toBe(true);
     for (const reason of ['POST /posts: 400 bad_request: nonsense', 'Missed: x'])
       expect(describeFailure({ kind: 'create_post', reason, fieldErrors: [] })).not.toContain(
         'POST',

@@ -124,7 +124,10 @@ export class PlanningService {
       perDay === undefined
         ? { posts: this.store.posts.list(filter), hidden: {} }
         : this.store.posts.listPerDay(filter, perDay, (ms) => clock.wall(ms).slice(0, 10));
-    const drafts = this.store.posts.list({ status: 'draft', unscheduled: true });
+    // A post that failed to publish now has no time, so no day: it waits here, first, to be seen.
+    const drafts = ['failed' as const, 'draft' as const].flatMap((state) =>
+      this.store.posts.list({ status: state, unscheduled: true }),
+    );
     return {
       posts,
       hidden,

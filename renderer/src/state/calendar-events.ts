@@ -1,7 +1,7 @@
 // How the calendar draws posts and free slots (browser, pure): a post as the calendar shows it
 // (made once per post: a month draws a hundred at once), the library's events for posts, free
 // slots and "+N more", the day caps of the busy views, and each bot's colour.
-import { postLockReason } from '../../../shared/domain';
+import { GONE_BOT_NAME, postLockReason } from '../../../shared/domain';
 import type { Calendar } from '@event-calendar/core';
 import { Temporal } from 'temporal-polyfill';
 import type { FreeSlot, LocalPost, PostStatus } from '../../../shared/domain';
@@ -147,8 +147,9 @@ export function botColour(botId: string | null): string {
   return `hsl(${Math.round((hash * 137.508) % 360)} 62% 28%)`;
 }
 
+/** The bot's name; the bots come with the posts, so one not among them is gone. */
 export function nameOf(names: Record<string, string>, botId: string | null): string {
-  return botId === null ? 'No bot' : (names[botId] ?? botId);
+  return botId === null ? 'No bot' : (names[botId] ?? GONE_BOT_NAME);
 }
 
 /**

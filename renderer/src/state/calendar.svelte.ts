@@ -269,7 +269,7 @@ export class CalendarState implements PostBoard {
     }
   }
 
-  /** The bot's name as the user knows it, else its id. */
+  /** The bot's name as the user knows it, or that it is gone. */
   botName(botId: string | null): string {
     return nameOf(this.botNames, botId);
   }

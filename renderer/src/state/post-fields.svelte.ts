@@ -101,15 +101,24 @@ export class PostFields {
   );
   /**
    * The one main button: Schedule once a date and time is set (always for a queued post, which
-   * stays in the queue), else Save draft; the other ways out are in the menu.
+   * stays in the queue), else Save draft; a failed or missed post whose time has passed goes out
+   * by Publish now (Schedule would refuse a time gone by). The other ways out are in the menu.
    */
   readonly primary = $derived<PostMode | null>(
     this.modes.includes('draft') && this.when.kind === 'none'
       ? 'draft'
-      : this.modes.includes('schedule')
-        ? 'schedule'
-        : null,
+      : this.overdue()
+        ? 'publish_now'
+        : this.modes.includes('schedule')
+          ? 'schedule'
+          : null,
   );
+  /** A failed or missed post still set at a time that has passed (this computer's clock). */
+  private overdue(): boolean {
+    const status = this.post?.status;
+    if (status !== 'failed' && status !== 'missed') return false;
+    return this.when.kind === 'exact' && this.when.ms <= Date.now();
+  }
   /** Why the queue buttons cannot be used now, or null when they can. */
   readonly queueBlocked = $derived.by(() => queueBlockedBy(this.queueBot, this.schedule.answer));
   /** What the queue buttons would do now, or why they cannot; they point at it for its reason. */

@@ -12,6 +12,7 @@ import type {
   RateGauge,
 } from '../../../shared/domain';
 import { SvelteSet } from 'svelte/reactivity';
+import { explainFailure } from '../../../shared/failures';
 import { coalesce } from '../lib/coalesce';
 import type { Shell } from './shell.svelte';
 
@@ -147,9 +148,18 @@ export class QueueState {
    * from here (a retry would publish it at once, whatever its time).
    */
   canRetry(row: QueueRow): boolean {
-    if (!row.item || this.busy.has(row.item.id)) return false;
+    if (!row.item || this.busy.has(row.item.id) || this.needsEdit(row)) return false;
     if (row.item.state === 'cancelled' && row.postStatus === 'draft') return false;
     return RETRYABLE.includes(row.item.state);
+  }
+
+  /**
+   * A failed post the platform will refuse again as it is (its bot is gone, a field was refused):
+   * it is opened and changed, not retried.
+   */
+  needsEdit(row: QueueRow): boolean {
+    if (row.postId === null || row.item?.state !== 'failed') return false;
+    return explainFailure({ ...row.item, reason: row.item.lastError }).needsEdit === true;
   }
 
   canCancel(row: QueueRow): boolean {
