@@ -95,6 +95,12 @@ export function registerTeam(program: Command): void {
       },
     );
 
+  registerServerKey(team);
+  registerTeamDesktop(team);
+}
+
+/** `team key`: on the server's machine, a key with which an owner creates a team from the app. */
+function registerServerKey(team: Command): void {
   team
     .command('key')
     .description(
@@ -112,6 +118,4 @@ export function registerTeam(program: Command): void {
         db.close();
       }
     });
-
-  registerTeamDesktop(team);
 }
