@@ -1,7 +1,7 @@
 // The tree a bench compares against (Node): commit 1880bb5 (or BENCH_BASELINE_COMMIT), unpacked
 // once into the temporary folder with a copy of this tree's node_modules, so a bench measures it
 // in the same run, on the same machine, as the working tree. BENCH_BASELINE=off leaves it out.
-import { execSync } from 'node:child_process';
+import { execSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,5 +53,37 @@ export function treeModules(root: string) {
     operations: modulePath(root, 'main/core/operations.ts', 'main/core/service.ts'),
     migrations: modulePath(root, 'main/store/migrations/index.ts', 'main/store/migrations.ts'),
     db: modulePath(root, 'main/store/db.ts'),
+  };
+}
+
+/**
+ * Runs `script` in a child Node under /usr/bin/time, after the lines that bind the tree at
+ * `root`'s workspace class to `Workspace`: what the script printed as JSON on its last line, and
+ * the child's peak memory.
+ */
+export function runInTree<T>(
+  root: string,
+  script: string,
+  what: string,
+  maxBuffer = 16 * 1024 * 1024,
+): T & { peakMb: number } {
+  const child = spawnSync(
+    '/usr/bin/time',
+    [
+      '-f',
+      '%M',
+      process.execPath,
+      '--import',
+      'tsx',
+      '-e',
+      `${treeModules(root).importWorkspace}\n${script}`,
+    ],
+    { encoding: 'utf8', cwd: root, maxBuffer },
+  );
+  if (child.status !== 0) throw new Error(`${what} failed: ${child.stderr}`);
+  const peakKb = Number(child.stderr.trim().split('\n').at(-1));
+  return {
+    ...(JSON.parse(child.stdout.trim().split('\n').at(-1) ?? 'null') as T),
+    peakMb: peakKb / 1024,
   };
 }

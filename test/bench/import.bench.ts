@@ -17,14 +17,14 @@
 //  4. A pull sync of 25,000 and of 100,000 orders from the reference server (./sync-measure.ts):
 //     the core's longest wait for `status` while it runs (target < 16 ms) and peak memory (target
 //     < 150 MB, flat in the list's length), beside 1880bb5. BENCH_SKIP_SYNC=1 leaves it out.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openWorkspaceDb } from '../../main/store/db';
 import { describeSync, seedOrders, servePlatform, syncInChild } from './sync-measure';
-import { BASELINE_COMMIT, baselineTree, treeModules } from './baseline';
+import { BASELINE_COMMIT, baselineTree, runInTree, treeModules } from './baseline';
 
 const folder = mkdtempSync(join(tmpdir(), 'pressroom-bench-import-'));
 
@@ -80,17 +80,9 @@ interface ChildOptions {
 function importInChild(file: string, dbFile: string, options: ChildOptions = {}): ChildImport {
   const { root = process.cwd(), pollMs = 20, idleCalls = 0, withoutKeptCounts = false } = options;
   const tree = treeModules(root);
-  const child = spawnSync(
-    '/usr/bin/time',
-    [
-      '-f',
-      '%M',
-      process.execPath,
-      '--import',
-      'tsx',
-      '-e',
-      `
-    ${tree.importWorkspace}
+  return runInTree<Omit<ChildImport, 'peakMb'>>(
+    root,
+    `
     const { setTimeout: sleep } = await import('node:timers/promises');
     const { monitorEventLoopDelay } = await import('node:perf_hooks');
     if (${withoutKeptCounts}) {
@@ -142,12 +134,9 @@ function importInChild(file: string, dbFile: string, options: ChildOptions = {})
     console.log(JSON.stringify({ inserted: r.inserted, invalid: r.invalid, ms, cpuMs, statusMs, idleStatusMs, longestStallMs }));
     p.close();
   `,
-    ],
-    { encoding: 'utf8', cwd: root, maxBuffer: 64 * 1024 * 1024 },
+    'the import',
+    64 * 1024 * 1024,
   );
-  if (child.status !== 0) throw new Error(`the import failed: ${child.stderr}`);
-  const peakKb = Number(child.stderr.trim().split('\n').at(-1));
-  return { ...(JSON.parse(child.stdout) as Omit<ChildImport, 'peakMb'>), peakMb: peakKb / 1024 };
 }
 
 /** The value below which `share` of `values` lie (nearest rank). */

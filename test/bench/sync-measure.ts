@@ -4,11 +4,11 @@
 // < 16 ms, one frame) and the process's peak memory (target < 150 MB, flat in the list's
 // length), for each list length, beside the baseline's. The server runs in a process of its own
 // (this tree's `platform` command), so its answers never weigh on the core measured.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { startCli } from '../support/cli';
-import { treeModules } from './baseline';
+import { runInTree } from './baseline';
 
 export interface SyncRun {
   /** Orders the sync read. */
@@ -87,18 +87,9 @@ export function syncInChild(
   dbFile: string,
   platform: { apiBase: string; token: string },
 ): SyncRun {
-  const tree = treeModules(root);
-  const child = spawnSync(
-    '/usr/bin/time',
-    [
-      '-f',
-      '%M',
-      process.execPath,
-      '--import',
-      'tsx',
-      '-e',
-      `
-    ${tree.importWorkspace}
+  return runInTree<Omit<SyncRun, 'peakMb'>>(
+    root,
+    `
     const { setTimeout: sleep } = await import('node:timers/promises');
     const { monitorEventLoopDelay } = await import('node:perf_hooks');
     const p = new Workspace({ dbFile: ${JSON.stringify(dbFile)}, apiBase: ${JSON.stringify(platform.apiBase)}, token: ${JSON.stringify(platform.token)}, plan: 'enterprise' });
@@ -124,12 +115,8 @@ export function syncInChild(
     console.log(JSON.stringify({ orders: report.orders, ms, longestStatusMs, longestStallMs: stalls.max / 1e6 }));
     p.close();
   `,
-    ],
-    { encoding: 'utf8', cwd: root, maxBuffer: 16 * 1024 * 1024 },
+    'the sync',
   );
-  if (child.status !== 0) throw new Error(`the sync failed: ${child.stderr}`);
-  const peakKb = Number(child.stderr.trim().split('\n').at(-1));
-  return { ...(JSON.parse(child.stdout) as Omit<SyncRun, 'peakMb'>), peakMb: peakKb / 1024 };
 }
 
 /** Prints one sync's figures; a failed baseline run prints why. */
