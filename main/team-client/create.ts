@@ -40,9 +40,7 @@ export async function createTeamOn(
       'The team server did not take this server key: `pressroom team key` on its machine makes one.',
     );
   const created =
-    response.status === 201
-      ? teamCreatedSchema.safeParse(await response.json().catch(() => null))
-      : null;
+    response.status === 201 ? teamCreatedSchema.safeParse(await smallJson(response)) : null;
   if (!created?.success)
     throw new TeamCreateRefused(
       'url',
@@ -52,4 +50,27 @@ export async function createTeamOn(
     link: formatTeamLink({ url: server.url, team: created.data.team }),
     token: created.data.token,
   };
+}
+
+/** An answer's JSON when it is as small as a created team's (a server could send any size), else null. */
+async function smallJson(response: Response): Promise<unknown> {
+  const reader = response.body?.getReader();
+  if (!reader) return null;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > 1024) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+  } catch {
+    return null;
+  }
 }

@@ -2,6 +2,8 @@
 // machine made (`team key`), bounds and checks what it reads, and never quotes a key back; the
 // core creates the team, joins this workspace as its owner and seals the owner's token.
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,6 +13,7 @@ import { Session } from '../../main/core/session';
 import { teamSecretFolder } from '../../main/core/team';
 import { openTeamDb } from '../../main/team/db';
 import { TeamServerKeys } from '../../main/team/server-keys';
+import { createTeamOn } from '../../main/team-client/create';
 import { startTestTeam, until } from '../support/team';
 import type { TestTeam } from '../support/team';
 
@@ -64,6 +67,29 @@ describe("the team server's POST /teams", () => {
     expect(teamId).toMatch(/^t_[0-9a-f]{16}$/);
     const owner = team.server.members.authenticate(token);
     expect(owner).toMatchObject({ teamId, name: 'Ana', role: 'owner' });
+  });
+});
+
+describe('createTeamOn', () => {
+  it('reads no more of an answer than a created team needs', async () => {
+    const huge = createServer((_request, response) => {
+      response.writeHead(201, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({ team: 't_0123456789abcdef', token: 'x', pad: 'y'.repeat(5000) }),
+      );
+    });
+    await new Promise<void>((resolve) => huge.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = huge.address() as AddressInfo;
+      await expect(
+        createTeamOn(`ws://127.0.0.1:${port}`, 'prk_key', { name: 'Shop', owner: 'Ana' }),
+      ).rejects.toMatchObject({
+        field: 'url',
+        message: expect.stringContaining('did not create the team (HTTP 201)'),
+      });
+    } finally {
+      await new Promise((resolve) => huge.close(resolve));
+    }
   });
 });
 
