@@ -99,5 +99,7 @@ export class TeamControl {
     const last = log.length > 0 ? log.get(log.length - 1).seq : 0;
     const fresh = this.audit.latest(teamId, AUDIT_SHOWN).filter((entry) => entry.seq > last);
     if (fresh.length > 0) log.push(fresh);
+    // The document is stored and synced whole: it keeps the latest entries, the database all.
+    if (log.length > AUDIT_SHOWN) log.delete(0, log.length - AUDIT_SHOWN);
   }
 }

@@ -5,8 +5,10 @@ import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
-import { postsMap, readPostText } from '../../shared/team-doc';
+import { CONTROL_AUDIT, postsMap, readPostText } from '../../shared/team-doc';
+import type { ControlAuditEntry } from '../../shared/team-doc';
 import { TEAM_PROTOCOL } from '../../shared/team';
+import { TeamAudit } from '../../main/team/audit';
 import { TeamMembers } from '../../main/team/members';
 import { openTeamDb } from '../../main/team/db';
 import { TeamDocuments } from '../../main/team/documents';
@@ -275,3 +277,37 @@ async function rawAuth(socket: WebSocket, token: string, documentName: string): 
     }),
   );
 }
+
+describe("the control document's audit log", () => {
+  it('keeps the latest 1,000 entries in the document, every one in the database', async () => {
+    team = await startTestTeam();
+    const owner = team.connect(team.ownerToken);
+    await owner.whenSynced();
+    const member = team.server.members.authenticate(team.ownerToken)!;
+    const log = owner.control.getArray<ControlAuditEntry>(CONTROL_AUDIT);
+    for (const [round, count] of [
+      ['a', 1_200],
+      ['b', 600],
+    ] as const) {
+      const db = openTeamDb(team.dataDir);
+      const audit = new TeamAudit(db, Date.now);
+      db.transaction(() => {
+        for (let i = 0; i < count; i++) audit.append(member, 'note', null, `${round}${i}`);
+      })();
+      db.close();
+      // Any change the server reflects brings the log up to date.
+      await owner.request({ kind: 'set_approval', required: round === 'a', bots: null });
+      await until(
+        () => log.length > 0 && log.get(log.length - 2).detail === `${round}${count - 1}`,
+        3000,
+        `round ${round} in the log`,
+      );
+    }
+    expect(log.length).toBe(1_000);
+    const stored = openTeamDb(team.dataDir);
+    expect(new TeamAudit(stored, Date.now).latest(team.teamId, 5_000).length).toBeGreaterThan(
+      1_800,
+    );
+    stored.close();
+  });
+});
