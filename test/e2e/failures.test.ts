@@ -171,7 +171,7 @@ describe('failures and confirmations in Chromium', () => {
     // The demo's bots have posts the platform publishes itself (the Queue lists them) and
     // subscribers: the question counts those too, as going with the bot.
     await expect(question.textContent()).resolves.toMatch(
-      /The platform deletes with it its \d+ scheduled posts? there and its \d+ subscribers?/,
+      /Deleting it also deletes, on the platform, its \d+ scheduled posts? and its \d+ subscribers?\./,
     );
     await bothThemesClean(page);
     await question.getByRole('button', { name: 'Cancel' }).click();

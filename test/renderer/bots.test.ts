@@ -245,7 +245,7 @@ describe('the bots screen', () => {
     let question = await screen.findByRole('alertdialog', { name: 'Delete Orders?' });
     expect(question.textContent).not.toMatch(/no scheduled posts/);
     expect(question.textContent).toMatch(
-      /The platform deletes with it its 3 scheduled posts there and its 1 subscriber/,
+      /Deleting it also deletes, on the platform, its 3 scheduled posts and its 1 subscriber\./,
     );
     expect(within(question).queryByRole('radio')).toBeNull();
     await fireEvent.click(within(question).getByRole('button', { name: 'Cancel' }));
