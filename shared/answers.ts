@@ -7,6 +7,7 @@ import type {
   AccountSettings,
   AiAssistReply,
   AiUsageDay,
+  BotPostCounts,
   BotSchedule,
   BotSummary,
   CampaignDrafts,
@@ -105,7 +106,7 @@ export interface OperationResults extends ReviewResults {
   broadcastProgress: Record<OutboxItem['state'], number>;
   createBot: OutboxItem;
   renameBot: OutboxItem;
-  botPosts: { scheduled: number; drafts: number };
+  botPosts: BotPostCounts;
   deleteBot: OutboxItem;
   queueProducts: OutboxItem[];
   importFile: ImportResult;

@@ -184,6 +184,18 @@ export interface BotSummary {
   pending: number;
 }
 
+/** What deleting a bot concerns: its posts here, and what the platform deletes with it. */
+export interface BotPostCounts {
+  /** Ours, scheduled: settled as the user chooses before the bot goes. */
+  scheduled: number;
+  /** Ours not gone out (drafts, failed, missed): settled the same way. */
+  drafts: number;
+  /** The platform's own scheduled posts of the bot: they go with it. */
+  onPlatform: number;
+  /** The bot's subscribers (as last synced): they go with it. */
+  subscribers: number;
+}
+
 export interface SubscriberSummary {
   id: string;
   botId: string | null;

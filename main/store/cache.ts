@@ -510,6 +510,14 @@ export class CacheStore {
     };
   }
 
+  /** How many cached subscribers a bot has: what its deletion takes with it. */
+  subscriberCount(botId: string): number {
+    const row = statement(this.db, 'SELECT COUNT(*) AS n FROM subscribers WHERE bot_id = ?').get(
+      botId,
+    ) as { n: number };
+    return row.n;
+  }
+
   counts(): Record<'bots' | 'subscribers' | 'orders', number> {
     const count = (table: string) =>
       (statement(this.db, `SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;

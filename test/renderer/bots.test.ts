@@ -236,10 +236,28 @@ describe('the bots screen', () => {
 
     const orders = screen.getByText('Orders').closest('tr')!;
     // The question counts what the bot has here and asks what becomes of it.
-    transport.answer('botPosts', () => ok({ scheduled: 1, drafts: 2 }));
+    // With none here, it still counts what the platform deletes with it: the posts the platform
+    // was to publish itself (the Queue lists them) are not "no scheduled posts".
+    transport.answer('botPosts', () =>
+      ok({ scheduled: 0, drafts: 0, onPlatform: 3, subscribers: 1 }),
+    );
     await fireEvent.click(within(orders).getByRole('button', { name: 'Delete Orders…' }));
     let question = await screen.findByRole('alertdialog', { name: 'Delete Orders?' });
+    expect(question.textContent).not.toMatch(/no scheduled posts/);
+    expect(question.textContent).toMatch(
+      /Deleting it also deletes, on the platform, its 3 scheduled posts and its 1 subscriber\./,
+    );
+    expect(within(question).queryByRole('radio')).toBeNull();
+    await fireEvent.click(within(question).getByRole('button', { name: 'Cancel' }));
+    transport.answer('botPosts', () =>
+      ok({ scheduled: 1, drafts: 2, onPlatform: 0, subscribers: 0 }),
+    );
+    await fireEvent.click(within(orders).getByRole('button', { name: 'Delete Orders…' }));
+    question = await screen.findByRole('alertdialog', { name: 'Delete Orders?' });
     expect(question.textContent).toMatch(/Orders has 1 scheduled post and 2 drafts here/);
+    expect(question.textContent).toMatch(
+      /It has no subscribers or scheduled posts on the platform/,
+    );
     await fireEvent.click(within(question).getByRole('button', { name: 'Cancel' }));
     expect(transport.callsOf('deleteBot')).toEqual([]);
     await fireEvent.click(within(orders).getByRole('button', { name: 'Delete Orders…' }));

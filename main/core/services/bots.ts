@@ -2,7 +2,7 @@
 // to them, which go through the outbox like every other write. Deleting one first settles its
 // posts here as the user chose, so none is left to fail for want of its bot.
 import type { CheckedInput } from '../../../shared/contract';
-import type { BotSummary, LocalPost, OutboxItem } from '../../../shared/domain';
+import type { BotPostCounts, BotSummary, LocalPost, OutboxItem } from '../../../shared/domain';
 import { NOT_GONE_OUT } from '../../../shared/domain';
 import type { CacheStore } from '../../store/cache';
 import type { PostsStore } from '../../store/posts';
@@ -45,10 +45,26 @@ export class BotsService {
     return this.outbox.enqueueUserWrite('update_bot', { id: botId, name });
   }
 
-  botPosts(input: CheckedInput<'botPosts'>): { scheduled: number; drafts: number } {
-    const posts = this.postsOf(input.botId);
+  /**
+   * What a bot's deletion concerns: its posts here (to settle first), and what the platform
+   * deletes with it (the posts it was to publish itself, the subscribers), so the question
+   * counts everything that goes.
+   */
+  botPosts(input: CheckedInput<'botPosts'>): BotPostCounts {
+    const { botId } = input;
+    const posts = this.postsOf(botId);
     const scheduled = posts.filter((post) => post.status === 'scheduled').length;
-    return { scheduled, drafts: posts.length - scheduled };
+    const onPlatform = this.store.posts
+      .list()
+      .filter(
+        (post) => post.botId === botId && post.origin === 'remote' && post.status === 'scheduled',
+      ).length;
+    return {
+      scheduled,
+      drafts: posts.length - scheduled,
+      onPlatform,
+      subscribers: this.store.cache.subscriberCount(botId),
+    };
   }
 
   deleteBot(input: CheckedInput<'deleteBot'>): OutboxItem {

@@ -3,7 +3,7 @@
 // bot's posting schedule as text; and the schedule being edited.
 import type { OperationInput } from '../../../shared/contract';
 import type { CallResult } from '../../../shared/answers';
-import type { BotSummary, OutboxItem } from '../../../shared/domain';
+import type { BotPostCounts, BotSummary, OutboxItem } from '../../../shared/domain';
 import { coalesce } from '../lib/coalesce';
 import { PendingWrites } from './pending-writes.svelte';
 import type { Pending } from './pending-writes.svelte';
@@ -87,10 +87,8 @@ export type BotPostsChoice =
   { action: 'move'; moveTo: string } | { action: 'draft' } | { action: 'delete' };
 
 /** A bot about to be deleted, with what it has here, while the user decides. */
-export interface BotDeletion {
+export interface BotDeletion extends BotPostCounts {
   bot: BotRow;
-  scheduled: number;
-  drafts: number;
 }
 
 export class BotsState {
@@ -166,7 +164,7 @@ export class BotsState {
     );
   }
 
-  /** Opens the delete question for a bot, with what it has here (scheduled posts, drafts). */
+  /** Opens the delete question for a bot, with what it has here and what goes with it. */
   async askToDelete(bot: BotRow): Promise<void> {
     const counts = await this.shell.attempt(
       this.shell.api.botPosts({ botId: bot.id }),
