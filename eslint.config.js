@@ -115,7 +115,7 @@ export const ROOMS = [
     name: 'main/platform/',
     files: ['main/platform/**'],
     may: ['main/platform/**', 'shared/**'],
-    packages: [...node, 'zod', 'temporal-polyfill', 'iconv-lite', 'lossless-json'],
+    packages: [...node, 'zod', 'temporal-polyfill', 'iconv-lite', 'lossless-json', 'undici'],
     why: 'the platform client depends on nothing else in main/.',
   },
   {

@@ -15,7 +15,7 @@ import type { ConnectionReport } from '../../shared/connection';
 import { checkConnection } from './connection';
 import { seedDemoWorkspace } from './demo-workspace';
 import { InvalidInput, NotAllowed, NotConnected } from './errors';
-import { localPlatformProblem } from './platform-address';
+import { localPlatformProblem, publicOnlyFetch } from '../platform/public-address';
 import { createTeamOn, TeamCreateRefused } from '../team-client/create';
 import { joinTeam } from './team';
 import { Workspace } from './workspace';
@@ -79,6 +79,7 @@ export class Session {
   private unsubscribe: (() => void) | null = null;
   private readonly listeners = new Set<(event: CoreEvent) => void>();
   private readonly accountFile: AccountFile;
+  private publicFetch: typeof fetch | null = null;
 
   private constructor(private readonly options: SessionOptions) {
     this.accountFile = new AccountFile(options.folder);
@@ -127,12 +128,23 @@ export class Session {
       ? null
       : await localPlatformProblem(input.apiBase);
     if (local) throw new InvalidInput([{ field: 'apiBase', message: local }]);
-    await checkToken(input);
+    await checkToken(input, this.accountFetch(input));
     await this.confirmSwitch(input.apiBase);
     this.options.secrets.write(input.token);
     this.accountFile.write({ apiBase: input.apiBase, plan: input.plan });
     await this.switchTo('account', input);
     return this.accountSettings();
+  }
+
+  /**
+   * How an account the page connected reaches its platform: through public addresses only, each
+   * connection checked as it opens (a name may resolve to a local address later). Null, the
+   * ordinary fetch, for an account given on the command line or with local platforms allowed.
+   */
+  private accountFetch(account: AccountInput): typeof fetch | null {
+    if (this.options.allowLocalPlatform || account === this.options.account) return null;
+    this.publicFetch ??= publicOnlyFetch();
+    return this.publicFetch;
   }
 
   /** Refuses to replace a connected account unless the user says so where the page cannot. */
@@ -154,7 +166,8 @@ export class Session {
         ? { apiBase: this.demoPlatform.apiBase, token: this.demoPlatform.token }
         : this.account;
     if (!target) throw new NotConnected();
-    const report = await checkConnection(target);
+    const fetch = this.mode === 'account' && this.account ? this.accountFetch(this.account) : null;
+    const report = await checkConnection(target, fetch ? { fetch } : {});
     // A limit the platform does not state may have been learned from its answers already.
     report.rate_limit.limit ??= this.pressroom.governor.learned().limit;
     return report;
@@ -248,6 +261,8 @@ export class Session {
         dbFile: this.options.dbFile ?? join(folder, 'workspace.sqlite'),
         ...(account ? { apiBase: account.apiBase, token: account.token, plan: account.plan } : {}),
       };
+      const fetch = account ? this.accountFetch(account) : null;
+      if (fetch) config.fetch = fetch;
     }
     this.mode = mode;
     this.account = account;
@@ -287,11 +302,15 @@ export class Session {
  * The messages name the status alone, never what the server said: that text is another
  * service's, and may hold anything (a stand-in on a private address answered with a password).
  */
-async function checkToken(account: AccountInput): Promise<void> {
+async function checkToken(
+  account: AccountInput,
+  fetch: typeof globalThis.fetch | null,
+): Promise<void> {
   const client = createPlatformClient({
     baseUrl: account.apiBase,
     token: account.token,
     timeoutMs: 10_000,
+    ...(fetch ? { fetch } : {}),
     // The address was checked, not where a redirect from it leads (a router, a local service).
     followRedirects: false,
   });

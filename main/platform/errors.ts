@@ -3,6 +3,9 @@
 import type { FieldError } from './wire';
 import type { RateLimitState } from './rate-limit';
 
+/** The code of a connection refused because its address is local (public-address.ts). */
+export const LOCAL_ADDRESS_REFUSED = 'ELOCALADDRESS';
+
 export type PlatformErrorKind =
   | 'auth'
   | 'forbidden'

@@ -7,6 +7,7 @@ import { describeIssues, summarizeIssues } from '../../shared/validation';
 import { BodyTooLarge, idleTimeout, parseJsonExact, readBodyText } from './body';
 import type { IdleTimeout } from './body';
 import {
+  LOCAL_ADDRESS_REFUSED,
   PlatformError,
   describeHtmlPage,
   idOfLocation,
@@ -318,5 +319,7 @@ function causeOf(error: unknown, kind: 'aborted' | 'timeout' | 'network'): strin
   if (kind === 'aborted') return 'cancelled';
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
   const code = (cause as NodeJS.ErrnoException | null)?.code;
+  if (code === LOCAL_ADDRESS_REFUSED)
+    return 'refused: the address now leads to this computer or its local network';
   return code ? `connection failed (${code})` : 'connection failed';
 }

@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { invoke } from '../../main/core/operations';
-import { isLocalAddress } from '../../main/core/platform-address';
+import { isLocalAddress } from '../../main/platform/public-address';
 import { startTestPlatform } from '../support/platform';
 import { openDemoSession } from '../support/session';
 

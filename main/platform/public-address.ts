@@ -2,8 +2,17 @@
 // (or a bug in it) must not point Pressroom's requests, with a token, at this computer or its
 // local network, where services answer that never expected a browser's user to reach them. The
 // command line's --api-base and the demo workspace are not asked: they may use a local platform.
+// The address is checked when the page connects, and again at every connection the account's
+// requests make (publicOnlyFetch): a name may resolve elsewhere later, and a read may redirect.
+import { lookup as lookupCallback } from 'node:dns';
+import type { LookupAddress } from 'node:dns';
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
+import type { LookupFunction } from 'node:net';
+import type * as undiciModule from 'undici';
+import { LOCAL_ADDRESS_REFUSED } from './errors';
+
+type UndiciModule = typeof undiciModule;
 
 /**
  * This computer, private networks, link-local, carrier-grade NAT and the unspecified address, and
@@ -94,4 +103,69 @@ export async function localPlatformProblem(apiBase: string): Promise<string | nu
   return addresses.some(isLocalAddress)
     ? 'is on this computer or its local network; the app connects to a platform on the internet only (the command line takes a local one with --api-base)'
     : null;
+}
+
+/** A connection refused because its address is this computer's or a local network's. */
+class LocalAddressRefused extends Error {
+  readonly code = LOCAL_ADDRESS_REFUSED;
+  constructor(host: string) {
+    super(`${host} is on this computer or its local network`);
+  }
+}
+
+/** What a public-only fetch asks of the network; the system's, unless a test stands in. */
+export interface AddressPolicy {
+  /** Resolves a name, as dns.lookup. */
+  resolve?: typeof lookupCallback;
+  /** Whether an address may not be connected to. */
+  isLocal?: (address: string) => boolean;
+}
+
+/** Looks a name up as dns.lookup does, and fails when any address it has is local. */
+function publicLookup(
+  resolve: typeof lookupCallback,
+  isLocal: (address: string) => boolean,
+): LookupFunction {
+  return (hostname, options, callback) => {
+    resolve(hostname, { ...options, all: true }, (error, found: LookupAddress[]) => {
+      if (error) return callback(error, '', 0);
+      if (found.length === 0 || found.some((entry) => isLocal(entry.address)))
+        return callback(new LocalAddressRefused(hostname), '', 0);
+      if (options.all) return (callback as (e: null, all: LookupAddress[]) => void)(null, found);
+      const [first] = found as [LookupAddress];
+      callback(null, first.address, first.family);
+    });
+  };
+}
+
+/**
+ * A fetch whose every connection goes to a public address only: the address is checked as the
+ * socket is opened, so a name that resolves to a local address since the page's check (DNS
+ * rebinding) and a redirect to a local address are refused alike, before a byte is sent.
+ * undici loads at the first request (about 150 ms), not with the app.
+ */
+export function publicOnlyFetch(policy: AddressPolicy = {}): typeof fetch {
+  let built: Promise<typeof fetch> | null = null;
+  return async (input, init) => {
+    built ??= import('undici').then((undici) => checkedFetch(undici, policy));
+    return (await built)(input, init);
+  };
+}
+
+function checkedFetch(undici: UndiciModule, policy: AddressPolicy): typeof fetch {
+  const { resolve = lookupCallback, isLocal = isLocalAddress } = policy;
+  const connectPublic = undici.buildConnector({ lookup: publicLookup(resolve, isLocal) });
+  const dispatcher = new undici.Agent({
+    connect: (options, callback) => {
+      const host = options.hostname.replace(/^\[|\]$/g, '');
+      if (isIP(host) !== 0 && isLocal(host)) return callback(new LocalAddressRefused(host), null);
+      return connectPublic(options, callback);
+    },
+  });
+  // undici's own fetch, with the dispatcher it was built for (Node's bundled one may differ).
+  return ((input: string | URL | Request, init?: RequestInit) =>
+    undici.fetch(input as string | URL, {
+      ...(init as Parameters<typeof undici.fetch>[1]),
+      dispatcher,
+    })) as unknown as typeof fetch;
 }
