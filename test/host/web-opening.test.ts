@@ -75,14 +75,19 @@ describe('web host while its session opens', () => {
       return staticDir;
     }
     const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-    it('opens the session once the page has its first files, not before', async () => {
+    /** A host over that page whose session's opening is watched. */
+    async function hostWaitingForPage(pageFirstMs: number) {
       const opener = vi.fn(openOfflineSession);
       const web = await startWebHost({
         session: opener,
         staticDir: builtPageWithAssets(),
-        pageFirstMs: 60_000,
+        pageFirstMs,
       });
+      return { web, opener };
+    }
+
+    it('opens the session once the page has its first files, not before', async () => {
+      const { web, opener } = await hostWaitingForPage(60_000);
       await fetch(`${web.origin}/`).then((page) => page.text());
       await fetch(`${web.origin}/assets/index.js`).then((file) => file.text());
       await fetch(`${web.origin}/assets/client.js`).then((file) => file.text());
@@ -95,23 +100,14 @@ describe('web host while its session opens', () => {
     });
 
     it('opens it at the first call, which needs it', async () => {
-      const web = await startWebHost({
-        session: openOfflineSession,
-        staticDir: builtPageWithAssets(),
-        pageFirstMs: 60_000,
-      });
+      const { web } = await hostWaitingForPage(60_000);
       expect(await listPosts(web)).toEqual({ ok: true, value: [] });
       await web.close();
       await (await web.session).close();
     });
 
     it('opens it after the limit when no page comes', async () => {
-      const opener = vi.fn(openOfflineSession);
-      const web = await startWebHost({
-        session: opener,
-        staticDir: builtPageWithAssets(),
-        pageFirstMs: 200,
-      });
+      const { web, opener } = await hostWaitingForPage(200);
       await pause(50);
       expect(opener).not.toHaveBeenCalled();
       await (await web.session).close();
