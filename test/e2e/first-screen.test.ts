@@ -69,33 +69,6 @@ describe('the first screen', () => {
     }
   });
 
-  it("paints the screen before the calendar's grid is built, which comes in a task of its own", async () => {
-    const { page, problems } = await openApp(app.browser, app.served.url, {
-      // Before the app's scripts: when the library's grid (.ec) enters the page. A mutation
-      // observer's callback runs in the task that inserted it, before that task's paint.
-      beforeLoad: (page) =>
-        page.addInitScript(() => {
-          const seen = { grid: Infinity };
-          (window as unknown as { seen: typeof seen }).seen = seen;
-          const watch = new MutationObserver(() => {
-            if (!document.querySelector('.ec')) return;
-            seen.grid = performance.now();
-            watch.disconnect();
-          });
-          watch.observe(document, { childList: true, subtree: true });
-        }),
-    });
-    await page.locator('.month-post').first().waitFor();
-    const { firstPaint, grid } = await page.evaluate(() => ({
-      firstPaint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? 0,
-      grid: (window as unknown as { seen: { grid: number } }).seen.grid,
-    }));
-    expect(grid, 'the grid was built').toBeLessThan(Infinity);
-    expect(firstPaint, 'the first paint came before the grid').toBeLessThan(grid);
-    expect(problems).toEqual([]);
-    await page.close();
-  });
-
   it('loads no script it can do without: the Temporal polyfill only where the browser has none', async () => {
     const { page, problems } = await openApp(app.browser, app.served.url);
     await page.locator('.month-post').first().waitFor();
