@@ -8,6 +8,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import type { Session } from '../core/session';
+import { FirstPage, firstPageFiles } from './first-page';
 import { answerFailure, WebRequests } from './web-requests';
 
 export { CONTENT_SECURITY_POLICY } from './web-requests';
@@ -23,6 +24,11 @@ export interface WebHostOptions {
   staticDir?: string;
   /** How long a request's body may take to arrive (default 60 s; tests shorten it). */
   bodyTimeoutMs?: number;
+  /**
+   * How long the session's opening may wait for a page to load its first files (first-page.ts):
+   * for `serve`, whose printed URL a browser opens at once. Unset: it opens at once.
+   */
+  pageFirstMs?: number;
 }
 
 export interface WebHost {
@@ -79,10 +85,17 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const requestTimeout = options.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
   // Node checks requestTimeout on this interval; its default (30 s) would stretch a short limit.
   const timeouts = { requestTimeout, connectionsCheckingInterval: Math.min(1000, requestTimeout) };
+  const firstPage =
+    options.pageFirstMs && staticDir
+      ? new FirstPage(firstPageFiles(staticDir), options.pageFirstMs)
+      : null;
   const server = createServer(timeouts, (request, response) => {
+    const path = (request.url ?? '/').split('?')[0] ?? '/';
+    if (path.startsWith('/api/')) firstPage?.done();
     requests
       .handle(request, response)
-      .catch((error: unknown) => answerFailure(request, response, error));
+      .catch((error: unknown) => answerFailure(request, response, error))
+      .finally(() => firstPage?.served(path));
   });
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
@@ -91,7 +104,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   requests.origin = origin;
   const open = options.session;
-  opened(typeof open === 'function' ? Promise.resolve().then(open) : open);
+  const pageLoaded = firstPage?.ready ?? Promise.resolve();
+  opened(typeof open === 'function' ? pageLoaded.then(open) : open);
   return {
     url: `${origin}/#token=${token}`,
     oneTimeUrl: () => `${origin}/#code=${requests.codes.issue()}`,
@@ -100,6 +114,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     session,
     close: async () => {
       closed = true;
+      firstPage?.done();
       unsubscribe();
       for (const stream of requests.streams) stream.end();
       await new Promise<void>((done) => {

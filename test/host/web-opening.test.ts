@@ -4,7 +4,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Session } from '../../main/core/session';
 import { startWebHost } from '../../main/host/web';
 import type { WebHost } from '../../main/host/web';
@@ -53,5 +53,66 @@ describe('web host while its session opens', () => {
     await expect(web.session).rejects.toThrow('the workspace is locked');
     expect(await listPosts(web)).toMatchObject({ ok: false });
     await web.close();
+  });
+
+  describe('waiting for the page first (serve)', () => {
+    /** A built page whose index.html names a script, a module preload and a stylesheet. */
+    function builtPageWithAssets(): string {
+      const staticDir = builtPage();
+      mkdirSync(join(staticDir, 'assets'));
+      writeFileSync(
+        join(staticDir, 'index.html'),
+        [
+          '<!doctype html><title>Pressroom</title>',
+          '<link rel="icon" href="./favicon.svg">',
+          '<script type="module" crossorigin src="./assets/index.js"></script>',
+          '<link rel="modulepreload" crossorigin href="./assets/client.js">',
+          '<link rel="stylesheet" crossorigin href="./assets/index.css">',
+        ].join('\n'),
+      );
+      for (const file of ['index.js', 'client.js', 'index.css'])
+        writeFileSync(join(staticDir, 'assets', file), '/* built */');
+      return staticDir;
+    }
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    /** A host over that page whose session's opening is watched. */
+    async function hostWaitingForPage(pageFirstMs: number) {
+      const opener = vi.fn(openOfflineSession);
+      const web = await startWebHost({
+        session: opener,
+        staticDir: builtPageWithAssets(),
+        pageFirstMs,
+      });
+      return { web, opener };
+    }
+
+    it('opens the session once the page has its first files, not before', async () => {
+      const { web, opener } = await hostWaitingForPage(60_000);
+      await fetch(`${web.origin}/`).then((page) => page.text());
+      await fetch(`${web.origin}/assets/index.js`).then((file) => file.text());
+      await fetch(`${web.origin}/assets/client.js`).then((file) => file.text());
+      await pause(50);
+      expect(opener, 'the stylesheet is still to come').not.toHaveBeenCalled();
+      await fetch(`${web.origin}/assets/index.css`).then((file) => file.text());
+      await web.session.then((session) => session.close());
+      expect(opener).toHaveBeenCalledOnce();
+      await web.close();
+    });
+
+    it('opens it at the first call, which needs it', async () => {
+      const { web } = await hostWaitingForPage(60_000);
+      expect(await listPosts(web)).toEqual({ ok: true, value: [] });
+      await web.close();
+      await (await web.session).close();
+    });
+
+    it('opens it after the limit when no page comes', async () => {
+      const { web, opener } = await hostWaitingForPage(200);
+      await pause(50);
+      expect(opener).not.toHaveBeenCalled();
+      await (await web.session).close();
+      expect(opener).toHaveBeenCalledOnce();
+      await web.close();
+    });
   });
 });

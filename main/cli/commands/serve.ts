@@ -10,6 +10,12 @@ import { ensureInterface } from '../../app/builds.mjs';
 import { createOutput } from '../output';
 import { globalOptions, intOption } from '../options';
 
+/**
+ * How long the session's opening waits for a page opened from the printed URL to load its first
+ * files: a browser started beside `serve` asks within a few hundred milliseconds.
+ */
+const PAGE_FIRST_MS = 1000;
+
 export function registerServe(program: Command): void {
   program
     .command('serve')
@@ -66,11 +72,14 @@ export function registerServe(program: Command): void {
           })
         ).session;
       // The URL first: the page loads while the workspace opens (the demo's platform, first sync
-      // and seed take a second or more), and its calls wait for the session.
+      // and seed take a second or more), and its calls wait for the session. A browser opened from
+      // the URL gets its first files before the core's code loads; with --open, the browser
+      // opens once the session is.
       const host = await startWebHost({
         session: openSession,
         port: options.port,
         staticDir: 'dist/renderer',
+        ...(options.open ? {} : { pageFirstMs: PAGE_FIRST_MS }),
       });
       output.result({ url: host.url }, `Pressroom is at ${host.url}`);
       const session = await host.session.catch(async (error: unknown) => {
