@@ -4,6 +4,7 @@
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WorkspaceStore } from '../../main/store';
 import { backupDatabase } from '../../main/store/backup';
@@ -88,6 +89,22 @@ describe('checkpoints of the write-ahead log', () => {
       expect(copy.db.prepare('SELECT COUNT(*) AS n FROM orders').get()).toEqual({ n: 3_000 });
     } finally {
       copy.close();
+    }
+  });
+
+  it("hand the checkpoints back to SQLite's own when the worker ends unasked", async () => {
+    const store = WorkspaceStore.open(newFile());
+    try {
+      // A worker that failed (out of memory, a bug): the main connection checkpoints as before.
+      const { worker } = (store as unknown as { checkpoints: { worker: Worker } }).checkpoints;
+      await worker.terminate();
+      await until(() => store.db.pragma('wal_autocheckpoint', { simple: true }) === 1_000);
+      expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(1_000);
+      // And a long job no longer waits for it.
+      writeOrders(store, 0, 20_000);
+      await store.room();
+    } finally {
+      store.close();
     }
   });
 
