@@ -24,8 +24,8 @@ const LOOK_EVERY_MS = 100;
 /** The longest `close` waits for the worker to close its connection. */
 const CLOSE_WAIT_MS = 2_000;
 
-// The worker's states, in a shared Int32Array: `close` waits on it without a turn of the loop.
-const STARTING = 0;
+// The worker's state, in a shared Int32Array (0 while it starts): `close` waits on it without a
+// turn of the event loop.
 const OPEN = 1;
 const CLOSED = 2;
 
