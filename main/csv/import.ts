@@ -262,7 +262,7 @@ class ImportRun {
         if (this.progress.rowsRead % PROGRESS_EVERY === 0) this.report();
         // A write is a turn of its own: the app's other calls get one before and after it.
         if (this.pending.length >= this.writeBatch) {
-          await setImmediate();
+          await this.store.room();
           this.flush();
           await setImmediate();
           lastYield = performance.now();
@@ -381,7 +381,7 @@ class ImportRun {
         while (next < toQueue.length && performance.now() < until);
         store.imports.beat(batch);
       });
-      await setImmediate();
+      await store.room();
     }
     // A commit that waits for the disk: every write of the import before it is on disk with it.
     const leftOut = [...this.importRows.leftOut.values()].reduce((sum, rows) => sum + rows, 0);

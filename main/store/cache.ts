@@ -11,7 +11,6 @@ import type {
   SubscriberSummary,
   TagAudience,
 } from '../../shared/domain';
-import { setImmediate } from 'node:timers/promises';
 import { durableLater } from './db';
 import type { WorkspaceDb } from './db';
 import type { CatalogFields } from './products';
@@ -82,6 +81,8 @@ export class CacheStore {
   constructor(
     private readonly db: WorkspaceDb,
     private readonly now: () => number,
+    /** A turn of the event loop between transactions, and room in the log (WorkspaceStore). */
+    private readonly room: () => Promise<void>,
   ) {}
 
   /**
@@ -190,7 +191,7 @@ export class CacheStore {
       after = through;
       const perRow = (performance.now() - started) / rows;
       rows = Math.max(JUDGE_FIRST_ROWS, Math.floor(JUDGE_BUDGET_MS / Math.max(perRow, 1e-6)));
-      await setImmediate();
+      await this.room();
     }
   }
 

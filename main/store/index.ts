@@ -2,6 +2,7 @@
 // one database. Nothing outside main/store/ writes SQL.
 import { CacheStore } from './cache';
 import { CatalogStore } from './catalog';
+import { WalCheckpoints } from './checkpoints';
 import { durableLater, openWorkspaceDb } from './db';
 import { ImportsStore } from './imports';
 import { LeaseStore } from './lease';
@@ -32,13 +33,15 @@ export class WorkspaceStore {
     now: () => number = Date.now,
     /** This process's elapsed time, by which the lease judges another holder's silence. */
     monotonic?: () => number,
+    /** The log's checkpoints off the main thread; none for a database in memory. */
+    private readonly checkpoints: WalCheckpoints | null = null,
   ) {
     this.lease = new LeaseStore(db, now, monotonic);
     this.posts = new PostsStore(db, now);
     this.products = new ProductsStore(db, now);
     this.outbox = new OutboxStore(db, now, this.lease);
     this.settings = new SettingsStore(db);
-    this.cache = new CacheStore(db, now);
+    this.cache = new CacheStore(db, now, () => this.room());
     this.imports = new ImportsStore(db, now);
     this.catalog = new CatalogStore(db, now);
     this.webhooks = new WebhooksStore(db, now);
@@ -47,7 +50,16 @@ export class WorkspaceStore {
   }
 
   static open(file?: string, now?: () => number, monotonic?: () => number): WorkspaceStore {
-    return new WorkspaceStore(openWorkspaceDb(file), now, monotonic);
+    const db = openWorkspaceDb(file);
+    return new WorkspaceStore(db, now, monotonic, file ? WalCheckpoints.start(db, file) : null);
+  }
+
+  /**
+   * What a long job (an import, a sync) awaits between its transactions: a turn of the event
+   * loop, and, when the write-ahead log has grown long, the checkpoint that lets it start over.
+   */
+  room(): Promise<void> {
+    return this.checkpoints?.room() ?? new Promise((resolve) => setImmediate(resolve));
   }
 
   /**
@@ -65,6 +77,7 @@ export class WorkspaceStore {
   }
 
   close(): void {
+    this.checkpoints?.close();
     this.db.close();
   }
 }

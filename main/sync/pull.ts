@@ -69,6 +69,8 @@ export class PullSync {
     onPage: (fetched: number) => void,
   ): Promise<ListReading> {
     const gated = async (request: PageRequest) => {
+      // The last page's write may have grown the log long: its checkpoint first, off this thread.
+      await this.store.room();
       const release = await this.governor.acquire(PRIORITY.sync);
       try {
         return await list(request);

@@ -16,14 +16,15 @@
 //     BENCH_SKIP_MILLION=1 leaves it out.
 //  4. A pull sync of 25,000 and of 100,000 orders from the reference server (./sync-measure.ts):
 //     the core's longest wait for `status` while it runs (target < 16 ms) and peak memory (target
-//     < 150 MB, flat in the list's length), beside 1880bb5. BENCH_SKIP_SYNC=1 leaves it out.
+//     < 150 MB, flat in the list's length) beside the same process's idle peak, beside 1880bb5.
+//     BENCH_SKIP_SYNC=1 leaves it out.
 import { execFileSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openWorkspaceDb } from '../../main/store/db';
-import { describeSync, seedOrders, servePlatform, syncInChild } from './sync-measure';
+import { describeSync, idleInChild, seedOrders, servePlatform, syncInChild } from './sync-measure';
 import { BASELINE_COMMIT, baselineTree, runInTree, treeModules } from './baseline';
 
 const folder = mkdtempSync(join(tmpdir(), 'pressroom-bench-import-'));
@@ -285,7 +286,8 @@ if (process.env.BENCH_SKIP_SYNC !== '1') {
     const into = (name: string) => join(folder, `sync-${name}-${orders}.sqlite`);
     try {
       const label = `sync of ${orders.toLocaleString('en')} orders`;
-      console.log(describeSync(label, syncInChild(process.cwd(), into('ours'), platform)));
+      const idle = idleInChild(process.cwd(), into('idle'), platform);
+      console.log(describeSync(label, syncInChild(process.cwd(), into('ours'), platform), idle));
       if (baseline) {
         const before = (() => {
           try {
@@ -294,7 +296,8 @@ if (process.env.BENCH_SKIP_SYNC !== '1') {
             return error as Error;
           }
         })();
-        console.log(describeSync(`  ${BASELINE_COMMIT}`, before));
+        const baselineIdle = idleInChild(baseline, into('baseline-idle'), platform);
+        console.log(describeSync(`  ${BASELINE_COMMIT}`, before, baselineIdle));
       }
     } finally {
       await platform.stop();

@@ -119,9 +119,30 @@ export function syncInChild(
   );
 }
 
-/** Prints one sync's figures; a failed baseline run prints why. */
-export function describeSync(name: string, run: SyncRun | Error): string {
+/**
+ * The peak memory of the same kind of process opening a workspace on `platform` and closing it,
+ * syncing nothing: what of a sync's peak is the process itself (Node, tsx compiling the tree).
+ */
+export function idleInChild(
+  root: string,
+  dbFile: string,
+  platform: { apiBase: string; token: string },
+): number {
+  return runInTree<object>(
+    root,
+    `
+    const p = new Workspace({ dbFile: ${JSON.stringify(dbFile)}, apiBase: ${JSON.stringify(platform.apiBase)}, token: ${JSON.stringify(platform.token)}, plan: 'enterprise' });
+    p.queue.status();
+    console.log('{}');
+    p.close();
+  `,
+    'the idle workspace',
+  ).peakMb;
+}
+
+/** Prints one sync's figures beside the idle process's peak; a failed baseline run prints why. */
+export function describeSync(name: string, run: SyncRun | Error, idleMb: number): string {
   if (run instanceof Error) return `${name}: failed (${run.message.split('\n')[0]})`;
   const orders = typeof run.orders === 'number' ? run.orders : JSON.stringify(run.orders);
-  return `${name}: ${orders} orders in ${run.ms.toFixed(0)} ms; status's longest wait ${run.longestStatusMs.toFixed(1)} ms (target < 16 ms), longest stall ${run.longestStallMs.toFixed(1)} ms; peak memory ${run.peakMb.toFixed(0)} MB (target < 150 MB)`;
+  return `${name}: ${orders} orders in ${run.ms.toFixed(0)} ms; status's longest wait ${run.longestStatusMs.toFixed(1)} ms (target < 16 ms), longest stall ${run.longestStallMs.toFixed(1)} ms; peak memory ${run.peakMb.toFixed(0)} MB (target < 150 MB; the same process idle: ${idleMb.toFixed(0)} MB)`;
 }
