@@ -1,8 +1,9 @@
-// A workspace file joined to a team, its member token sealed beside it (vitest-free, so
-// bench:team uses it too).
+// A workspace file joined to a team, its member token sealed beside it, and every row of a
+// workspace file, to show a refused join changed nothing (vitest-free, so bench:team uses it too).
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { formatTeamLink } from '../../shared/team';
 import type { TeamLink } from '../../shared/team';
 import { FileSecretStore } from '../../main/core/account';
@@ -18,4 +19,21 @@ export function joinedWorkspaceFile(link: TeamLink, token: string): string {
   store.close();
   new FileSecretStore(teamSecretFolder(file)).write(token);
   return file;
+}
+
+/** Every row of every table of a workspace file, read beside whoever has it open. */
+export function everyRow(file: string): string {
+  const db = new Database(file, { readonly: true });
+  try {
+    const tables = db
+      .prepare<[], { name: string }>(
+        "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name",
+      )
+      .all();
+    return JSON.stringify(
+      tables.map(({ name }) => [name, db.prepare(`SELECT * FROM "${name}"`).all()]),
+    );
+  } finally {
+    db.close();
+  }
 }

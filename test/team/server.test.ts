@@ -88,7 +88,13 @@ describe('team server: who may connect and write', () => {
     team = await startTestTeam();
     const socket = new WebSocket(`${team.server.url}/?protocol=${TEAM_PROTOCOL + 1}`);
     const closed = await rawAuth(socket, team.ownerToken, `${team.teamId}/data`);
-    expect(closed).toMatch(/speaks protocol 1/);
+    expect(closed).toContain(
+      'This team server speaks protocol 1, older than this desktop’s 2: update the team server',
+    );
+    const older = new WebSocket(`${team.server.url}/?protocol=0`);
+    expect(await rawAuth(older, team.ownerToken, `${team.teamId}/data`)).toContain(
+      'This team server speaks protocol 1, newer than this desktop’s 0: update Pressroom on this desktop.',
+    );
   });
 
   it('disconnects a revoked token within 5 s, even when another process revoked it', async () => {
