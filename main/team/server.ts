@@ -110,8 +110,8 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
         member,
         (post) => postFactsIn(document, post)?.fingerprint,
       );
-      for (const post of edited)
-        await environment.reflect(team, post).catch((error: unknown) => {
+      if (edited.length > 0)
+        await environment.reflect(team, edited).catch((error: unknown) => {
           console.error('Team control document not updated:', error);
         });
     },
@@ -126,8 +126,8 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
     audit: new TeamAudit(db, now),
     postFacts: (team, post) =>
       withDocument(`${team}/data`, (document) => postFactsIn(document, post)),
-    reflect: (team, post) =>
-      withDocument(`${team}/control`, (document) => control.reflect(team, document, post)),
+    reflect: (team, posts) =>
+      withDocument(`${team}/control`, (document) => control.reflect(team, document, posts)),
     cutRevoked,
   };
 

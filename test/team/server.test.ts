@@ -311,9 +311,9 @@ describe("the control document's audit log", () => {
     }
     expect(log.length).toBe(1_000);
     const stored = openTeamDb(team.dataDir);
-    expect(new TeamAudit(stored, Date.now).latest(team.teamId, 5_000).length).toBeGreaterThan(
-      1_800,
-    );
+    expect(
+      new TeamAudit(stored, Date.now).latestAfter(team.teamId, 0, 5_000).length,
+    ).toBeGreaterThan(1_800);
     stored.close();
   });
 });
