@@ -44,13 +44,13 @@ export class TeamControl {
   }
 
   /**
-   * Writes these posts' entries (none: the settings) and the audit entries the document lacks,
-   * in one Yjs transaction: one stored update, one message to each desktop.
+   * Writes these posts' entries, the settings, and the audit entries the document lacks, in one
+   * Yjs transaction: one stored update, one message to each desktop.
    */
   reflect(teamId: string, doc: Y.Doc, posts: readonly string[]): void {
     doc.transact(() => {
       for (const post of posts) this.reflectPost(teamId, doc, post);
-      if (posts.length === 0) this.reflectSettings(teamId, doc);
+      this.reflectSettings(teamId, doc);
       this.appendAudit(teamId, doc);
       this.writeMembers(teamId, doc);
     });

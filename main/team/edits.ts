@@ -23,9 +23,10 @@ export function recordEdits(
     const edits = new Map<string, string>();
     for (const [post, fields] of editedFields(events))
       edits.set(post, [...fields].sort().join(', '));
-    // One update may touch thousands of posts (an owner's first share): one commit, one reflection.
+    // One update may touch thousands of posts (an owner's first share): one commit, one
+    // reflection, of the log only (an edit changes no post's entry; approvals.resetEdited does).
     const appended = audit.appendUnlessRecent(member, 'edit', edits, EDIT_ENTRY_MS);
-    if (appended.length > 0) reflect(member.teamId, appended).catch(() => undefined);
+    if (appended.length > 0) reflect(member.teamId, []).catch(() => undefined);
   });
 }
 

@@ -19,7 +19,7 @@ export interface RequestEnvironment {
   audit: TeamAudit;
   postFacts(teamId: string, post: string): Promise<PostFacts | undefined>;
   /** Mirrors a post's entry (none: only the settings) and new audit entries into the control document. */
-  /** Brings the control document up to the database for these posts (none: the settings). */
+  /** Brings the control document up to the database: these posts, the settings, the log. */
   reflect(teamId: string, posts: readonly string[]): Promise<void>;
   cutRevoked(): void;
 }

@@ -25,6 +25,8 @@ import { TeamLeases } from './lease';
 import { TeamMembers } from './members';
 import { authenticate, postFactsIn, type MemberContext } from './hooks';
 import { handleTeamRequest } from './requests';
+// Before any document is made: each binds Document.handleUpdate when constructed.
+import './no-echo';
 import type { RequestEnvironment } from './requests';
 
 export interface TeamLimits {
