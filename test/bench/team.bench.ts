@@ -27,7 +27,7 @@ import { TeamMembers } from '../../main/team/members';
 import { TeamConnection } from '../../main/team-client/connection';
 import { TeamWorkspace } from '../../main/team-client/workspace';
 import { until, writePost } from '../support/team';
-import { joinedWorkspaceFile } from '../support/team-files';
+import { fillRows, joinedWorkspaceFile } from '../support/team-files';
 import { startPlatformServer } from '../../main/reference-server/server';
 
 const percentile = (values: number[], share: number) => {
@@ -137,19 +137,7 @@ async function propagation(): Promise<void> {
 function fillWorkspace(file: string): number {
   const store = WorkspaceStore.open(file);
   const started = performance.now();
-  store.transaction(() => {
-    const post = store.db.prepare(
-      `INSERT INTO posts (bot_id, text, media_urls, scheduled_at, zone, status, created_at, updated_at)
-       VALUES ('bot_1', ?, '[]', NULL, 'UTC', 'draft', ?, ?)`,
-    );
-    const product = store.db.prepare(
-      `INSERT INTO products (sku, name, price_minor, currency, status, created_at, updated_at)
-       VALUES (?, ?, 1250, 'EUR', 'draft', ?, ?)`,
-    );
-    const now = Date.now();
-    for (let i = 0; i < 5000; i++) post.run(`Post ${i}: something worth reading today`, now, now);
-    for (let i = 0; i < 20_000; i++) product.run(`SKU-${i}`, `Product ${i}`, now, now);
-  });
+  fillRows(store, 5000, 20_000);
   const took = performance.now() - started;
   store.close();
   return took;

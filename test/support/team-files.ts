@@ -1,5 +1,6 @@
-// A workspace file joined to a team, its member token sealed beside it, and every row of a
-// workspace file, to show a refused join changed nothing (vitest-free, so bench:team uses it too).
+// A workspace file joined to a team, its member token sealed beside it; rows written straight into
+// a workspace; and every row of a workspace file, to show a refused join changed nothing
+// (vitest-free, so bench:team uses it too).
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,4 +37,21 @@ export function everyRow(file: string): string {
   } finally {
     db.close();
   }
+}
+
+/** Posts and products written straight into a workspace's rows, in one transaction. */
+export function fillRows(store: WorkspaceStore, posts: number, products: number): void {
+  store.transaction(() => {
+    const post = store.db.prepare(
+      `INSERT INTO posts (bot_id, text, media_urls, scheduled_at, zone, status, created_at, updated_at)
+       VALUES ('bot_1', ?, '[]', NULL, 'UTC', 'draft', ?, ?)`,
+    );
+    const product = store.db.prepare(
+      `INSERT INTO products (sku, name, price_minor, currency, status, created_at, updated_at)
+       VALUES (?, ?, 1250, 'EUR', 'draft', ?, ?)`,
+    );
+    const now = Date.now();
+    for (let i = 0; i < posts; i++) post.run(`Post ${i}: something worth reading today`, now, now);
+    for (let i = 0; i < products; i++) product.run(`SKU-${i}`, `Product ${i}`, now, now);
+  });
 }
