@@ -2,7 +2,8 @@
 // protocol 2 (TEAM_PROTOCOL mocked here), the team server a real one of protocol 1 in a child
 // process. Joining and creating a team are refused with a sentence that says which side to update,
 // as the form's own error (not the token's or the key's), and neither the workspace file nor the
-// team server is changed by it. The other way round (a newer server) is test/e2e/team-version.
+// team server is changed by it. The other way round (a newer server, speaking this file's 2, met by
+// a CLI of 1) is the last test here, and test/e2e/team-version.test.ts in Chromium.
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
@@ -16,8 +17,12 @@ import { teamSecretFolder } from '../../main/core/team';
 import { openTeamDb } from '../../main/team/db';
 import { TeamMembers } from '../../main/team/members';
 import { TeamServerKeys } from '../../main/team/server-keys';
+import { WorkspaceStore } from '../../main/store';
+import { TeamStore } from '../../main/store/team';
 import { formatTeamLink, TEAM_PROTOCOL } from '../../shared/team';
-import { until } from '../support/team';
+import { runCli } from '../support/cli';
+import { startTestTeam, until } from '../support/team';
+import type { TestTeam } from '../support/team';
 import { everyRow, joinedWorkspaceFile } from '../support/team-files';
 import { testWorkspace } from '../support/workspace';
 
@@ -28,7 +33,10 @@ vi.mock('../../shared/team', async (original) => ({
 
 const children: ChildProcess[] = [];
 const sessions: Session[] = [];
+let team: TestTeam | undefined;
 afterEach(async () => {
+  await team?.close();
+  team = undefined;
   for (const session of sessions.splice(0)) await session.close();
   for (const child of children.splice(0)) child.kill('SIGKILL');
 });
@@ -135,4 +143,27 @@ describe('a team server of another version, from the app', () => {
       expect.objectContaining({ to: 'in_review', state: 'waiting', reason: null }),
     ]);
   });
+
+  it('refuses `team join` on the command line of an older desktop, leaving the file out of any team', async () => {
+    // The other way round: the team server here speaks protocol 2, the CLI (its own process) 1.
+    team = await startTestTeam();
+    const file = join(mkdtempSync(join(tmpdir(), 'prc-')), 'workspace.sqlite');
+    const link = formatTeamLink({ url: team.server.url, team: team.teamId });
+
+    const joined = await runCli(['--db', file, 'team', 'join', link], {
+      PRESSROOM_TEAM_TOKEN: team.ownerToken,
+    });
+
+    expect(joined.code).not.toBe(0);
+    expect(joined.stderr).toContain(
+      'This team server speaks protocol 2, newer than this desktop’s 1: update Pressroom on this desktop.',
+    );
+    expect(existsSync(teamSecretFolder(file))).toBe(false);
+    const store = WorkspaceStore.open(file);
+    try {
+      expect(new TeamStore(store.db, Date.now).link()).toBeUndefined();
+    } finally {
+      store.close();
+    }
+  }, 30_000);
 });
