@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TeamServerKeys } from '../../main/team/server-keys';
+import type * as SharedTeam from '../../shared/team';
 import { formatTeamLink } from '../../shared/team';
 import { startTestTeam } from '../support/team';
 import type { TestTeam } from '../support/team';
@@ -18,7 +19,7 @@ import { launchChromium, openApp, screenshot, serve } from './harness';
 import type { Served } from './harness';
 
 vi.mock('../../shared/team', async (original) => ({
-  ...(await original<typeof import('../../shared/team')>()),
+  ...(await original<typeof SharedTeam>()),
   TEAM_PROTOCOL: 2,
 }));
 

@@ -19,6 +19,7 @@ import { TeamMembers } from '../../main/team/members';
 import { TeamServerKeys } from '../../main/team/server-keys';
 import { WorkspaceStore } from '../../main/store';
 import { TeamStore } from '../../main/store/team';
+import type * as SharedTeam from '../../shared/team';
 import { formatTeamLink, TEAM_PROTOCOL } from '../../shared/team';
 import { runCli } from '../support/cli';
 import { startTestTeam, until } from '../support/team';
@@ -27,7 +28,7 @@ import { everyRow, joinedWorkspaceFile } from '../support/team-files';
 import { testWorkspace } from '../support/workspace';
 
 vi.mock('../../shared/team', async (original) => ({
-  ...(await original<typeof import('../../shared/team')>()),
+  ...(await original<typeof SharedTeam>()),
   TEAM_PROTOCOL: 2,
 }));
 
