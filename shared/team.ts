@@ -7,6 +7,25 @@ import { z } from 'zod';
 /** Bumped when a change would let an older desktop and a newer server misread each other. */
 export const TEAM_PROTOCOL = 1;
 
+/**
+ * Which side to update when a desktop and its team server speak different protocols. The server
+ * refuses a desktop with it, and a desktop words a refusal it reads back the same way: every
+ * version's refusal begins "This team server speaks protocol N".
+ */
+export function teamProtocolSentence(server: number, desktop: number | null): string {
+  const start = `This team server speaks protocol ${server}`;
+  if (desktop === null) return `${start}, and this desktop none: update Pressroom on this desktop.`;
+  return server > desktop
+    ? `${start}, newer than this desktop’s ${desktop}: update Pressroom on this desktop.`
+    : `${start}, older than this desktop’s ${desktop}: update the team server (pressroom team serve on its machine).`;
+}
+
+/** The protocol a team server's refusal says it speaks, or null for a refusal of another kind. */
+export function serverProtocolOf(refusal: string): number | null {
+  const spoken = /^This team server speaks protocol (\d{1,6})\b/.exec(refusal);
+  return spoken ? Number(spoken[1]) : null;
+}
+
 export const TEAM_ROLES = ['owner', 'approver', 'editor', 'viewer'] as const;
 export type TeamRole = (typeof TEAM_ROLES)[number];
 

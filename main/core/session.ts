@@ -17,7 +17,8 @@ import { seedDemoWorkspace } from './demo-workspace';
 import { InvalidInput, NotAllowed, NotConnected } from './errors';
 import { localPlatformProblem, publicOnlyFetch } from '../platform/public-address';
 import { createTeamOn, TeamCreateRefused } from '../team-client/create';
-import { joinTeam } from './team';
+import { TeamRefused } from '../team-client/connection';
+import { joinTeam, refusedForVersion } from './team';
 import { Workspace } from './workspace';
 import type { WorkspaceConfig } from './workspace';
 import { startWebhookReceiver } from './receiver';
@@ -202,6 +203,7 @@ export class Session {
     const created = await createTeamOn(url, serverKey, { name, owner }).catch((error: unknown) => {
       if (error instanceof TeamCreateRefused)
         throw new InvalidInput([{ field: error.field, message: error.message }]);
+      if (error instanceof TeamRefused && error.version) throw refusedForVersion(error);
       throw error;
     });
     return this.joinTeam({ link: created.link, token: created.token });

@@ -10,8 +10,9 @@ import { TeamPublishGate, TokenlessTeamGate } from '../team-client/publish-gate'
 import type { PulledKind } from '../team-client/mirror';
 import { TeamWorkspace } from '../team-client/workspace';
 import { askTeamServer } from '../team-client/membership';
+import { TeamRefused } from '../team-client/connection';
 import { FileSecretStore } from './account';
-import { InvalidInput } from './errors';
+import { InvalidInput, NotAllowed } from './errors';
 
 export function teamSecretFolder(dbFile: string): string {
   return `${dbFile}.team`;
@@ -32,6 +33,11 @@ export function openTeamSide(
   return workspace ? { workspace, gate: new TeamPublishGate(workspace, team) } : {};
 }
 
+/** Another protocol is neither the token's fault nor the link's (nor the key's): the whole form's. */
+export function refusedForVersion(refusal: TeamRefused): NotAllowed {
+  return new NotAllowed(`${refusal.message} This workspace was not changed.`);
+}
+
 /**
  * Settings → Team's join, leaving the file as `team join` does: the token is checked with the
  * team server first, then the link goes into the file and the token is sealed beside it. The
@@ -49,7 +55,8 @@ export async function joinTeam(
     await askTeamServer(link, token, { kind: 'members' });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    const field = /refused/.test(message) ? 'token' : 'link';
+    if (error instanceof TeamRefused && error.version) throw refusedForVersion(error);
+    const field = error instanceof TeamRefused ? 'token' : 'link';
     throw new InvalidInput([{ field, message }]);
   }
   TeamWorkspace.join(store, linkText, token).close();

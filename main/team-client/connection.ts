@@ -5,7 +5,13 @@
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
-import { TEAM_PROTOCOL, teamAnswerSchema, teamDocuments } from '../../shared/team';
+import {
+  serverProtocolOf,
+  TEAM_PROTOCOL,
+  teamAnswerSchema,
+  teamDocuments,
+  teamProtocolSentence,
+} from '../../shared/team';
 import type { TeamAnswer, TeamAnswers, TeamLink, TeamRequestBody } from '../../shared/team';
 
 export interface TeamConnectionOptions {
@@ -24,6 +30,16 @@ export interface TeamConnectionOptions {
 }
 
 export class TeamRequestUnknown extends Error {}
+
+/** The team server refused this desktop: its token, or (`version`) the protocol it speaks. */
+export class TeamRefused extends Error {
+  constructor(
+    message: string,
+    readonly version: boolean,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * The provider's socket class, with two listeners registered before the provider's own: ws reports
@@ -54,6 +70,8 @@ export class TeamConnection {
   private nextId = 1;
   /** Why the server refused this desktop (a revoked token, another protocol), once it has. */
   refusal: string | null = null;
+  /** The refusal is the protocol's: not the member's doing, and gone once a side is updated. */
+  refusedForVersion = false;
   connected = false;
   lastSyncedAt: number | null = null;
   disconnectedAt: number | null = Date.now();
@@ -77,9 +95,7 @@ export class TeamConnection {
     const common = {
       websocketProvider: this.socket,
       token: options.token,
-      onAuthenticationFailed: ({ reason }: { reason: string }) => {
-        this.refusal = reason;
-      },
+      onAuthenticationFailed: ({ reason }: { reason: string }) => this.refuse(reason),
     };
     this.data = new HocuspocusProvider({
       ...common,
@@ -121,7 +137,13 @@ export class TeamConnection {
   async whenSynced(timeoutMs = 10_000): Promise<void> {
     const started = Date.now();
     while (!(this.data.isSynced && this.controlProvider.isSynced)) {
-      if (this.refusal) throw new Error(`The team server refused this desktop: ${this.refusal}`);
+      if (this.refusal)
+        throw new TeamRefused(
+          this.refusedForVersion
+            ? this.refusal
+            : `The team server refused this desktop: ${this.refusal}`,
+          this.refusedForVersion,
+        );
       if (Date.now() - started > timeoutMs)
         throw new Error(
           `The team server at ${this.options.link.url} did not answer in ${timeoutMs / 1000} s`,
@@ -153,6 +175,16 @@ export class TeamConnection {
       throw new TeamRequestUnknown(`No answer from the team server in ${timeoutMs / 1000} s.`);
     if (answer.ok) return { ok: true, value: answer.value as TeamAnswers[K] };
     return { ok: false, code: answer.code, error: answer.error };
+  }
+
+  /** A protocol refusal is worded here, from this desktop's side, whatever the server's words. */
+  private refuse(reason: string): void {
+    const server = serverProtocolOf(reason);
+    this.refusedForVersion = server !== null && server !== TEAM_PROTOCOL;
+    this.refusal =
+      server !== null && this.refusedForVersion
+        ? teamProtocolSentence(server, TEAM_PROTOCOL)
+        : reason;
   }
 
   private receive(payload: string): void {

@@ -1,8 +1,19 @@
 // Creating a team on a team server from the app (Node): `POST /teams` with a server key the
 // server's machine made (`team key`). The answer's owner token goes straight to the join, which
 // seals it; the server's own words are never quoted back (the address came from the page).
-import { formatTeamLink, parseTeamServer, teamCreatedSchema } from '../../shared/team';
+import { z } from 'zod';
+import {
+  formatTeamLink,
+  parseTeamServer,
+  TEAM_PROTOCOL,
+  teamCreatedSchema,
+  teamProtocolSentence,
+} from '../../shared/team';
 import type { TeamCreate } from '../../shared/team';
+import { TeamRefused } from './connection';
+
+/** A team server of another protocol refuses `POST /teams` saying which it speaks. */
+const protocolAnswerSchema = z.object({ protocol: z.int().positive() });
 
 export class TeamCreateRefused extends Error {
   constructor(
@@ -13,7 +24,10 @@ export class TeamCreateRefused extends Error {
   }
 }
 
-/** Creates the team; its link and the owner's token, or a refusal that names the field at fault. */
+/**
+ * Creates the team; its link and the owner's token, or a refusal that names the field at fault
+ * (TeamRefused, with nothing created, when the server speaks another protocol).
+ */
 export async function createTeamOn(
   address: string,
   serverKey: string,
@@ -21,7 +35,7 @@ export async function createTeamOn(
 ): Promise<{ link: string; token: string }> {
   const server = parseTeamServer(address);
   if (typeof server === 'string') throw new TeamCreateRefused('url', server);
-  const endpoint = `${server.url.replace(/^ws/, 'http')}/teams`;
+  const endpoint = `${server.url.replace(/^ws/, 'http')}/teams?protocol=${TEAM_PROTOCOL}`;
   let response: Response;
   try {
     response = await fetch(endpoint, {
@@ -39,8 +53,11 @@ export async function createTeamOn(
       'serverKey',
       'The team server did not take this server key: `pressroom team key` on its machine makes one.',
     );
-  const created =
-    response.status === 201 ? teamCreatedSchema.safeParse(await smallJson(response)) : null;
+  const answer = await smallJson(response);
+  const spoken = protocolAnswerSchema.safeParse(answer);
+  if (spoken.success && spoken.data.protocol !== TEAM_PROTOCOL)
+    throw new TeamRefused(teamProtocolSentence(spoken.data.protocol, TEAM_PROTOCOL), true);
+  const created = response.status === 201 ? teamCreatedSchema.safeParse(answer) : null;
   if (!created?.success)
     throw new TeamCreateRefused(
       'url',

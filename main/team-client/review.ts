@@ -98,7 +98,8 @@ export class TeamReview {
 
   async transition(ask: TransitionAsk): Promise<TransitionOutcome> {
     const { refusal } = this.connection;
-    if (refusal) return { kind: 'refused', code: 'forbidden', reason: refusedDesktop(refusal) };
+    if (refusal && !this.connection.refusedForVersion)
+      return { kind: 'refused', code: 'forbidden', reason: refusedDesktop(refusal) };
     if (this.connection.connected) {
       try {
         return await this.send(ask);
@@ -116,6 +117,8 @@ export class TeamReview {
     this.syncing = true;
     try {
       const { refusal } = this.connection;
+      // Another protocol refuses the desktop, not its moves: they wait for the update.
+      if (this.connection.refusedForVersion) return;
       for (const waiting of this.pending.waiting()) {
         if (refusal) {
           this.pending.refused(waiting.id, refusedDesktop(refusal));

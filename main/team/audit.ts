@@ -2,6 +2,7 @@
 // server's clock. Rows are only ever inserted.
 import type { TeamLogEntry } from '../../shared/team';
 import type { ControlAuditEntry } from '../../shared/team-doc';
+import { inTransaction } from './db';
 import type { TeamDb } from './db';
 import type { AuthenticatedMember } from './members';
 
@@ -27,35 +28,42 @@ export class TeamAudit {
   }
 
   /**
-   * Appends unless the member's latest entry of this action on this post, with this detail, is
-   * younger than `windowMs`: someone typing makes one entry a minute, not one a keystroke.
+   * Appends an entry for each post unless the member's latest entry of this action on it, with
+   * the same detail, is younger than `windowMs`: someone typing makes one entry a minute, not one
+   * a keystroke. One transaction for them all (one commit, one sync to disk): an owner's first
+   * share touches every post at once. Answers the posts given an entry.
    */
   appendUnlessRecent(
     member: AuthenticatedMember,
     action: string,
-    post: string,
-    detail: string,
+    edits: ReadonlyMap<string, string>,
     windowMs: number,
-  ): boolean {
-    const latest = this.db
-      .prepare(
-        `SELECT at, detail FROM audit WHERE team_id = ? AND post_uuid = ? AND member = ? AND action = ?
-         ORDER BY seq DESC LIMIT 1`,
-      )
-      .get(member.teamId, post, member.id, action) as { at: number; detail: string } | undefined;
-    if (latest && latest.detail === detail && this.now() - latest.at < windowMs) return false;
-    this.append(member, action, post, detail);
-    return true;
+  ): string[] {
+    const latestOf = this.db.prepare(
+      `SELECT at, detail FROM audit WHERE team_id = ? AND post_uuid = ? AND member = ? AND action = ?
+       ORDER BY seq DESC LIMIT 1`,
+    );
+    return inTransaction(this.db, () => {
+      const appended: string[] = [];
+      for (const [post, detail] of edits) {
+        const latest = latestOf.get(member.teamId, post, member.id, action) as
+          { at: number; detail: string } | undefined;
+        if (latest && latest.detail === detail && this.now() - latest.at < windowMs) continue;
+        this.append(member, action, post, detail);
+        appended.push(post);
+      }
+      return appended;
+    });
   }
 
-  /** The latest `limit` entries, oldest first. */
-  latest(teamId: string, limit: number): AuditEntry[] {
+  /** The latest `limit` entries after `seq`, oldest first. */
+  latestAfter(teamId: string, seq: number, limit: number): AuditEntry[] {
     const rows = this.db
       .prepare(
-        `SELECT seq, at, member, action, post_uuid AS post, detail FROM audit WHERE team_id = ?
-         ORDER BY seq DESC LIMIT ?`,
+        `SELECT seq, at, member, action, post_uuid AS post, detail FROM audit
+         WHERE team_id = ? AND seq > ? ORDER BY seq DESC LIMIT ?`,
       )
-      .all(teamId, limit) as AuditEntry[];
+      .all(teamId, seq, limit) as AuditEntry[];
     return rows.reverse();
   }
 

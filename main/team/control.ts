@@ -43,11 +43,14 @@ export class TeamControl {
     });
   }
 
-  /** Writes one post's entry and the audit entries the document lacks. */
-  reflect(teamId: string, doc: Y.Doc, post: string | null): void {
+  /**
+   * Writes these posts' entries, the settings, and the audit entries the document lacks, in one
+   * Yjs transaction: one stored update, one message to each desktop.
+   */
+  reflect(teamId: string, doc: Y.Doc, posts: readonly string[]): void {
     doc.transact(() => {
-      if (post) this.reflectPost(teamId, doc, post);
-      else this.reflectSettings(teamId, doc);
+      for (const post of posts) this.reflectPost(teamId, doc, post);
+      this.reflectSettings(teamId, doc);
       this.appendAudit(teamId, doc);
       this.writeMembers(teamId, doc);
     });
@@ -97,7 +100,7 @@ export class TeamControl {
   private appendAudit(teamId: string, doc: Y.Doc): void {
     const log = doc.getArray<ControlAuditEntry>(CONTROL_AUDIT);
     const last = log.length > 0 ? log.get(log.length - 1).seq : 0;
-    const fresh = this.audit.latest(teamId, AUDIT_SHOWN).filter((entry) => entry.seq > last);
+    const fresh = this.audit.latestAfter(teamId, last, AUDIT_SHOWN);
     if (fresh.length > 0) log.push(fresh);
     // The document is stored and synced whole: it keeps the latest entries, the database all.
     if (log.length > AUDIT_SHOWN) log.delete(0, log.length - AUDIT_SHOWN);

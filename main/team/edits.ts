@@ -13,18 +13,20 @@ export const EDIT_ENTRY_MS = 60_000;
 export function recordEdits(
   doc: Y.Doc,
   audit: TeamAudit,
-  reflect: (teamId: string, post: string) => Promise<void>,
+  reflect: (teamId: string, posts: readonly string[]) => Promise<void>,
 ): void {
   postsMap(doc).observeDeep((events, transaction) => {
     // Hocuspocus applies a connection's update with the connection as its origin.
     const origin = transaction.origin as { context?: Partial<MemberContext> } | null;
     const member = origin?.context?.member;
     if (!member) return;
-    for (const [post, fields] of editedFields(events)) {
-      const detail = [...fields].sort().join(', ');
-      if (audit.appendUnlessRecent(member, 'edit', post, detail, EDIT_ENTRY_MS))
-        reflect(member.teamId, post).catch(() => undefined);
-    }
+    const edits = new Map<string, string>();
+    for (const [post, fields] of editedFields(events))
+      edits.set(post, [...fields].sort().join(', '));
+    // One update may touch thousands of posts (an owner's first share): one commit, one
+    // reflection, of the log only (an edit changes no post's entry; approvals.resetEdited does).
+    const appended = audit.appendUnlessRecent(member, 'edit', edits, EDIT_ENTRY_MS);
+    if (appended.length > 0) reflect(member.teamId, []).catch(() => undefined);
   });
 }
 

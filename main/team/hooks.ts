@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { onAuthenticatePayload } from '@hocuspocus/server';
 import type * as Y from 'yjs';
-import { TEAM_PROTOCOL, teamDocuments } from '../../shared/team';
+import { TEAM_PROTOCOL, teamDocuments, teamProtocolSentence } from '../../shared/team';
 import { postsMap, readPostFields, readPostText } from '../../shared/team-doc';
 import type { PostFacts } from './lease';
 import type { AuthenticatedMember, TeamMembers } from './members';
@@ -20,11 +20,8 @@ class Refusal extends Error {
 }
 
 export function authenticate(members: TeamMembers, payload: onAuthenticatePayload): MemberContext {
-  const protocol = payload.requestParameters.get('protocol');
-  if (protocol !== String(TEAM_PROTOCOL))
-    throw new Refusal(
-      `This team server speaks protocol ${TEAM_PROTOCOL} and this desktop ${protocol ?? 'none'}; update the older one.`,
-    );
+  const protocol = desktopProtocol(payload.requestParameters.get('protocol'));
+  if (protocol !== TEAM_PROTOCOL) throw new Refusal(teamProtocolSentence(TEAM_PROTOCOL, protocol));
   const member = members.authenticate(payload.token);
   if (!member) throw new Refusal('This member token is unknown or was revoked.');
   const names = teamDocuments(member.teamId);
@@ -35,6 +32,11 @@ export function authenticate(members: TeamMembers, payload: onAuthenticatePayloa
   payload.connectionConfig.readOnly =
     member.role === 'viewer' || payload.documentName === names.control;
   return { member };
+}
+
+/** The protocol a desktop (or a `POST /teams`) says it speaks, or null when it says none. */
+export function desktopProtocol(said: string | null | undefined): number | null {
+  return said && /^\d{1,6}$/.test(said) ? Number(said) : null;
 }
 
 export function postFactsIn(document: Y.Doc, post: string): PostFacts | undefined {

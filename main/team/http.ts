@@ -1,8 +1,10 @@
-// The team server's one HTTP request (Node, team server): `POST /teams` creates a team for the
-// holder of a server key (server-keys.ts), so an owner can start one from the app. Everything
-// else on this port is the WebSocket of the documents.
+// The team server's one HTTP request (Node, team server): `POST /teams?protocol=N` creates a team
+// for the holder of a server key (server-keys.ts), so an owner can start one from the app, when
+// its desktop speaks this server's protocol. Everything else on this port is the WebSocket of the
+// documents.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { teamCreateSchema } from '../../shared/team';
+import { TEAM_PROTOCOL, teamCreateSchema, teamProtocolSentence } from '../../shared/team';
+import { desktopProtocol } from './hooks';
 import type { TeamMembers } from './members';
 import type { TeamServerKeys } from './server-keys';
 
@@ -22,13 +24,21 @@ export async function answerHttp(
   const reply = (status: number, body: object): void => {
     response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   };
-  if (request.url !== '/teams') {
+  const url = new URL(request.url ?? '/', 'http://team');
+  if (url.pathname !== '/teams') {
     response
       .writeHead(426, { 'content-type': 'text/plain' })
       .end('A Pressroom team server speaks WebSocket.\n');
     return;
   }
   if (request.method !== 'POST') return reply(405, { error: 'Only POST creates a team here.' });
+  // Before anything is read or made: a team its creator's desktop could not join is of no use.
+  const protocol = desktopProtocol(url.searchParams.get('protocol'));
+  if (protocol !== TEAM_PROTOCOL)
+    return reply(409, {
+      error: teamProtocolSentence(TEAM_PROTOCOL, protocol),
+      protocol: TEAM_PROTOCOL,
+    });
   const key = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
   if (!http.keys.holds(key))
     return reply(401, {

@@ -19,7 +19,8 @@ export interface RequestEnvironment {
   audit: TeamAudit;
   postFacts(teamId: string, post: string): Promise<PostFacts | undefined>;
   /** Mirrors a post's entry (none: only the settings) and new audit entries into the control document. */
-  reflect(teamId: string, post: string | null): Promise<void>;
+  /** Brings the control document up to the database: these posts, the settings, the log. */
+  reflect(teamId: string, posts: readonly string[]): Promise<void>;
   cutRevoked(): void;
 }
 
@@ -72,7 +73,7 @@ export async function handleTeamRequest(
     return refused(request.id, 'forbidden', 'A viewer can read the team workspace, not change it.');
   const answer = await apply(env, member, request);
   if (answer.ok && !READS.has(request.kind))
-    await env.reflect(member.teamId, 'post' in request ? request.post : null);
+    await env.reflect(member.teamId, 'post' in request ? [request.post] : []);
   return answer;
 }
 

@@ -25,6 +25,8 @@ import { TeamLeases } from './lease';
 import { TeamMembers } from './members';
 import { authenticate, postFactsIn, type MemberContext } from './hooks';
 import { handleTeamRequest } from './requests';
+// Before any document is made: each binds Document.handleUpdate when constructed.
+import './no-echo';
 import type { RequestEnvironment } from './requests';
 
 export interface TeamLimits {
@@ -110,8 +112,8 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
         member,
         (post) => postFactsIn(document, post)?.fingerprint,
       );
-      for (const post of edited)
-        await environment.reflect(team, post).catch((error: unknown) => {
+      if (edited.length > 0)
+        await environment.reflect(team, edited).catch((error: unknown) => {
           console.error('Team control document not updated:', error);
         });
     },
@@ -126,8 +128,8 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
     audit: new TeamAudit(db, now),
     postFacts: (team, post) =>
       withDocument(`${team}/data`, (document) => postFactsIn(document, post)),
-    reflect: (team, post) =>
-      withDocument(`${team}/control`, (document) => control.reflect(team, document, post)),
+    reflect: (team, posts) =>
+      withDocument(`${team}/control`, (document) => control.reflect(team, document, posts)),
     cutRevoked,
   };
 

@@ -18,6 +18,14 @@ import { post, shellWith, stubJsdom } from './post-editor-fixtures';
 
 const TOKEN = 'tok_4c1d0c8e2f6b4a1e9d7c5b3a1f0e2d4c';
 const SERVER_KEY = 'prk_9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d';
+/** A team server of a newer protocol: the core refuses the whole form, not a field. */
+const NEWER_SERVER = 'wss://newer.example.com';
+const UPDATE_DESKTOP =
+  'This team server speaks protocol 2, newer than this desktop’s 1: update Pressroom on this desktop. This workspace was not changed.';
+const versionRefusal = {
+  ok: false as const,
+  error: { kind: 'not_allowed' as const, message: UPDATE_DESKTOP },
+};
 const CONNECTED: TeamStatus = {
   team: 't_0123456789abcdef',
   url: 'wss://team.example.com',
@@ -49,6 +57,7 @@ function settingsWith(overview: TeamOverview, mode: AccountSettings['mode'] = 'o
   let status = overview.status;
   const transport = new FakeTransport({
     joinTeam: (input) => {
+      if ((input as { link: string }).link.startsWith(NEWER_SERVER)) return versionRefusal;
       if ((input as { token: string }).token !== TOKEN)
         return {
           ok: false,
@@ -68,6 +77,7 @@ function settingsWith(overview: TeamOverview, mode: AccountSettings['mode'] = 'o
     getMediaHost: () => ok(null),
     getTeam: () => ok({ ...overview, status, members }),
     createTeam: (input) => {
+      if ((input as { url: string }).url === NEWER_SERVER) return versionRefusal;
       if ((input as { serverKey: string }).serverKey !== SERVER_KEY)
         return {
           ok: false,
@@ -194,6 +204,43 @@ describe('Settings → Team', () => {
       { ...typed, serverKey: SERVER_KEY },
     ]);
     expect(section().innerHTML).not.toContain(SERVER_KEY);
+  });
+
+  it('shows a team server of another version as the form’s error, not the token’s or the key’s', async () => {
+    const { transport, section } = settingsWith({
+      status: null,
+      members: null,
+      membersProblem: null,
+    });
+    const team = within(section());
+    const tokenField = (await team.findByLabelText(/Your member token/)) as HTMLInputElement;
+    const linkField = team.getByLabelText(/Team link/) as HTMLInputElement;
+    await fireEvent.input(linkField, { target: { value: `${NEWER_SERVER}#t_0123456789abcdef` } });
+    await fireEvent.input(tokenField, { target: { value: 'wrong' } });
+    await fireEvent.click(team.getByRole('button', { name: 'Join the team' }));
+    const joinForm = team.getByRole('button', { name: 'Join the team' }).closest('form')!;
+    expect((await within(joinForm).findByRole('alert')).textContent).toBe(UPDATE_DESKTOP);
+    expect(tokenField.getAttribute('aria-invalid')).toBeNull();
+    expect(linkField.getAttribute('aria-invalid')).toBeNull();
+    expect(joinForm.textContent).not.toContain('refused this desktop');
+    // The typed link and token stay, to join again once this desktop is updated.
+    expect(tokenField.value).toBe('wrong');
+    expect(transport.callsOf('joinTeam')).toHaveLength(1);
+
+    const createForm = team.getByRole('button', { name: 'Create the team' }).closest('form')!;
+    const create = within(createForm);
+    await fireEvent.input(create.getByLabelText(/Team server/), {
+      target: { value: NEWER_SERVER },
+    });
+    await fireEvent.input(create.getByLabelText(/Server key/), { target: { value: SERVER_KEY } });
+    await fireEvent.input(create.getByLabelText(/Team name/), { target: { value: 'Shop' } });
+    await fireEvent.input(create.getByLabelText(/Your name/), { target: { value: 'Ada' } });
+    await fireEvent.click(create.getByRole('button', { name: 'Create the team' }));
+    expect((await create.findByRole('alert')).textContent).toBe(UPDATE_DESKTOP);
+    for (const label of [/Team server/, /Server key/])
+      expect(create.getByLabelText(label).getAttribute('aria-invalid')).toBeNull();
+    expect(team.getByText(/This workspace is yours alone/)).toBeTruthy();
+    expect(await axeViolations(section())).toEqual([]);
   });
 
   it('offers no join on the demo workspace, and says why and how to start a real one', async () => {

@@ -14,6 +14,7 @@ import { teamSecretFolder } from '../../main/core/team';
 import { openTeamDb } from '../../main/team/db';
 import { TeamServerKeys } from '../../main/team/server-keys';
 import { createTeamOn } from '../../main/team-client/create';
+import { TEAM_PROTOCOL } from '../../shared/team';
 import { startTestTeam, until } from '../support/team';
 import type { TestTeam } from '../support/team';
 
@@ -36,7 +37,8 @@ describe("the team server's POST /teams", () => {
   it('creates a team only for a server key it made, and refuses the rest with a sentence', async () => {
     team = await startTestTeam();
     const key = serverKey(team.dataDir);
-    const endpoint = `${team.server.url.replace(/^ws/, 'http')}/teams`;
+    const base = `${team.server.url.replace(/^ws/, 'http')}/teams`;
+    const endpoint = `${base}?protocol=${TEAM_PROTOCOL}`;
     const post = (body: string, authorization?: string) =>
       fetch(endpoint, {
         method: 'POST',
@@ -45,6 +47,22 @@ describe("the team server's POST /teams", () => {
       });
     const body = JSON.stringify({ name: 'Shop', owner: 'Ana' });
 
+    // Another protocol (or none) is refused before the key is looked at, and nothing is made.
+    for (const other of [`${base}?protocol=${TEAM_PROTOCOL + 1}`, base]) {
+      const refused = await fetch(other, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}` },
+        body,
+      });
+      expect(refused.status).toBe(409);
+      expect((await refused.json()) as object).toEqual({
+        error: expect.stringMatching(
+          /^This team server speaks protocol 1, (older|and this desktop none)/,
+        ),
+        protocol: TEAM_PROTOCOL,
+      });
+    }
+    expect(team.server.db.prepare('SELECT COUNT(*) AS n FROM teams').get()).toEqual({ n: 1 });
     expect((await post(body)).status).toBe(401);
     const sameLength = `prk_${'x'.repeat(key.length - 4)}`;
     const wrong = await post(body, `Bearer ${sameLength}`);

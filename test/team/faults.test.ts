@@ -1,9 +1,16 @@
 // Faults a team must survive: a desktop killed -9 with edits the server never saw keeps them in
-// its own file and hands them over when it starts again; desktops whose clocks are 10 minutes
-// apart publish a post once, when the team server's clock says it is due.
+// its own file and hands them over when it starts again; an owner's desktop killed -9 while it
+// shares a workspace shares it whole and once; desktops whose clocks are 10 minutes apart publish
+// a post once, when the team server's clock says it is due.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import * as Y from 'yjs';
+import { formatTeamLink } from '../../shared/team';
+import { postsMap, productsMap } from '../../shared/team-doc';
 import { call } from '../../main/core/operations';
 import type { Workspace } from '../../main/core/workspace';
 import { WorkspaceStore } from '../../main/store';
@@ -13,7 +20,7 @@ import { startTestPlatform } from '../support/platform';
 import type { TestPlatform } from '../support/platform';
 import { startTestTeam, until } from '../support/team';
 import { teamDesktop } from '../support/team-desktop';
-import { joinedWorkspaceFile } from '../support/team-files';
+import { fillRows, joinedWorkspaceFile } from '../support/team-files';
 import type { TestTeam } from '../support/team';
 import { testWorkspace } from '../support/workspace';
 
@@ -78,6 +85,67 @@ describe('team faults', () => {
       team = undefined; // its first server is closed already
     }
   });
+
+  it('shares a workspace whole and once when the owner’s desktop is killed -9 mid-share', async () => {
+    team = await startTestTeam();
+    const link = formatTeamLink({ url: team.server.url, team: team.teamId });
+    const file = join(mkdtempSync(join(tmpdir(), 'prp-')), 'workspace.sqlite');
+    const store = WorkspaceStore.open(file);
+    const [posts, products] = [1000, 2000];
+    fillRows(store, posts, products);
+    store.close();
+    /** Runs the owner's desktop until it says `step`, then `afterMs` more, and kills it -9. */
+    const shareUntil = async (step: 'opening' | 'pushed' | 'shared', afterMs: number) => {
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', 'test/support/team-share-child.ts'],
+        {
+          env: {
+            ...process.env,
+            DESKTOP_FILE: file,
+            TEAM_LINK: link,
+            TEAM_TOKEN: team!.ownerToken,
+          },
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
+      children.push(child);
+      let said = '';
+      await new Promise<void>((resolve, reject) => {
+        child.stdout!.on('data', (chunk: Buffer) => {
+          said += String(chunk);
+          if (said.split('\n').includes(step)) resolve();
+        });
+        child.once('exit', () => reject(new Error(`the desktop child exited before ${step}`)));
+      });
+      await new Promise((resolve) => setTimeout(resolve, afterMs));
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child.once('exit', resolve));
+      return said;
+    };
+    // Killed while it joins and pushes every row into its document, then while it sends them.
+    expect(await shareUntil('opening', 50)).not.toContain('pushed');
+    expect(await shareUntil('pushed', 0)).not.toContain('shared');
+    await shareUntil('pushed', 100);
+    await shareUntil('shared', 0);
+
+    // The server has each row once, under the UUID the file gave it; the file gained no row.
+    const doc = new Y.Doc();
+    await team.connect(team.ownerToken, doc).whenSynced();
+    const check = WorkspaceStore.open(file);
+    try {
+      const uuids = (table: string) =>
+        (
+          check.db.prepare(`SELECT uuid FROM ${table} ORDER BY uuid`).all() as { uuid: string }[]
+        ).map((row) => row.uuid);
+      expect(uuids('posts')).toHaveLength(posts);
+      expect(uuids('products')).toHaveLength(products);
+      expect([...postsMap(doc).keys()].sort()).toEqual(uuids('posts'));
+      expect([...productsMap(doc).keys()].sort()).toEqual(uuids('products'));
+    } finally {
+      check.close();
+    }
+  }, 60_000);
 
   it('publishes once, at the team server’s time, from desktops whose clocks are 10 minutes apart', async () => {
     const platform: TestPlatform = await startTestPlatform({ seed: 'demo' });

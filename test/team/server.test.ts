@@ -13,6 +13,7 @@ import { TeamMembers } from '../../main/team/members';
 import { openTeamDb } from '../../main/team/db';
 import { TeamDocuments } from '../../main/team/documents';
 import { checkTeamHost, startTeamServer, TeamServerRefused } from '../../main/team/server';
+import { TeamConnection } from '../../main/team-client/connection';
 import { startTestTeam, until, writePost } from '../support/team';
 import type { TestTeam } from '../support/team';
 
@@ -63,6 +64,39 @@ describe('team server: who may connect and write', () => {
     await until(() => textOf(dataOf(a), reply) === 'Hello from B', 2000, 'A to see B’s draft');
   });
 
+  it('sends a desktop’s update to the others, not back to the desktop it came from', async () => {
+    team = await startTestTeam();
+    // The sizes of the messages each desktop's socket receives (ws hands each to the listener).
+    const connections: TeamConnection[] = [];
+    const desktop = (token: string) => {
+      const sizes: number[] = [];
+      const doc = new Y.Doc();
+      const connection = new TeamConnection({
+        link: { url: team!.server.url, team: team!.teamId },
+        token,
+        doc,
+        beforeReceive: ((data: ArrayBuffer) =>
+          sizes.push(data.byteLength)) as unknown as () => void,
+      });
+      connections.push(connection);
+      return { connection, doc, sizes };
+    };
+    try {
+      const a = desktop(team.ownerToken);
+      const b = desktop(team.invite('editor'));
+      await Promise.all([a.connection.whenSynced(), b.connection.whenSynced()]);
+      const uuid = randomUUID();
+      writePost(a.doc, uuid, 'x'.repeat(100_000));
+      await until(() => textOf(b.doc, uuid)?.length === 100_000, 2000, 'B to see A’s draft');
+      await until(() => a.connection.unsyncedChanges === 0, 2000, 'the server to acknowledge A');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(b.sizes.filter((size) => size > 100_000)).toHaveLength(1);
+      expect(a.sizes.filter((size) => size > 100_000)).toEqual([]);
+    } finally {
+      for (const connection of connections) connection.close();
+    }
+  });
+
   it('refuses a viewer’s updates on the server: nobody else sees them, nothing is stored', async () => {
     team = await startTestTeam();
     const editor = team.connect(team.ownerToken);
@@ -88,7 +122,13 @@ describe('team server: who may connect and write', () => {
     team = await startTestTeam();
     const socket = new WebSocket(`${team.server.url}/?protocol=${TEAM_PROTOCOL + 1}`);
     const closed = await rawAuth(socket, team.ownerToken, `${team.teamId}/data`);
-    expect(closed).toMatch(/speaks protocol 1/);
+    expect(closed).toContain(
+      'This team server speaks protocol 1, older than this desktop’s 2: update the team server',
+    );
+    const older = new WebSocket(`${team.server.url}/?protocol=0`);
+    expect(await rawAuth(older, team.ownerToken, `${team.teamId}/data`)).toContain(
+      'This team server speaks protocol 1, newer than this desktop’s 0: update Pressroom on this desktop.',
+    );
   });
 
   it('disconnects a revoked token within 5 s, even when another process revoked it', async () => {
@@ -305,9 +345,9 @@ describe("the control document's audit log", () => {
     }
     expect(log.length).toBe(1_000);
     const stored = openTeamDb(team.dataDir);
-    expect(new TeamAudit(stored, Date.now).latest(team.teamId, 5_000).length).toBeGreaterThan(
-      1_800,
-    );
+    expect(
+      new TeamAudit(stored, Date.now).latestAfter(team.teamId, 0, 5_000).length,
+    ).toBeGreaterThan(1_800);
     stored.close();
   });
 });

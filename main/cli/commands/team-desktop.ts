@@ -7,7 +7,8 @@ import type { Command } from 'commander';
 import { TEAM_ROLES, teamPublishingSentence, teamStateSentence } from '../../../shared/team';
 import type { TeamMember, TeamRole, TeamStatus } from '../../../shared/team';
 import { FileSecretStore } from '../../core/account';
-import { teamSecretFolder } from '../../core/team';
+import { InvalidInput, NotAllowed } from '../../core/errors';
+import { joinTeam, teamSecretFolder } from '../../core/team';
 import { WorkspaceStore } from '../../store';
 import { TeamStore } from '../../store/team';
 import { askTeamServer } from '../../team-client/membership';
@@ -63,16 +64,9 @@ function describeMember(member: TeamMember): string {
 }
 
 /** Opens the team workspace, lets it sync for up to `waitMs`, and answers its status. */
-async function syncOnce(
-  file: string,
-  token: string,
-  join: string | null,
-  waitMs: number,
-): Promise<TeamStatus> {
+async function syncOnce(file: string, token: string, waitMs: number): Promise<TeamStatus> {
   const store = WorkspaceStore.open(file);
-  const workspace = join
-    ? TeamWorkspace.join(store, join, token)
-    : TeamWorkspace.open(store, token);
+  const workspace = TeamWorkspace.open(store, token);
   if (!workspace) {
     store.close();
     throw new CliError('This workspace is not in a team; join one with: team join LINK');
@@ -102,10 +96,19 @@ export function registerTeamDesktop(team: Command): void {
       const output = createOutput(globalOptions(command).json);
       const file = workspaceFile(command);
       const token = tokenFromEnvironment();
-      const status = await syncOnce(file, token, link, 10_000);
-      if (status.state === 'refused')
-        throw new CliError(`The team server refused this token: ${status.refusal}`);
-      teamSecret(file).write(token);
+      // Settings → Team's join: the token is checked with the team server before the file is
+      // touched, so a refusal (a token, another protocol) leaves it out of any team.
+      const store = WorkspaceStore.open(file);
+      try {
+        await joinTeam(store, file, link, token);
+      } catch (error) {
+        if (error instanceof InvalidInput || error instanceof NotAllowed)
+          throw new CliError(error.message);
+        throw error;
+      } finally {
+        store.close();
+      }
+      const status = await syncOnce(file, token, 10_000);
       output.result(status, describeStatus(status));
     });
 
@@ -118,7 +121,7 @@ export function registerTeamDesktop(team: Command): void {
       const output = createOutput(globalOptions(command).json);
       const file = workspaceFile(command);
       const { token } = linkedOrFail(file);
-      const status = await syncOnce(file, token, null, 3000);
+      const status = await syncOnce(file, token, 3000);
       output.result(status, describeStatus(status));
     });
 
