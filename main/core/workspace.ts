@@ -151,7 +151,9 @@ export class Workspace {
         leaseWaitMs: 2 * (config.leaseStaleMs ?? LEASE_STALE_MS),
       },
     );
-    this.posts = new PostsService(store, outbox, now, events, this.settings, this.media);
+    this.posts = new PostsService(store, outbox, now, events, this.settings, this.media, (post) =>
+      this.team?.approvalWait(post.id, post.botId),
+    );
     this.teamHistory = new TeamHistoryService(this.posts, this.team);
     this.stopTeamOutbox = this.team
       ? new TeamOutbox(store, outbox, this.posts, this.team, now).follow()
