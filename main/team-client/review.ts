@@ -99,15 +99,18 @@ export class TeamReview {
 
   /**
    * Why the post may not go out yet for want of an approver's yes, as this desktop last saw the
-   * team's setting and the post's state; the team server judges again when the post is claimed.
+   * team's setting (and the post's state, unless given); the team server judges again at the claim.
    */
-  approvalWait(post: string, botId: string | null): string | undefined {
+  approvalWait(
+    post: string,
+    botId: string | null,
+    state: ApprovalState = this.seenState(post),
+  ): string | undefined {
     const setting = this.connection.control
       .getMap<ApprovalSetting>(CONTROL_SETTINGS)
       .get(APPROVAL_SETTING);
     if (!setting?.required) return undefined;
     if (setting.bots && !(botId !== null && setting.bots.includes(botId))) return undefined;
-    const state = this.seenState(post);
     return state === 'approved' ? undefined : approvalWaitSentence(state);
   }
 

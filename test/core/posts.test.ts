@@ -101,7 +101,12 @@ describe('post editing', () => {
     let shift = 0;
     const pressroom = testWorkspace({ platform, now: () => Date.now() + shift });
     const at = inAnHour();
-    const post = call(pressroom, 'addPost', { text: 'Early bird', botId: 'bot_1', at, zone: 'UTC' });
+    const post = call(pressroom, 'addPost', {
+      text: 'Early bird',
+      botId: 'bot_1',
+      at,
+      zone: 'UTC',
+    });
     const [waiting] = pressroom.store.outbox.list();
     expect(call(pressroom, 'queuePost', { id: post.id, mode: 'publish_now' })).toMatchObject({
       status: 'scheduled',
