@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidInput, NotAllowed } from '../../main/core/errors';
 import { testWorkspace } from '../support/workspace';
+import type { Workspace } from '../../main/core/workspace';
 import { startTestPlatform } from '../support/platform';
 import { call } from '../../main/core/operations';
 import { thrownBy } from '../support/calls';
@@ -10,15 +11,14 @@ import { PRIORITY } from '../../shared/domain';
 
 const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
 
+/** A post of bot_1 scheduled in an hour (UTC). */
+const scheduledPost = (pressroom: Workspace, text: string, at = inAnHour()) =>
+  call(pressroom, 'addPost', { text, botId: 'bot_1', at, zone: 'UTC' });
+
 describe('post editing', () => {
   it('reschedules a scheduled post in place and keeps one queue item', async () => {
     const pressroom = testWorkspace();
-    const post = call(pressroom, 'addPost', {
-      text: 'First',
-      botId: 'bot_1',
-      at: inAnHour(),
-      zone: 'UTC',
-    });
+    const post = scheduledPost(pressroom, 'First');
     const later = new Date(Date.now() + 7_200_000);
     const updated = call(pressroom, 'updatePost', {
       id: post.id,
@@ -128,12 +128,7 @@ describe('post editing', () => {
 
   it('refuses Publish now for a post being retried, and for a handed-off one', () => {
     const pressroom = testWorkspace();
-    const retrying = call(pressroom, 'addPost', {
-      text: 'On its way',
-      botId: 'bot_1',
-      at: inAnHour(),
-      zone: 'UTC',
-    });
+    const retrying = scheduledPost(pressroom, 'On its way');
     const [item] = pressroom.store.outbox.list();
     pressroom.store.db
       .prepare("UPDATE outbox SET state = 'retrying', attempts = 1 WHERE id = ?")
