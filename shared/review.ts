@@ -76,7 +76,11 @@ export interface ReviewResults {
     inState: ReviewItem[];
     pending: PendingReviewStep[];
   };
-  getPostApproval: PostApproval & { pending: PendingReviewStep[] };
+  getPostApproval: PostApproval & {
+    pending: PendingReviewStep[];
+    /** Why Publish now must wait for an approver's yes (the team's setting); null when it may go. */
+    publishWait: string | null;
+  };
   dismissReviewStep: { id: number };
   teamLog: { entries: TeamLogEntry[]; csv: string | null };
 }

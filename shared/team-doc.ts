@@ -13,6 +13,7 @@ export const CONTROL_POSTS = 'posts';
 export const CONTROL_AUDIT = 'audit';
 /** The team's settings the server enforces; key `approval`: an ApprovalSetting. */
 export const CONTROL_SETTINGS = 'settings';
+export const APPROVAL_SETTING = 'approval';
 /** Member id → name, so a desktop can say who did what without asking the server. */
 export const CONTROL_MEMBERS = 'members';
 

@@ -4,6 +4,18 @@
 export const APPROVAL_STATES = ['draft', 'in_review', 'approved', 'changes_requested'] as const;
 export type ApprovalState = (typeof APPROVAL_STATES)[number];
 
+const WAITS: Record<ApprovalState, string> = {
+  draft: 'nobody has submitted it for review yet',
+  in_review: 'it is in review',
+  approved: 'it was changed after it was approved',
+  changes_requested: 'it was sent back for changes',
+};
+
+/** Why a post that needs approval may not go out yet (the team server's claim, a desktop's Publish now). */
+export function approvalWaitSentence(state: ApprovalState): string {
+  return `This post waits for approval: ${WAITS[state]}. The team needs an approver's yes before a post goes out.`;
+}
+
 /** Another desktop in the workspace now (Yjs awareness), and the post it edits, if any. */
 export interface TeamPresence {
   device: string;

@@ -32,7 +32,12 @@ export type TeamRole = (typeof TEAM_ROLES)[number];
 import { APPROVAL_STATES } from './team-status';
 import type { ApprovalState, TeamStatus } from './team-status';
 
-export { APPROVAL_STATES, teamPublishingSentence, teamStateSentence } from './team-status';
+export {
+  APPROVAL_STATES,
+  approvalWaitSentence,
+  teamPublishingSentence,
+  teamStateSentence,
+} from './team-status';
 export type { ApprovalState, TeamPresence, TeamStatus } from './team-status';
 
 /** The longest comment on a post; longer ones are refused with a sentence. */

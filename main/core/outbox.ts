@@ -101,6 +101,11 @@ export class Outbox {
     this.changed(true);
   }
 
+  /** Sends a post waiting for its time now instead (the user asked); false when it no longer waits. */
+  publishNow(id: number): boolean {
+    return this.told(this.items.publishNow(id, this.now()));
+  }
+
   /**
    * A post was edited (its text, bot, pictures or time) without its item moving: its rows in
    * the Queue change, and a time it may now be due at is looked at.

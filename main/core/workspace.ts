@@ -8,6 +8,7 @@ import type { PublisherEvent } from '../queue/publisher';
 import type { RateGovernor } from '../platform/governor';
 import type { RetryRules } from '../queue/retry';
 import { Scheduler } from '../queue/scheduler';
+import type { Heartbeat } from '../queue/scheduler';
 import { WorkspaceStore } from '../store';
 import type { TeamWorkspace } from '../team-client/workspace';
 import { openTeamSide } from './team';
@@ -54,6 +55,8 @@ export interface WorkspaceConfig {
   leaseStaleMs?: number;
   /** This workspace's own webhook receiver (the demo workspace has one). */
   receiver?: OwnReceiver;
+  /** When the publisher is woken besides changes and precise timers; every second by default. */
+  heartbeat?: Heartbeat;
 }
 
 /** A failed publishing pass is never silent: the next tick tries again, and this says why. */
@@ -131,7 +134,13 @@ export class Workspace {
         )
       : null;
     const scheduler = publisher
-      ? new Scheduler({ publisher, store, now, onError: config.onError ?? reportDrainError })
+      ? new Scheduler({
+          publisher,
+          store,
+          now,
+          onError: config.onError ?? reportDrainError,
+          ...(config.heartbeat ? { heartbeat: config.heartbeat } : {}),
+        })
       : null;
     const outbox = new Outbox(store.outbox, now, events, scheduler);
     this.outbox = outbox;
@@ -151,7 +160,9 @@ export class Workspace {
         leaseWaitMs: 2 * (config.leaseStaleMs ?? LEASE_STALE_MS),
       },
     );
-    this.posts = new PostsService(store, outbox, now, events, this.settings, this.media);
+    this.posts = new PostsService(store, outbox, now, events, this.settings, this.media, (post) =>
+      this.team?.approvalWait(post.id, post.botId),
+    );
     this.teamHistory = new TeamHistoryService(this.posts, this.team);
     this.stopTeamOutbox = this.team
       ? new TeamOutbox(store, outbox, this.posts, this.team, now).follow()

@@ -2,7 +2,7 @@
 // state, attempts and idempotency key. Each transition also moves the post or product it is about,
 // in the same transaction, so the two never disagree.
 import { randomUUID } from 'node:crypto';
-import { OUTBOX_STATES } from '../../shared/domain';
+import { OUTBOX_STATES, PRIORITY } from '../../shared/domain';
 import type {
   OutboxItem,
   OutboxKind,
@@ -491,6 +491,20 @@ export class OutboxStore {
       this.db,
       `UPDATE outbox SET due_at = ?, ready_at = ?, updated_at = ? WHERE id = ? AND state IN ('queued', 'retrying')`,
     ).run(dueAt, dueAt, this.now(), id);
+  }
+
+  /**
+   * Sends a post waiting for its time now, at the user's priority; false when it no longer waits
+   * (it is being sent, or was cancelled or rescheduled to a hand-off meanwhile).
+   */
+  publishNow(id: number, now: number): boolean {
+    return (
+      statement(
+        this.db,
+        `UPDATE outbox SET priority = ?, due_at = ?, ready_at = ?, updated_at = ?
+         WHERE id = ? AND state = 'queued' AND priority = ?`,
+      ).run(PRIORITY.user, now, now, now, id, PRIORITY.due).changes > 0
+    );
   }
 
   /**

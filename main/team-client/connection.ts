@@ -66,7 +66,9 @@ export class TeamConnection {
   private readonly socket: HocuspocusProviderWebsocket;
   private readonly data: HocuspocusProvider;
   private readonly controlProvider: HocuspocusProvider;
-  private readonly waiting = new Map<string, (answer: TeamAnswer) => void>();
+  /** Requests sent and not answered yet; `undefined`: no answer will come (timed out, closed). */
+  private readonly waiting = new Map<string, (answer: TeamAnswer | undefined) => void>();
+  private closing = false;
   private nextId = 1;
   /** Why the server refused this desktop (a revoked token, another protocol), once it has. */
   refusal: string | null = null;
@@ -172,7 +174,11 @@ export class TeamConnection {
       this.controlProvider.sendStateless(JSON.stringify({ ...body, id }));
     });
     if (!answer)
-      throw new TeamRequestUnknown(`No answer from the team server in ${timeoutMs / 1000} s.`);
+      throw new TeamRequestUnknown(
+        this.closing
+          ? 'The connection to the team server closed before its answer came.'
+          : `No answer from the team server in ${timeoutMs / 1000} s.`,
+      );
     if (answer.ok) return { ok: true, value: answer.value as TeamAnswers[K] };
     return { ok: false, code: answer.code, error: answer.error };
   }
@@ -201,6 +207,10 @@ export class TeamConnection {
   }
 
   close(): void {
+    // A request still waiting ends unknown now: its timer would hold a closing process open.
+    this.closing = true;
+    for (const answer of [...this.waiting.values()]) answer(undefined);
+    this.waiting.clear();
     this.data.destroy();
     this.controlProvider.destroy();
     this.socket.destroy();

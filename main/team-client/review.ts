@@ -3,8 +3,9 @@
 // workspace file ("waiting to sync") and is sent on reconnect, applied or refused with its reason;
 // a lost answer is unknown, never failed: the transition waits and is sent again, and an answer
 // saying the post already is in the state asked means it was applied.
-import type { ApprovalState, TeamMember, TeamRefusal } from '../../shared/team';
-import { CONTROL_POSTS } from '../../shared/team-doc';
+import { approvalWaitSentence } from '../../shared/team';
+import type { ApprovalSetting, ApprovalState, TeamMember, TeamRefusal } from '../../shared/team';
+import { APPROVAL_SETTING, CONTROL_POSTS, CONTROL_SETTINGS } from '../../shared/team-doc';
 import type { ControlPostEntry } from '../../shared/team-doc';
 import type { TeamPendingStore } from '../store/team-pending';
 import { TeamRequestUnknown } from './connection';
@@ -94,6 +95,23 @@ export class TeamReview {
   /** The approval state this desktop saw last: what a transition says it moves from. */
   seenState(post: string): ApprovalState {
     return this.entry(post)?.approval ?? 'draft';
+  }
+
+  /**
+   * Why the post may not go out yet for want of an approver's yes, as this desktop last saw the
+   * team's setting (and the post's state, unless given); the team server judges again at the claim.
+   */
+  approvalWait(
+    post: string,
+    botId: string | null,
+    state: ApprovalState = this.seenState(post),
+  ): string | undefined {
+    const setting = this.connection.control
+      .getMap<ApprovalSetting>(CONTROL_SETTINGS)
+      .get(APPROVAL_SETTING);
+    if (!setting?.required) return undefined;
+    if (setting.bots && !(botId !== null && setting.bots.includes(botId))) return undefined;
+    return state === 'approved' ? undefined : approvalWaitSentence(state);
   }
 
   async transition(ask: TransitionAsk): Promise<TransitionOutcome> {

@@ -255,6 +255,12 @@ export class TeamWorkspace {
     return this.team.uuidOfPost(id);
   }
 
+  /** Why post `id` waits for an approver before it may go out (undefined: it may, or is not shared). */
+  approvalWait(id: number, botId: string | null): string | undefined {
+    const uuid = this.postUuid(id);
+    return uuid === undefined ? undefined : this.review.approvalWait(uuid, botId);
+  }
+
   postIdOf(uuid: string): number | undefined {
     return this.team.postIdOf(uuid);
   }

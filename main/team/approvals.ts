@@ -3,6 +3,7 @@
 // the publish claim asks `publishBlock` first, so nothing unapproved goes out whatever a desktop
 // says. An approval holds for the text, media, time and bot it saw (a fingerprint): an edit after
 // it puts the post back in review.
+import { approvalWaitSentence } from '../../shared/team';
 import type { ApprovalSetting, ApprovalState, TeamRole } from '../../shared/team';
 import { inTransaction } from './db';
 import type { TeamDb } from './db';
@@ -42,13 +43,6 @@ const DONE: Record<ApprovalState, string> = {
   in_review: 'submitted this post for review',
   approved: 'approved this post',
   changes_requested: 'sent this post back for changes',
-};
-
-const WAITS: Record<ApprovalState, string> = {
-  draft: 'nobody has submitted it for review yet',
-  in_review: 'it is in review',
-  approved: 'it was changed after it was approved',
-  changes_requested: 'it was sent back for changes',
 };
 
 export interface ApprovalRow {
@@ -197,7 +191,7 @@ export class TeamApprovals {
     const row = this.row(teamId, post);
     const state = row?.state ?? 'draft';
     if (state === 'approved' && row?.approved_fingerprint === facts.fingerprint) return undefined;
-    return `This post waits for approval: ${WAITS[state]}. The team needs an approver's yes before a post goes out.`;
+    return approvalWaitSentence(state);
   }
 
   setting(teamId: string): ApprovalSetting {

@@ -6,6 +6,7 @@ import {
   CONTROL_AUDIT,
   CONTROL_MEMBERS,
   CONTROL_POSTS,
+  APPROVAL_SETTING,
   CONTROL_SETTINGS,
 } from '../../shared/team-doc';
 import type { ControlAuditEntry, ControlPostEntry } from '../../shared/team-doc';
@@ -86,8 +87,8 @@ export class TeamControl {
   private reflectSettings(teamId: string, doc: Y.Doc): void {
     const settings = doc.getMap(CONTROL_SETTINGS);
     const approval = this.approvals.setting(teamId);
-    if (JSON.stringify(settings.get('approval')) !== JSON.stringify(approval))
-      settings.set('approval', approval);
+    if (JSON.stringify(settings.get(APPROVAL_SETTING)) !== JSON.stringify(approval))
+      settings.set(APPROVAL_SETTING, approval);
   }
 
   /** Names only (a team has a handful): an invite made since shows on the next reflection. */

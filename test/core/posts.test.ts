@@ -2,21 +2,23 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidInput, NotAllowed } from '../../main/core/errors';
 import { testWorkspace } from '../support/workspace';
+import type { Workspace } from '../../main/core/workspace';
 import { startTestPlatform } from '../support/platform';
 import { call } from '../../main/core/operations';
 import { thrownBy } from '../support/calls';
+import { postsOnPlatform } from '../support/team-desktop';
+import { PRIORITY } from '../../shared/domain';
 
 const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
+
+/** A post of bot_1 scheduled in an hour (UTC). */
+const scheduledPost = (pressroom: Workspace, text: string, at = inAnHour()) =>
+  call(pressroom, 'addPost', { text, botId: 'bot_1', at, zone: 'UTC' });
 
 describe('post editing', () => {
   it('reschedules a scheduled post in place and keeps one queue item', async () => {
     const pressroom = testWorkspace();
-    const post = call(pressroom, 'addPost', {
-      text: 'First',
-      botId: 'bot_1',
-      at: inAnHour(),
-      zone: 'UTC',
-    });
+    const post = scheduledPost(pressroom, 'First');
     const later = new Date(Date.now() + 7_200_000);
     const updated = call(pressroom, 'updatePost', {
       id: post.id,
@@ -92,6 +94,58 @@ describe('post editing', () => {
     await call(pressroom, 'publishDue');
     expect(pressroom.store.posts.require(draft.id).status).toBe('published');
     expect(pressroom.store.outbox.list().map((item) => item.state)).toEqual(['cancelled', 'done']);
+  });
+
+  it('publishes a scheduled post now, once: its waiting item goes, and nothing goes at its time', async () => {
+    const platform = await startTestPlatform({ seed: 'demo' });
+    let shift = 0;
+    const pressroom = testWorkspace({ platform, now: () => Date.now() + shift });
+    const at = inAnHour();
+    const post = call(pressroom, 'addPost', {
+      text: 'Early bird',
+      botId: 'bot_1',
+      at,
+      zone: 'UTC',
+    });
+    const [waiting] = pressroom.store.outbox.list();
+    expect(call(pressroom, 'queuePost', { id: post.id, mode: 'publish_now' })).toMatchObject({
+      status: 'scheduled',
+    });
+    expect(pressroom.store.outbox.list()).toEqual([
+      expect.objectContaining({ id: waiting!.id, state: 'queued', priority: PRIORITY.user }),
+    ]);
+    await call(pressroom, 'publishDue');
+    expect(pressroom.store.posts.require(post.id).status).toBe('published');
+    // Its time comes: nothing is left to send, and asking again is refused.
+    shift = Date.parse(at) - Date.now() + 60_000;
+    await call(pressroom, 'publishDue');
+    expect(pressroom.store.outbox.list().map((item) => item.state)).toEqual(['done']);
+    expect(await postsOnPlatform(platform, 'Early bird')).toBe(1);
+    expect(() => call(pressroom, 'queuePost', { id: post.id, mode: 'publish_now' })).toThrow(
+      /It is published/,
+    );
+  });
+
+  it('refuses Publish now for a post being retried, and for a handed-off one', () => {
+    const pressroom = testWorkspace();
+    const retrying = scheduledPost(pressroom, 'On its way');
+    const [item] = pressroom.store.outbox.list();
+    pressroom.store.db
+      .prepare("UPDATE outbox SET state = 'retrying', attempts = 1 WHERE id = ?")
+      .run(item!.id);
+    expect(() => call(pressroom, 'queuePost', { id: retrying.id, mode: 'publish_now' })).toThrow(
+      `Post ${retrying.id} is queued already`,
+    );
+    const handed = call(pressroom, 'addPost', {
+      text: 'The platform has it',
+      botId: 'bot_1',
+      at: inAnHour(),
+      zone: 'UTC',
+      mode: 'hand_off',
+    });
+    expect(() => call(pressroom, 'queuePost', { id: handed.id, mode: 'publish_now' })).toThrow(
+      `queued already`,
+    );
   });
 
   it('locks published and handed-off posts, saying why', async () => {

@@ -1,6 +1,7 @@
 // Approvals in Chromium with two web hosts (Ana writes, Bea approves) on two workspace files joined
 // to one team server started here, publishing to one reference server, with approval required:
-// write → submit → request changes with a comment → edit → submit → approve → published. Each
+// write → submit → request changes with a comment → edit → submit → approve → Publish now (before
+// its time, asked first) → published once. Each
 // person is told in an in-app notice; the Review screen and the calendar show each state. axe
 // scans the Review screen with posts waiting, light and dark at 1024×700; its picture goes to
 // docs/screenshots/ when asked (UPDATE_SCREENSHOTS=1), so a test run leaves the tree as it was.
@@ -87,7 +88,7 @@ describe('approvals between two desktops in Chromium', () => {
     await platform?.close();
   });
 
-  it('walks write → submit → changes requested → edit → submit → approve → published', async () => {
+  it('walks write → submit → changes requested → edit → submit → approve → publish now → published', async () => {
     const [anaHost, beaHost] = hosts as [Served, Served];
     const [ana, bea] = await Promise.all(
       hosts.map((host) => openApp(browser, host.url, { viewport: SMALL })),
@@ -96,7 +97,7 @@ describe('approvals between two desktops in Chromium', () => {
       await page.getByText(/^Team connected/).waitFor({ timeout: 10_000 });
 
     // Ana writes a post for 2–3 minutes from now (the editor's times are whole minutes): time to
-    // walk the review before it is due.
+    // walk the review before it is due; it is published now once approved, not at its time.
     const { timezone } = await callCore<OperationResults['getSettings']>(anaHost, 'getSettings');
     const at = wallTime(Date.now() + 180_000, timezone);
     await ana!.page.keyboard.press('c');
@@ -163,7 +164,8 @@ describe('approvals between two desktops in Chromium', () => {
     mkdirSync(SHOTS, { recursive: true });
     await bea!.page.screenshot({ path: join(SHOTS, 'review.png') });
 
-    // Bea approves; nothing goes out before, and it goes out at its time.
+    // Bea approves; nothing goes out before. Then, rather than wait for its time, she publishes it
+    // now from the editor (asked first), through the team's lease.
     expect(await published(platform, EDITED)).toBe(0);
     await waiting
       .getByRole('listitem')
@@ -173,8 +175,17 @@ describe('approvals between two desktops in Chromium', () => {
     await waiting.getByText(EDITED).waitFor({ state: 'detached' });
     await chipSays(bea!.page, EDITED, 'Approved');
     await chipSays(ana!.page, EDITED, 'Approved');
+    expect(await published(platform, EDITED)).toBe(0);
+    await (await chip(bea!.page, EDITED)).click();
+    const beaEdit = bea!.page.getByRole('dialog', { name: 'Edit post' });
+    await beaEdit.getByText('Approved').first().waitFor({ timeout: 10_000 });
+    await beaEdit.getByRole('button', { name: 'More' }).click();
+    await beaEdit.getByRole('menuitem', { name: 'Publish now' }).click();
+    const question = bea!.page.getByRole('alertdialog', { name: /^Publish now instead of at / });
+    await question.getByRole('button', { name: 'Publish now' }).click();
+    await beaEdit.waitFor({ state: 'hidden' });
     await expect
-      .poll(() => published(platform, EDITED), { timeout: 180_000, interval: 1_000 })
+      .poll(() => published(platform, EDITED), { timeout: 20_000, interval: 500 })
       .toBe(1);
     await expect
       .poll(

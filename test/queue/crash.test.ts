@@ -8,7 +8,6 @@
 // are rescheduled while the engine holds them waiting for rate-limit budget, and queue items whose
 // outcome is unknown are cancelled and their posts scheduled again; none of them goes out twice or
 // before its new time.
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +16,7 @@ import { ODD_ANSWERS } from '../../main/reference-server/server-state';
 import { testWorkspace } from '../support/workspace';
 import { startTestPlatform } from '../support/platform';
 import { call } from '../../main/core/operations';
+import { spawnScript } from '../support/children';
 
 const POSTS = 300;
 /** Posts with one text, repeated on purpose: each must go out, none matched to another. */
@@ -31,16 +31,14 @@ const CANCEL_RUN = 2;
 
 type Outcome = 'killed' | 'empty' | 'standby';
 
-function runEngine(
+async function runEngine(
   env: Record<string, string>,
   killAfterMs: number | null,
   /** Run once the engine is ready; the kill's clock starts once what it returns settles. */
   onReady: () => Promise<unknown> = () => Promise.resolve(),
 ): Promise<Outcome> {
+  const child = await spawnScript('test/support/engine-child.ts', env);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/engine-child.ts'], {
-      env: { ...process.env, ...env },
-    });
     let output = '';
     let ready = false;
     let timer: NodeJS.Timeout | null = null;

@@ -5,7 +5,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import axe from 'axe-core';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ReviewResults, ReviewStep } from '../../shared/review';
-import type { Status } from '../../shared/domain';
+import type { LocalPost, Status } from '../../shared/domain';
 import type { TeamStatus } from '../../shared/team';
 import PostEditorDialog from '../../renderer/src/components/post-editor/PostEditorDialog.svelte';
 import { PostEditor } from '../../renderer/src/state/post-editor.svelte';
@@ -25,6 +25,7 @@ function approval(
       { seq: 1, at: AT, member: 'm_2', name: 'Ada', action: 'submit', post: 'p', detail: '' },
     ],
     pending: [],
+    publishWait: null,
     ...over,
   };
 }
@@ -37,13 +38,18 @@ const step = (over: Partial<ReviewStep> = {}): ReviewStep => ({
   ...over,
 });
 
-async function setup(answers: Record<string, Answer> = {}, team: TeamStatus | null = TEAM) {
+async function setup(
+  answers: Record<string, Answer> = {},
+  team: TeamStatus | null = TEAM,
+  status: LocalPost['status'] = 'draft',
+) {
   const { shell, transport } = await shellWith({
     getPostApproval: () => ok(approval()),
     ...answers,
   });
   shell.status = { online: true, paused: null, team } as Status;
-  const editor = new PostEditor(shell, { post: post({ id: 5, status: 'draft' }) });
+  const scheduledAt = Date.now() + 86_400_000;
+  const editor = new PostEditor(shell, { post: post({ id: 5, status, scheduledAt }) });
   render(PostEditorDialog, {
     props: { editor, bots: [], onsaved: vi.fn(), onclose: vi.fn() },
   });
@@ -137,6 +143,39 @@ describe('the approval of a team post in the editor', () => {
       expect(transport.callsOf('commentOnPost')).toEqual([{ id: 5, text: 'Looks good' }]),
     );
     await waitFor(() => expect((field as HTMLTextAreaElement).value).toBe(''));
+  });
+
+  it('holds Publish now of a scheduled post that waits for approval, saying why, and lets it go once approved', async () => {
+    const wait =
+      "This post waits for approval: it is in review. The team needs an approver's yes before a post goes out.";
+    let answer = approval({ publishWait: wait });
+    const { transport, dialog } = await setup(
+      { getPostApproval: () => ok(answer), approvePost: () => ok(step({ state: 'approved' })) },
+      TEAM,
+      'scheduled',
+    );
+    const panel = await section();
+    await within(panel).findByText(/In review/);
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'More' }));
+    const held = within(dialog).getByRole('menuitem', { name: 'Publish now' });
+    expect(held.getAttribute('aria-disabled')).toBe('true');
+    const reason = document.getElementById(held.getAttribute('aria-describedby')!);
+    expect(reason?.textContent).toBe(`Publish now: ${wait}`);
+    await fireEvent.click(held);
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(transport.callsOf('queuePost')).toEqual([]);
+    await fireEvent.keyDown(held, { key: 'Escape' });
+
+    answer = approval({ state: 'approved', publishWait: null });
+    await fireEvent.click(within(panel).getByRole('button', { name: 'Approve' }));
+    await within(panel).findByText(/Approved/);
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'More' }));
+    const free = within(dialog).getByRole('menuitem', { name: 'Publish now' });
+    expect(free.getAttribute('aria-disabled')).toBeNull();
+    await fireEvent.click(free);
+    expect(
+      await screen.findByRole('alertdialog', { name: /^Publish now instead of at / }),
+    ).toBeTruthy();
   });
 
   it('shows no approval in a workspace of one', async () => {

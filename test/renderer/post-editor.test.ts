@@ -8,6 +8,7 @@ import PostEditorDialog from '../../renderer/src/components/post-editor/PostEdit
 import { PostEditor, queuedMessage } from '../../renderer/src/state/post-editor.svelte';
 import { TEXT_LIMIT } from '../../renderer/src/state/post-fields.svelte';
 import { readWhen } from '../../renderer/src/state/post-when';
+import { formatDateTime } from '../../renderer/src/lib/format';
 import { ok } from './fake-transport';
 import {
   aiReply,
@@ -151,10 +152,10 @@ describe('post editor state', () => {
     expect(transport.callsOf('queuePost')).toEqual([{ id: 5, mode: 'publish_now' }]);
   });
 
-  it('offers only Schedule for a queued post and nothing for one that went out', async () => {
+  it('offers Schedule or Publish now for a queued post and nothing for one that went out', async () => {
     const { shell } = await shellWith();
     const scheduled = new PostEditor(shell, { post: post({ id: 1 }) });
-    expect(scheduled.fields.modes).toEqual(['schedule']);
+    expect(scheduled.fields.modes).toEqual(['schedule', 'publish_now']);
     expect([scheduled.fields.date, scheduled.fields.time]).toEqual(['2026-11-23', '09:00']);
     const published = new PostEditor(shell, { post: post({ id: 2, status: 'published' }) });
     expect(published.fields.modes).toEqual([]);
@@ -581,6 +582,33 @@ describe('the post editor dialog', () => {
     });
   });
 
+  it('publishes a scheduled post now from the More menu once the user says yes to the question', async () => {
+    const at = Date.now() + 86_400_000;
+    const scheduled = post({ id: 9, status: 'scheduled', scheduledAt: at, botId: 'bot_1' });
+    const { shell, transport } = await shellWith({
+      updatePost: (input) => ok({ ...scheduled, ...(input as object) }),
+      queuePost: () => ok(scheduled),
+    });
+    const onsaved = vi.fn();
+    const editor = new PostEditor(shell, { post: scheduled });
+    render(PostEditorDialog, { props: { editor, bots: [], onsaved, onclose: vi.fn() } });
+    const asked = `Publish now instead of at ${formatDateTime(at, ZONE)} (${ZONE})?`;
+    await fireEvent.click(within(await openMore()).getByRole('menuitem', { name: 'Publish now' }));
+    const question = await screen.findByRole('alertdialog', { name: asked });
+    await fireEvent.click(within(question).getByRole('button', { name: 'Keep its time' }));
+    await vi.waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(transport.callsOf('queuePost')).toEqual([]);
+    expect(onsaved).not.toHaveBeenCalled();
+
+    await fireEvent.click(within(await openMore()).getByRole('menuitem', { name: 'Publish now' }));
+    const again = await screen.findByRole('alertdialog', { name: asked });
+    await fireEvent.click(within(again).getByRole('button', { name: 'Publish now' }));
+    await vi.waitFor(() => expect(onsaved).toHaveBeenCalled());
+    expect(transport.callsOf('updatePost')).toHaveLength(1);
+    expect(transport.callsOf('queuePost')).toEqual([{ id: 9, mode: 'publish_now' }]);
+    expect(shell.notices.list.map((notice) => notice.text)).toContain('Post queued to publish now');
+  });
+
   it('moves a scheduled post to the drafts, and duplicates one as a new post', async () => {
     const scheduled = post({ id: 8, status: 'scheduled', scheduledAt: Date.now() + 86_400_000 });
     const { shell, transport } = await shellWith({
@@ -597,6 +625,7 @@ describe('the post editor dialog', () => {
     });
     const menu = await openMore();
     expect(menuNames(menu)).toEqual([
+      'Publish now',
       'Add to queue (next free slot)',
       'Put first in the queue (the others move one slot later)',
       'Duplicate',

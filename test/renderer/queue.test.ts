@@ -184,7 +184,7 @@ describe('queue state', () => {
   it('publishes a missed post now', async () => {
     const { transport, queue } = setup();
     transport.answer('queuePost', () => ok({ ...missedPost, status: 'scheduled' }));
-    await queue.publishNow(missedPost);
+    await queue.publishNow(missedPost.id);
     expect(transport.callsOf('queuePost')).toEqual([{ id: 7, mode: 'publish_now' }]);
   });
 
@@ -359,6 +359,51 @@ describe('the queue screen', () => {
     );
     expect(screen.queryByRole('button', { name: 'Retry: Soup of the day' })).toBeNull();
     expect(screen.getByText('Soup of the day').closest('tr')!.textContent).toContain('Draft');
+  });
+
+  it('publishes an up-next post now after asking, and offers it for nothing else', async () => {
+    const scheduled = row(6, 'queued', {}, { title: 'Soup of the day' });
+    const handedOff = row(8, 'queued', { priority: 2 }, { title: 'The platform has it' });
+    const { transport, shell } = await screenWith([scheduled, handedOff, product, failed]);
+    transport.answer('queuePost', () => ok(post({ id: 6, status: 'scheduled' })));
+    const next = await screen.findByRole('table', { name: 'Up next' });
+    // Only the post waiting for its time offers it: not a hand-off, a product or a failure.
+    const offered = screen
+      .getAllByRole('button', { name: /^Publish now: / })
+      .map((button) => button.getAttribute('aria-label'));
+    expect(offered).toEqual(['Publish now: Soup of the day']);
+    await fireEvent.click(
+      within(next).getByRole('button', { name: 'Publish now: Soup of the day' }),
+    );
+    const question = within(next).getByRole('group', {
+      name: `Publish now instead of at ${formatDateTime(scheduled.at, ZONE)} (${ZONE})?`,
+    });
+    expect(transport.callsOf('queuePost')).toEqual([]);
+    await fireEvent.click(within(question).getByRole('button', { name: 'Keep' }));
+    expect(transport.callsOf('queuePost')).toEqual([]);
+    await fireEvent.click(
+      within(next).getByRole('button', { name: 'Publish now: Soup of the day' }),
+    );
+    await fireEvent.click(within(next).getByRole('button', { name: 'Publish now' }));
+    expect(transport.callsOf('queuePost')).toEqual([{ id: 6, mode: 'publish_now' }]);
+    await vi.waitFor(() =>
+      expect(shell.notices.list.map((notice) => notice.text)).toContain(
+        'Post queued to publish now',
+      ),
+    );
+  });
+
+  it('says why a team post waiting for approval cannot be published now', async () => {
+    const wait =
+      "This post waits for approval: it is in review. The team needs an approver's yes before a post goes out.";
+    const { transport, shell } = await screenWith([row(6, 'queued', {}, { title: 'Soup' })]);
+    transport.answer('queuePost', () => refused(wait, 'not_allowed'));
+    const next = await screen.findByRole('table', { name: 'Up next' });
+    await fireEvent.click(within(next).getByRole('button', { name: 'Publish now: Soup' }));
+    await fireEvent.click(within(next).getByRole('button', { name: 'Publish now' }));
+    await vi.waitFor(() =>
+      expect(shell.notices.list.map((notice) => notice.text).join('\n')).toContain(wait),
+    );
   });
 
   it('shows a row’s outbox item in its detail, and retries from it', async () => {

@@ -15,6 +15,7 @@ import { call } from '../../main/core/operations';
 import type { Workspace } from '../../main/core/workspace';
 import { WorkspaceStore } from '../../main/store';
 import { TeamStore } from '../../main/store/team';
+import { TeamRequestUnknown } from '../../main/team-client/connection';
 import { startTeamServer } from '../../main/team/server';
 import { startTestPlatform } from '../support/platform';
 import type { TestPlatform } from '../support/platform';
@@ -51,6 +52,18 @@ async function editInChild(file: string, text: string): Promise<ChildProcess> {
 }
 
 describe('team faults', () => {
+  it('ends a request still waiting for its answer, unknown, when its connection closes', async () => {
+    team = await startTestTeam();
+    const connection = team.connect(team.ownerToken);
+    await connection.whenSynced();
+    const asked = connection.request({ kind: 'me' });
+    connection.close();
+    // Ended by the close, not by its timeout (whose timer would hold a closing CLI process open).
+    await expect(asked).rejects.toThrow(
+      new TeamRequestUnknown('The connection to the team server closed before its answer came.'),
+    );
+  });
+
   it('keeps the unsynced edits of a desktop killed -9, and they reach the others when it restarts', async () => {
     const platform = await startTestPlatform({ seed: 'demo' });
     team = await startTestTeam();

@@ -3,7 +3,7 @@
 // another; a holder cut off by a partition is refused, and the next holder finds its post by
 // reference instead of sending a second one.
 import { afterEach, describe, expect, it } from 'vitest';
-import { teamIdempotencyKey } from '../../shared/team';
+import { approvalWaitSentence, teamIdempotencyKey } from '../../shared/team';
 import type { ControlPostEntry } from '../../shared/team-doc';
 import { call } from '../../main/core/operations';
 import type { Workspace } from '../../main/core/workspace';
@@ -70,6 +70,39 @@ describe('team posts and the outbox', () => {
     expect(await postsOnPlatform(platform, 'Now, not tomorrow')).toBe(1);
     for (const { id } of [untimed, later])
       expect(a.store.outbox.latestForPost(id)!.state).toBe('done');
+  });
+
+  it('publishes a scheduled team post now through the lease once approved, and refuses it before', async () => {
+    const platform = await startTestPlatform({ seed: 'demo' });
+    team = await startTestTeam();
+    const a = desktop(platform, team.ownerToken);
+    await a.team!.connection.whenSynced();
+    await a.team!.connection.request({ kind: 'set_approval', required: true, bots: null });
+    const post = call(a, 'addPost', {
+      text: 'Now, once approved',
+      botId: 'bot_1',
+      at: new Date(Date.now() + 86_400_000).toISOString().slice(0, 16),
+      zone: 'UTC',
+    });
+    a.team!.pushLocalChanges();
+    const waits = () => a.team!.approvalWait(post.id, 'bot_1');
+    await until(
+      () => a.team!.connection.unsyncedChanges === 0 && waits() !== undefined,
+      3000,
+      'the post to sync and the setting to come back',
+    );
+    expect(() => call(a, 'queuePost', { id: post.id, mode: 'publish_now' })).toThrow(
+      approvalWaitSentence('draft'),
+    );
+    await call(a, 'submitPost', { id: post.id });
+    await call(a, 'approvePost', { id: post.id });
+    await until(() => waits() === undefined, 3000, 'the approval to reach the desktop');
+    call(a, 'queuePost', { id: post.id, mode: 'publish_now' });
+    await a.queue.publishDue();
+    expect(await postsOnPlatform(platform, 'Now, once approved')).toBe(1);
+    expect(a.store.outbox.list().map((item) => [item.postId, item.state])).toEqual([
+      [post.id, 'done'],
+    ]);
   });
 
   it('publishes a team post once: the desktop that finds it published does not send it again', async () => {

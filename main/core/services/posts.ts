@@ -31,6 +31,8 @@ export class PostsService {
     private readonly events: CoreEvents,
     private readonly settings: SettingsService,
     private readonly media: MediaService,
+    /** Why a team post must wait for an approver before it goes out (none in a workspace of one). */
+    private readonly approvalWait: (post: LocalPost) => string | undefined = () => undefined,
   ) {}
 
   addPost(request: CheckedInput<'addPost'>): LocalPost {
@@ -155,13 +157,20 @@ export class PostsService {
     });
   }
 
-  /** Schedules, publishes now or hands off a draft, or a post that failed or was missed. */
+  /**
+   * Schedules, publishes now or hands off a draft, or a post that failed or was missed; publishes
+   * a scheduled post now instead of at its time (its waiting item goes now: never a second one).
+   */
   queuePost(input: CheckedInput<'queuePost'>): LocalPost {
     const { id, mode, allowDuplicate } = input;
     return this.store.transaction(() => {
       const post = this.editablePost(id);
       const open = this.outbox.openFor({ postId: id });
-      if (open) throw new NotAllowed(`Post ${id} is queued already (queue item ${open.id})`);
+      const waiting = open?.state === 'queued' && open.priority === PRIORITY.due;
+      if (open && !(mode === 'publish_now' && waiting))
+        throw new NotAllowed(`Post ${id} is queued already (queue item ${open.id})`);
+      const unapproved = mode === 'publish_now' ? this.approvalWait(post) : undefined;
+      if (unapproved) throw new NotAllowed(unapproved);
       if (mode !== 'publish_now' && (post.scheduledAt === null || post.scheduledAt <= this.now())) {
         throw new InvalidInput([
           { field: 'at', message: 'pick a time in the future first, or publish now' },
@@ -169,7 +178,8 @@ export class PostsService {
       }
       const at = mode === 'publish_now' ? this.now() : (post.scheduledAt ?? this.now());
       this.guardDuplicate({ id, botId: post.botId, text: post.text, at }, allowDuplicate);
-      this.enqueuePost(post, mode, true);
+      if (open) this.outbox.publishNow(open.id);
+      else this.enqueuePost(post, mode, true);
       return this.store.posts.require(id);
     });
   }

@@ -106,7 +106,12 @@ export class ReviewService {
     const team = await this.ready();
     const post = this.uuid(input.id);
     const approval = await this.ask(() => team.connection.request({ kind: 'approval', post }));
-    return { ...approval, pending: this.pending().filter((step) => step.postId === input.id) };
+    const botId = this.posts.get(input.id)?.botId ?? null;
+    return {
+      ...approval,
+      pending: this.pending().filter((step) => step.postId === input.id),
+      publishWait: team.review.approvalWait(post, botId, approval.state) ?? null,
+    };
   }
 
   /** Forgets a step asked here once the server refused it; one still waiting to sync stays. */

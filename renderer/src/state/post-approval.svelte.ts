@@ -46,6 +46,11 @@ export class PostApprovalState {
     return this.approval ? OFFERED[this.approval.state] : [];
   }
 
+  /** Why Publish now waits for an approver's yes (the team's setting), or null when it may go. */
+  get publishWait(): string | null {
+    return this.approval?.publishWait ?? null;
+  }
+
   get commentTooLong(): boolean {
     return this.comment.length > COMMENT_MAX_CHARS;
   }

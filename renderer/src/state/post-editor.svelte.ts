@@ -107,6 +107,13 @@ export class PostEditor {
     return () => void this.shell.api.setEditingPost({ postId: null });
   }
 
+  /** What Publish now asks first of a scheduled post, which would go at its time otherwise. */
+  publishNowQuestion(): string | null {
+    const post = this.fields.post;
+    if (post?.status !== 'scheduled' || post.scheduledAt === null) return null;
+    return `Publish now instead of at ${formatDateTime(post.scheduledAt, this.zone)} (${this.zone})?`;
+  }
+
   /** Saves the post the way the button says; returns it once saved (the dialog then closes). */
   async submit(mode: PostMode): Promise<LocalPost | undefined> {
     if (!this.fields.modes.includes(mode) || this.busy) return undefined;
@@ -141,7 +148,11 @@ export class PostEditor {
     }
     const updated = await this.update(post, { at: fields.at ?? null });
     if (!updated) return undefined;
-    if (mode === 'draft' || !NOT_GONE_OUT.includes(updated.status)) return updated;
+    // A scheduled post keeps its place in the queue (at its new time) unless it goes now instead.
+    const leaves =
+      NOT_GONE_OUT.includes(updated.status) ||
+      (updated.status === 'scheduled' && mode === 'publish_now');
+    if (mode === 'draft' || !leaves) return updated;
     return this.guarded((overrule) => this.shell.api.queuePost({ id: post.id, mode, ...overrule }));
   }
 

@@ -89,14 +89,14 @@ export class PostFields {
   readonly canDelete = $derived(!!this.post && canDelete(this.post));
   readonly canMoveToDrafts = $derived(!!this.post && canMoveToDrafts(this.post));
   /**
-   * The buttons this post offers: a scheduled post stays in the queue and can only be saved at a
-   * (new) time; a new post, draft, failed or missed one can go out any way.
+   * The buttons this post offers: a scheduled post stays in the queue, saved at a (new) time, or
+   * goes now instead; a new post, draft, failed or missed one can go out any way.
    */
   readonly modes = $derived<PostMode[]>(
     this.locked
       ? []
       : this.post?.status === 'scheduled'
-        ? ['schedule']
+        ? ['schedule', 'publish_now']
         : ['draft', 'schedule', 'publish_now', 'hand_off'],
   );
   /**

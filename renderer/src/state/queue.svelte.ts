@@ -2,7 +2,7 @@
 // the platform publishes itself), what needs attention and what is over; one row's detail,
 // retry/cancel, pause/resume, the live rate-limit gauge and the posts that missed their time.
 import type { CallResult, CoreEvent } from '../../../shared/answers';
-import { OUTBOX_STATES } from '../../../shared/domain';
+import { OUTBOX_STATES, PRIORITY } from '../../../shared/domain';
 import type {
   LocalPost,
   OutboxItem,
@@ -14,6 +14,7 @@ import type {
 import { SvelteSet } from 'svelte/reactivity';
 import { explainFailure } from '../../../shared/failures';
 import { coalesce } from '../lib/coalesce';
+import { formatDateTime } from '../lib/format';
 import type { Shell } from './shell.svelte';
 
 export const RETRYABLE: readonly OutboxState[] = ['failed', 'cancelled', 'retrying'];
@@ -238,9 +239,31 @@ export class QueueState {
     await this.shell.refreshStatus();
   }
 
-  async publishNow(post: LocalPost): Promise<void> {
+  /** A post waiting for its time can go now instead (Publish now, after a question). */
+  canPublishNow(row: QueueRow): boolean {
+    const { item } = row;
+    return (
+      row.postId !== null &&
+      item?.state === 'queued' &&
+      item.priority === PRIORITY.due &&
+      !this.busy.has(item.id)
+    );
+  }
+
+  publishNowQuestion(row: QueueRow): string {
+    const zone = this.shell.timezone;
+    return `Publish now instead of at ${formatDateTime(row.at, zone)} (${zone})?`;
+  }
+
+  /** The row's post goes now instead of at its time. */
+  async publishNowRow(row: QueueRow): Promise<void> {
+    if (row.postId !== null) await this.publishNow(row.postId);
+  }
+
+  /** A missed post, or one waiting for its time, goes now (a team's approval may refuse it). */
+  async publishNow(postId: number): Promise<void> {
     const queued = await this.shell.attempt(
-      this.shell.api.queuePost({ id: post.id, mode: 'publish_now' }),
+      this.shell.api.queuePost({ id: postId, mode: 'publish_now' }),
       'Could not publish the post',
     );
     if (queued) this.shell.notices.show('success', 'Post queued to publish now');
