@@ -28,6 +28,7 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'vite';
 import type { Plugin } from 'vite';
 import { precompress } from '../host/static-files';
+import { fileStamp } from './builds.mjs';
 
 const ICONS = ['icon.png', 'tray.png', 'trayTemplate.png', 'trayTemplate@2x.png'];
 
@@ -39,10 +40,14 @@ export interface ShellBuild {
 /** The commands' entry points; main/app/launch.mjs runs them by these names. */
 export const COMMAND_ENTRIES = { cli: 'main/cli/index.ts', start: 'main/app/start.ts' };
 
-/** What launch.mjs reads: the build to run and, per source file, the SHA-256 it was built from. */
+/**
+ * What launch.mjs reads: the build to run, per source file the SHA-256 it was built from, and the
+ * stamps of those a launch may compare instead (builds.mjs).
+ */
 export interface CommandsManifest {
   build: string;
   sources: Record<string, string>;
+  stamps: Record<string, string>;
 }
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
@@ -128,26 +133,87 @@ function sha256(content: Buffer): string {
 }
 
 /**
- * Loads the project's own files itself, noting the hash of exactly the bytes it hands on: a file
- * edited during the build is then recorded as it was read, and the next launch sees the change.
+ * The coarsest step of a file system's clock (FAT's two seconds): a file whose times are within
+ * it of the build's start could be rewritten in the same step, size and all, so its stamp could
+ * not tell; it is hashed at every launch instead.
  */
-function recordSources(root: string, sources: Record<string, string>): Plugin {
-  return {
-    name: 'pressroom:record-sources',
-    enforce: 'pre',
-    load(id) {
-      if (
-        id.includes('\0') ||
-        id.includes('?') ||
-        !id.startsWith(root + sep) ||
-        id.includes(`${sep}node_modules${sep}`)
-      )
-        return null;
-      const content = readFileSync(id);
-      sources[relative(root, id).split(sep).join('/')] = sha256(content);
-      return content.toString('utf8');
-    },
-  };
+const CLOCK_STEP_MS = 2000;
+
+/** Now by the clock of the file system `folder` is on, which stamps the sources, not this one's. */
+function fileSystemNow(folder: string): number {
+  mkdirSync(folder, { recursive: true });
+  const probe = join(folder, `.clock-${randomBytes(6).toString('hex')}`);
+  writeFileSync(probe, '');
+  try {
+    return statSync(probe).mtimeMs;
+  } finally {
+    rmSync(probe, { force: true });
+  }
+}
+
+/**
+ * What a build records of every source it read: the SHA-256 of the bytes it used and, where it
+ * can be trusted, the file's stamp (builds.mjs), which a launch compares instead of hashing.
+ */
+class SourceRecord {
+  private readonly hashes: Record<string, string> = {};
+  private readonly fileStamps: Record<string, string> = {};
+  private readonly startedAt: number;
+
+  constructor(
+    private readonly root: string,
+    /** A folder on the sources' file system the build may write a probe into. */
+    clockFolder: string,
+  ) {
+    this.startedAt = fileSystemNow(clockFolder);
+  }
+
+  /**
+   * The file's bytes, recorded. Its stamp is taken before it is read: an edit in between leaves
+   * an older stamp than the file's, so the next launch hashes it and finds what was built.
+   */
+  read(file: string): Buffer {
+    const path = join(this.root, file);
+    const stat = statSync(path);
+    const content = readFileSync(path);
+    this.hashes[file] = sha256(content);
+    if (Math.max(stat.mtimeMs, stat.ctimeMs) < this.startedAt - CLOCK_STEP_MS)
+      this.fileStamps[file] = fileStamp(stat);
+    return content;
+  }
+
+  get sources(): Record<string, string> {
+    return sortedByName(this.hashes);
+  }
+
+  get stamps(): Record<string, string> {
+    return sortedByName(this.fileStamps);
+  }
+
+  /**
+   * A Vite plugin that loads the project's own files through `read`: a file edited during the
+   * build is then recorded as it was read, and the next launch sees the change.
+   */
+  plugin(): Plugin {
+    return {
+      name: 'pressroom:record-sources',
+      enforce: 'pre',
+      load: (id) => {
+        if (
+          id.includes('\0') ||
+          id.includes('?') ||
+          !id.startsWith(this.root + sep) ||
+          id.includes(`${sep}node_modules${sep}`)
+        )
+          return null;
+        return this.read(relative(this.root, id).split(sep).join('/')).toString('utf8');
+      },
+    };
+  }
+}
+
+function sortedByName(record: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
 }
 
 /**
@@ -161,13 +227,13 @@ const INLINED_PACKAGES = ['zod', 'temporal-polyfill', 'commander', 'papaparse', 
 /** Where the renderer's build records its sources; launch.mjs and builds.mjs read it. */
 export const RENDERER_MANIFEST = 'dist/renderer.json';
 
-/** What the renderer's manifest holds: per source file, the SHA-256 it was built from. */
+/**
+ * What the renderer's manifest holds: per source file, the SHA-256 it was built from, and the
+ * stamps of those a launch may compare instead (builds.mjs).
+ */
 export interface RendererManifest {
   sources: Record<string, string>;
-}
-
-function hashFiles(root: string, files: string[], into: Record<string, string>): void {
-  for (const file of files) into[file] = sha256(readFileSync(join(root, file)));
+  stamps: Record<string, string>;
 }
 
 function filesUnder(root: string, folder: string): string[] {
@@ -183,34 +249,29 @@ function filesUnder(root: string, folder: string): string[] {
  */
 export async function buildRenderer(projectRoot = process.cwd()): Promise<RendererManifest> {
   const root = resolve(projectRoot);
-  const sources: Record<string, string> = {};
+  const record = new SourceRecord(root, join(root, 'dist'));
   // Read by Vite outside its module graph (the config, the page, public files), or deciding
   // how the sources are compiled (the build tools' versions).
-  hashFiles(
-    root,
-    [
-      'main/app/build.ts',
-      // It writes the compressed copies.
-      'main/host/static-files.ts',
-      'renderer/vite.config.ts',
-      'renderer/index.html',
-      ...filesUnder(root, 'renderer/public'),
-      ...['vite', 'svelte', '@sveltejs/vite-plugin-svelte'].map(
-        (name) => `node_modules/${name}/package.json`,
-      ),
-    ],
-    sources,
-  );
+  for (const file of [
+    'main/app/build.ts',
+    // It writes the compressed copies.
+    'main/host/static-files.ts',
+    'renderer/vite.config.ts',
+    'renderer/index.html',
+    ...filesUnder(root, 'renderer/public'),
+    ...['vite', 'svelte', '@sveltejs/vite-plugin-svelte'].map(
+      (name) => `node_modules/${name}/package.json`,
+    ),
+  ])
+    record.read(file);
   rmSync(join(root, RENDERER_MANIFEST), { force: true });
   await build({
     configFile: join(root, 'renderer/vite.config.ts'),
     logLevel: 'warn',
-    plugins: [recordSources(root, sources)],
+    plugins: [record.plugin()],
   });
   precompress(join(root, 'dist/renderer'));
-  const manifest: RendererManifest = {
-    sources: Object.fromEntries(Object.entries(sources).sort(([a], [b]) => a.localeCompare(b))),
-  };
+  const manifest: RendererManifest = { sources: record.sources, stamps: record.stamps };
   writeFileSync(join(root, RENDERER_MANIFEST), JSON.stringify(manifest, null, 2));
   return manifest;
 }
@@ -227,14 +288,14 @@ export async function buildCommands(projectRoot = process.cwd()): Promise<Comman
   const root = resolve(projectRoot);
   const out = join(root, 'out', 'node');
   const building = join(out, `.building-${randomBytes(6).toString('hex')}`);
+  const record = new SourceRecord(root, out);
   // This file decides what a build contains, and an upgrade of a package bundled in changes it,
   // so they are sources of every build too.
-  const sources: Record<string, string> = {};
   for (const file of [
     'main/app/build.ts',
     ...INLINED_PACKAGES.map((name) => `node_modules/${name}/package.json`),
   ])
-    sources[file] = sha256(readFileSync(join(root, file)));
+    record.read(file);
   try {
     await bundle({
       root,
@@ -246,15 +307,15 @@ export async function buildCommands(projectRoot = process.cwd()): Promise<Comman
       fileNames: '[name].js',
       emptyOutDir: true,
       inline: INLINED_PACKAGES,
-      plugins: [recordSources(root, sources)],
+      plugins: [record.plugin()],
       logLevel: 'error',
     });
-    const sorted = Object.fromEntries(
-      Object.entries(sources).sort(([a], [b]) => a.localeCompare(b)),
-    );
+    const sources = record.sources;
+    // Named by its sources' contents alone: the same sources make the same build.
     const manifest: CommandsManifest = {
-      build: sha256(Buffer.from(JSON.stringify(sorted))).slice(0, 16),
-      sources: sorted,
+      build: sha256(Buffer.from(JSON.stringify(sources))).slice(0, 16),
+      sources,
+      stamps: record.stamps,
     };
     const target = join(out, manifest.build);
     try {

@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import type { Session } from '../core/session';
-import { FirstPage, firstPageFiles } from './first-page';
+import { FirstCall } from './first-page';
 import { answerFailure, WebRequests } from './web-requests';
 
 export { CONTENT_SECURITY_POLICY } from './web-requests';
@@ -25,8 +25,8 @@ export interface WebHostOptions {
   /** How long a request's body may take to arrive (default 60 s; tests shorten it). */
   bodyTimeoutMs?: number;
   /**
-   * How long the session's opening may wait for a page to load its first files (first-page.ts):
-   * for `serve`, whose printed URL a browser opens at once. Unset: it opens at once.
+   * How long the session's opening may wait for a page's first call (first-page.ts): for
+   * `serve`, whose printed URL a browser opens at once. Unset: it opens at once.
    */
   pageFirstMs?: number;
 }
@@ -85,17 +85,12 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const requestTimeout = options.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
   // Node checks requestTimeout on this interval; its default (30 s) would stretch a short limit.
   const timeouts = { requestTimeout, connectionsCheckingInterval: Math.min(1000, requestTimeout) };
-  const firstPage =
-    options.pageFirstMs && staticDir
-      ? new FirstPage(firstPageFiles(staticDir), options.pageFirstMs)
-      : null;
+  const firstCall = options.pageFirstMs ? new FirstCall(options.pageFirstMs) : null;
   const server = createServer(timeouts, (request, response) => {
-    const path = (request.url ?? '/').split('?')[0] ?? '/';
-    if (path.startsWith('/api/')) firstPage?.done();
+    if (request.url?.startsWith('/api/')) firstCall?.done();
     requests
       .handle(request, response)
-      .catch((error: unknown) => answerFailure(request, response, error))
-      .finally(() => firstPage?.served(path));
+      .catch((error: unknown) => answerFailure(request, response, error));
   });
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
@@ -104,8 +99,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   requests.origin = origin;
   const open = options.session;
-  const pageLoaded = firstPage?.ready ?? Promise.resolve();
-  opened(typeof open === 'function' ? pageLoaded.then(open) : open);
+  const pageReady = firstCall?.ready ?? Promise.resolve();
+  opened(typeof open === 'function' ? pageReady.then(open) : open);
   return {
     url: `${origin}/#token=${token}`,
     oneTimeUrl: () => `${origin}/#code=${requests.codes.issue()}`,
@@ -114,7 +109,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     session,
     close: async () => {
       closed = true;
-      firstPage?.done();
+      firstCall?.done();
       unsubscribe();
       for (const stream of requests.streams) stream.end();
       await new Promise<void>((done) => {

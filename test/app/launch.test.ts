@@ -12,6 +12,7 @@ import {
   rmSync,
   statSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,10 +27,18 @@ function launch(entry: string, ...args: string[]) {
   return run(process.execPath, [join(root, 'main/app/launch.mjs'), entry, ...args], { cwd: root });
 }
 
+interface Manifest {
+  build: string;
+  sources: Record<string, string>;
+  stamps: Record<string, string>;
+}
+
+function manifest(): Manifest {
+  return JSON.parse(readFileSync(join(root, 'out/node/manifest.json'), 'utf8')) as Manifest;
+}
+
 function currentBuild(): string {
-  return (
-    JSON.parse(readFileSync(join(root, 'out/node/manifest.json'), 'utf8')) as { build: string }
-  ).build;
+  return manifest().build;
 }
 
 function writeWord(word: string): void {
@@ -93,6 +102,40 @@ describe('launch.mjs', () => {
     expect(outputs.map((output) => output.stdout)).toEqual(['two \n', 'two \n', 'two \n']);
     expect(outputs.map((output) => output.stderr)).toEqual(['', '', '']);
     expect(currentBuild()).not.toBe(before);
+  }, 60_000);
+
+  it('trusts no stamp of a file changed within a clock step of the build, or later', async () => {
+    writeWord('six');
+    // Its time ahead of the build (unpacked from a computer whose clock is ahead, or edited
+    // as the build began): an edit in the same clock step could keep its stamp, so it is hashed.
+    const word = join(root, 'main/cli/word.ts');
+    const ahead = new Date(Date.now() + 60_000);
+    utimesSync(word, ahead, ahead);
+    await launch('cli');
+    expect(manifest().stamps['main/cli/word.ts']).toBeUndefined();
+    expect(manifest().stamps['main/cli/index.ts']).toBeDefined();
+  }, 60_000);
+
+  it('reads no source whose stamp is unchanged, and sees an edit that keeps size and time', async () => {
+    writeWord('ten');
+    // Older than the file system clock's coarsest step when the build begins: stamped.
+    await new Promise((done) => setTimeout(done, 2100));
+    expect((await launch('cli')).stdout).toBe('ten \n');
+    const word = join(root, 'main/cli/word.ts');
+    expect(manifest().stamps['main/cli/word.ts']).toBeDefined();
+    // A recorded hash the file no longer has is not looked at while its stamp holds.
+    const path = join(root, 'out/node/manifest.json');
+    const wrong = { ...manifest(), sources: { ...manifest().sources } };
+    wrong.sources['main/cli/word.ts'] = '0'.repeat(64);
+    writeFileSync(path, JSON.stringify(wrong));
+    expect((await launch('cli')).stdout).toBe('ten \n');
+    expect(manifest()).toEqual(wrong);
+    // Same size, modification time set back: the change time still tells.
+    const { atime, mtime } = statSync(word);
+    writeWord('two');
+    utimesSync(word, atime, mtime);
+    expect((await launch('cli')).stdout).toBe('two \n');
+    expect(manifest().sources['main/cli/word.ts']).not.toBe('0'.repeat(64));
   }, 60_000);
 
   it('builds the interface for start when it is missing, and again after a source changed', async () => {

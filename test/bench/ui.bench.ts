@@ -10,7 +10,8 @@
 //  5. Lighthouse (desktop preset, then with the CPU slowed 4×) on the first screen: performance
 //     score, cumulative layout shift, total blocking time, and JavaScript loaded but not run.
 // Every figure is the median of ROUNDS runs (BENCH_ROUNDS, 3 unless set), printed with its runs
-// and its target, this tree beside the baseline. BENCH_BASELINE=off measures this tree alone.
+// and its target, this tree beside the baseline. BENCH_BASELINE=off measures this tree alone;
+// BENCH_ONLY=cold-start measures the first row alone (no seeding, no Lighthouse, no screens).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -31,6 +32,7 @@ const POSTS = 5_000;
 const PRODUCTS = 100_000;
 const MILLION = 1_000_000;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const COLD_START_ONLY = process.env.BENCH_ONLY === 'cold-start';
 
 function median(values: number[]): number {
   return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
@@ -402,7 +404,7 @@ async function measurePass(tree: Tree, pass: number): Promise<void> {
     execFileSync(process.execPath, ['main/app/launch.mjs', 'build'], { cwd: root });
     const warm = await serve({ root });
     await warm.stop();
-    seedWith(root, ownDb, ownMillion);
+    if (!COLD_START_ONLY) seedWith(root, ownDb, ownMillion);
   }
   const browser = await launchChromium();
   try {
@@ -416,6 +418,7 @@ async function measurePass(tree: Tree, pass: number): Promise<void> {
     );
     await page.close();
     await fresh.stop();
+    if (COLD_START_ONLY) return;
     const lighthoused = await serve({ root });
     await measureLighthouse(lighthoused.url, figures);
     await lighthoused.stop();
@@ -437,7 +440,7 @@ interface Tree {
   figures: Figures;
 }
 
-writeSeedFiles();
+if (!COLD_START_ONLY) writeSeedFiles();
 const baseline = baselineTree();
 const ours: Tree = { root: process.cwd(), name: 'ours', figures: new Map() };
 const theirs: Tree | null = baseline

@@ -11,10 +11,10 @@ import { createOutput } from '../output';
 import { globalOptions, intOption } from '../options';
 
 /**
- * How long the session's opening waits for a page opened from the printed URL to load its first
- * files: a browser started beside `serve` asks within a few hundred milliseconds.
+ * How long the session's opening waits for the first call of a page opened from the printed URL:
+ * a browser started beside `serve` has drawn the page and calls within a second on a busy machine.
  */
-const PAGE_FIRST_MS = 1000;
+const PAGE_FIRST_MS = 1500;
 
 export function registerServe(program: Command): void {
   program
@@ -73,8 +73,8 @@ export function registerServe(program: Command): void {
         ).session;
       // The URL first: the page loads while the workspace opens (the demo's platform, first sync
       // and seed take a second or more), and its calls wait for the session. A browser opened from
-      // the URL gets its first files before the core's code loads; with --open, the browser
-      // opens once the session is.
+      // the URL draws the page before the core's code loads (host/first-page.ts); with --open,
+      // the browser opens once the session is.
       const host = await startWebHost({
         session: openSession,
         port: options.port,
