@@ -18,6 +18,9 @@
 //     the core's longest wait for `status` while it runs (target < 16 ms) and peak memory (target
 //     < 150 MB, flat in the list's length) beside the same process's idle peak, beside 1880bb5.
 //     BENCH_SKIP_SYNC=1 leaves it out.
+// Every import and sync runs in a child process from a bundle of its script and the tree's code
+// made with esbuild (./baseline.ts, runInTree), for this tree and the baseline's alike: the app
+// runs bundled code (out/node), so the figures measure it, not tsx compiling it as it loads.
 import { execFileSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
