@@ -8,6 +8,7 @@
 import { setImmediate } from 'node:timers/promises';
 import { PRIORITY } from '../../shared/domain';
 import type { ImportProgress, ImportResult } from '../../shared/domain';
+import { SLICE_BUDGET_MS, SliceSizer } from '../../shared/slices';
 import type { WorkspaceStore } from '../store';
 import { IMPORT_BEAT_MS } from '../store/imports';
 import type { NewOutboxItem } from '../store/outbox';
@@ -32,18 +33,14 @@ import {
 export { UnusableFile };
 
 /**
- * Rows per write transaction. Each holds the app's other calls until it commits, so each is
- * bounded by time, not rows: the first takes MIN_WRITE_BATCH rows, and each next one as many as
- * the last one's pace fits in WRITE_BUDGET_MS, up to WRITE_BATCH. Its commit does not wait for
- * the disk (WorkspaceStore.transactionDurableLater): with one disk flush per commit, short
+ * Rows per write transaction. Each holds the app's other calls until it commits, so each is a
+ * slice bounded by time, not rows (shared/slices.ts): the first takes 100 rows, and each next one
+ * as many as the last one's pace fits in a slice's budget, up to 10,000. Its commit does not wait
+ * for the disk (WorkspaceStore.transactionDurableLater): with one disk flush per commit, short
  * transactions made the import 1.5× slower; the batch's last write flushes them all.
  */
-const WRITE_BATCH = 10_000;
-const MIN_WRITE_BATCH = 100;
-const WRITE_BUDGET_MS = 8;
+const WRITE_ROWS = { first: 100, min: 100, max: 10_000 };
 const PROGRESS_EVERY = 5_000;
-/** The longest the run reads and checks rows without letting other calls in. */
-const YIELD_EVERY_MS = 8;
 
 /** Counts a row's slot into the result, listing it among the first. */
 function addSlot(result: ImportResult, slot: ImportResult['slots'][number]): void {
@@ -199,7 +196,7 @@ class ImportRun {
   private readonly toQueue: NewOutboxItem[] = [];
   // Real time, not options.now: it spaces the beats out while the import runs.
   private lastBeat = Date.now();
-  private writeBatch = MIN_WRITE_BATCH;
+  private readonly writeRows = new SliceSizer(WRITE_ROWS);
 
   constructor(
     private readonly store: WorkspaceStore,
@@ -261,12 +258,12 @@ class ImportRun {
         this.take(row);
         if (this.progress.rowsRead % PROGRESS_EVERY === 0) this.report();
         // A write is a turn of its own: the app's other calls get one before and after it.
-        if (this.pending.length >= this.writeBatch) {
+        if (this.pending.length >= this.writeRows.size) {
           await this.store.room();
           this.flush();
           await setImmediate();
           lastYield = performance.now();
-        } else if (performance.now() - lastYield >= YIELD_EVERY_MS) {
+        } else if (performance.now() - lastYield >= SLICE_BUDGET_MS) {
           // The stream may hand over chunks it has already read without a turn of the event
           // loop: give the app's other calls theirs, so they wait milliseconds, not the import.
           await setImmediate();
@@ -324,9 +321,7 @@ class ImportRun {
       writeRows(store, items, result, this.options, this.toQueue);
       if (result.batch) store.imports.beat(result.batch);
     });
-    const perRow = (performance.now() - started) / items.length;
-    const fits = Math.floor(WRITE_BUDGET_MS / Math.max(perRow, 1e-6));
-    this.writeBatch = Math.max(MIN_WRITE_BATCH, Math.min(WRITE_BATCH, fits));
+    this.writeRows.took(items.length, performance.now() - started);
     this.lastBeat = Date.now();
     this.progress.rowsWritten = result.inserted + result.updated + result.unchanged;
   }
@@ -376,7 +371,7 @@ class ImportRun {
     // In short transactions, as the rows were written: the app's other work runs between them.
     for (let next = 0; next < toQueue.length;) {
       store.transactionDurableLater(() => {
-        const until = performance.now() + WRITE_BUDGET_MS;
+        const until = performance.now() + SLICE_BUDGET_MS;
         do store.outbox.enqueue(toQueue[next++] as NewOutboxItem);
         while (next < toQueue.length && performance.now() < until);
         store.imports.beat(batch);

@@ -44,7 +44,8 @@ export interface WholeList<T> extends ListReading {
  * the last page) and what was read reaches its `total` if it stated one, the items reach its
  * `total`, or a page is empty. A short page proves nothing (a server may cap pages silently). A
  * page that repeats items already read stops the reading, unproven. `onItems` returning true
- * stops it too (a lookup that found what it looks for).
+ * stops it too (a lookup that found what it looks for); the next page waits for it when it
+ * returns a promise (a sync writing a page in slices).
  */
 export async function walkList<T extends { id: string }>(
   fetchPage: FetchPage<T>,
@@ -73,7 +74,7 @@ export async function walkList<T extends { id: string }>(
         `page ${pageIndex} repeats items already read (the server seems to ignore the page asked for); the list was not read to its end`,
       );
     }
-    if (onItems(fresh, seen.size) === true) return done('stopped once found');
+    if ((await onItems(fresh, seen.size)) === true) return done('stopped once found');
     const count = seen.size + rejected.length;
     if (pastStatedEnd && fresh.length === 0 && current.rejected.length === 0)
       return done(contradiction(current.total ?? statedTotal, count));

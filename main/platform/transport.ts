@@ -2,7 +2,9 @@
 // on every request, the answer's body read within a size limit, rate-limit headers parsed from
 // every answer, and anything but a readable 2xx turned into a typed PlatformError. The endpoint
 // table (client.ts) says what to ask; this says how.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { z } from 'zod';
+import { SliceSizer, inSlices } from '../../shared/slices';
 import { describeIssues, summarizeIssues } from '../../shared/validation';
 import { BodyTooLarge, idleTimeout, parseJsonExact, readBodyText } from './body';
 import type { IdleTimeout } from './body';
@@ -215,17 +217,24 @@ export class Transport {
     return read(schema, answer, unwrapOne(answer.body));
   }
 
-  /** One page of a list: items that do not fit their schema are set aside, not fatal. */
+  /**
+   * One page of a list: items that do not fit their schema are set aside, not fatal. Its items
+   * are read in slices with turns of the event loop between: a page of 200 orders took 10 to
+   * 45 ms to read at once, a stall of the app's other calls (#32).
+   */
   async list<S extends z.ZodType>(schema: S, call: Call): Promise<Page<z.output<S>>> {
     const answer = await this.request(listCall(call, this.base));
     const shape = readList(answer.body, pageAsked(call.query));
     if (!shape) throw badResponse(answer, 'the answer is not a list');
     const items: z.output<S>[] = [];
     const rejected: RejectedItem[] = [];
-    shape.items.forEach((item, index) => {
-      const result = schema.safeParse(item);
-      if (result.success) items.push(result.data as z.output<S>);
-      else rejected.push(rejectedItem(item, index, result.error));
+    const indexed = shape.items.map((item, index) => ({ item, index }));
+    await inSlices(indexed, new SliceSizer(ITEMS_PER_SLICE), SLICE_CLOCK, (slice) => {
+      for (const { item, index } of slice) {
+        const result = schema.safeParse(item);
+        if (result.success) items.push(result.data as z.output<S>);
+        else rejected.push(rejectedItem(item, index, result.error));
+      }
     });
     return {
       items,
@@ -237,6 +246,12 @@ export class Transport {
     };
   }
 }
+
+/** A page's items read per slice: a few at first, then as many as the budget fits. */
+const ITEMS_PER_SLICE = { first: 20, min: 1, max: 1_000 };
+
+/** The main process's clock for slices; its turn lets timers and I/O in (setImmediate). */
+const SLICE_CLOCK = { now: () => performance.now(), turn: () => nextTurn() };
 
 export function read<S extends z.ZodType>(schema: S, answer: Answer, value: unknown): z.output<S> {
   const result = schema.safeParse(value);

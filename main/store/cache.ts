@@ -11,6 +11,7 @@ import type {
   SubscriberSummary,
   TagAudience,
 } from '../../shared/domain';
+import { SliceSizer } from '../../shared/slices';
 import { durableLater } from './db';
 import type { WorkspaceDb } from './db';
 import type { CatalogFields } from './products';
@@ -73,9 +74,8 @@ function parseRaw(text: string): Record<string, unknown> {
   return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
 }
 
-/** Rows judged in finishRead's first transaction; later ones take what JUDGE_BUDGET_MS fits. */
-const JUDGE_FIRST_ROWS = 1_000;
-const JUDGE_BUDGET_MS = 8;
+/** Rows judged per transaction of finishRead: as many as a slice's budget fits, within these. */
+export const JUDGE_ROWS = { first: 1_000, min: 1_000, max: 10_000 };
 
 export class CacheStore {
   constructor(
@@ -169,7 +169,7 @@ export class CacheStore {
    * such row counts one more miss, and a row missed by two whole reads in a row is deleted (one
    * miss can be an offset shifted by a delete during the read). `missedOnce`: rows this read
    * missed for the first time, which a second read can settle at once. A long list (100,000
-   * orders) is judged in short transactions by rowid, each about JUDGE_BUDGET_MS of work, the
+   * orders) is judged in short transactions by rowid, each a slice (shared/slices.ts), the
    * app's other calls running between them: each row is judged once, and a row a newer read
    * writes meanwhile carries that read's generation, which this one does not judge.
    */
@@ -181,16 +181,16 @@ export class CacheStore {
     const judged = { missedOnce: 0, pruned: 0 };
     if (!whole) return judged;
     let after = 0;
-    let rows = JUDGE_FIRST_ROWS;
+    const sizer = new SliceSizer(JUDGE_ROWS);
     for (;;) {
+      const rows = sizer.size;
       const started = performance.now();
       const through = durableLater(this.db, () =>
         this.db.transaction(() => this.judge(list, generation, after, rows, judged)).immediate(),
       );
       if (through === null) return judged;
       after = through;
-      const perRow = (performance.now() - started) / rows;
-      rows = Math.max(JUDGE_FIRST_ROWS, Math.floor(JUDGE_BUDGET_MS / Math.max(perRow, 1e-6)));
+      sizer.took(rows, performance.now() - started);
       await this.room();
     }
   }

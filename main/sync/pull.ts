@@ -3,6 +3,8 @@
 // is written as it arrives, and a page refused for now is asked again.
 import { PRIORITY } from '../../shared/domain';
 import type { SyncOutcome } from '../../shared/domain';
+import { SliceSizer, inSlices } from '../../shared/slices';
+import type { SliceClock } from '../../shared/slices';
 import type { PlatformClient } from '../platform/client';
 import { PAGE_RETRY_RULES, retryingPages, walkList } from '../platform/lists';
 import type { ListReading, Page, PageRetryRules } from '../platform/lists';
@@ -27,6 +29,12 @@ const millis = (iso: string | null | undefined) => (iso ? Date.parse(iso) : null
 
 export class PullSync {
   private running: Promise<SyncReport> | null = null;
+  /** A page's items written per transaction: as many as fit a slice's budget at the last pace. */
+  private readonly pageSlices = new SliceSizer({ first: 50, min: 10, max: PER_PAGE });
+  private readonly storeClock: SliceClock = {
+    now: () => performance.now(),
+    turn: () => this.store.room(),
+  };
 
   constructor(
     private readonly store: WorkspaceStore,
@@ -61,11 +69,12 @@ export class PullSync {
 
   /**
    * One list read page by page, each page requested at sync priority (asked again when refused
-   * for now) and handed to `onItems` as it arrives, so memory stays flat whatever its length.
+   * for now) and handed to `onItems` as it arrives, so memory stays flat whatever its length, in
+   * slices (each its own short transaction) with the app's other calls between them.
    */
   private walk<T extends { id: string }>(
     list: (request: PageRequest) => Promise<Page<T>>,
-    onItems: (items: T[]) => void,
+    onItems: (items: readonly T[]) => void,
     onPage: (fetched: number) => void,
   ): Promise<ListReading> {
     const gated = async (request: PageRequest) => {
@@ -78,8 +87,8 @@ export class PullSync {
         release();
       }
     };
-    return walkList(retryingPages(gated, this.retries), (items, read) => {
-      onItems(items);
+    return walkList(retryingPages(gated, this.retries), async (items, read) => {
+      await inSlices(items, this.pageSlices, this.storeClock, onItems);
       onPage(read);
     });
   }
@@ -92,7 +101,7 @@ export class PullSync {
   private async pruned<T extends { id: string }>(
     name: PrunedList,
     list: (request: PageRequest) => Promise<Page<T>>,
-    put: (items: T[], generation: number) => void,
+    put: (items: readonly T[], generation: number) => void,
     onPage: (fetched: number) => void,
   ): Promise<SyncOutcome> {
     const readOnce = async () => {
@@ -139,12 +148,12 @@ export class PullSync {
         );
       case 'posts': {
         const list = (request: PageRequest) => client.listPosts({ ...page, ...request });
-        const put = (posts: Post[]) => cache.mergePosts(posts.map(postRow));
+        const put = (posts: readonly Post[]) => cache.mergePosts(posts.map(postRow));
         return outcomeOf(await this.walk(list, put, onPage));
       }
       case 'products': {
         const list = (request: PageRequest) => client.listProducts({ ...page, ...request });
-        const put = (products: Product[]) => cache.mergeProducts(products.map(productRow));
+        const put = (products: readonly Product[]) => cache.mergeProducts(products.map(productRow));
         return outcomeOf(await this.walk(list, put, onPage));
       }
     }

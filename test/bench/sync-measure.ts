@@ -121,7 +121,7 @@ export function syncInChild(
 
 /**
  * The peak memory of the same kind of process opening a workspace on `platform` and closing it,
- * syncing nothing: what of a sync's peak is the process itself (Node, tsx compiling the tree).
+ * syncing nothing: what of a sync's peak is the process itself (Node, the tree's code loaded).
  */
 export function idleInChild(
   root: string,

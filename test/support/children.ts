@@ -12,28 +12,36 @@ import { build } from 'esbuild';
 const OUT = resolve('out', 'test-children');
 const bundles = new Map<string, Promise<string>>();
 
-async function bundle(entry: string): Promise<string> {
-  const result = await build({
-    entryPoints: [entry],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    write: false,
-    logLevel: 'error',
-  });
-  const code = result.outputFiles[0]!.contents;
+/** How a child script is bundled: the tree's modules in one file, packages from node_modules. */
+export const CHILD_BUNDLE = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  write: false,
+  logLevel: 'error',
+} as const;
+
+/**
+ * Saves a bundle's `code` in `folder` under `name` and its content's hash (a rerun reuses it),
+ * written aside and renamed, so a process beside this one never runs half a file.
+ */
+export function saveBundle(code: Uint8Array, folder: string, name: string): string {
   const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
-  const file = join(OUT, `${basename(entry, '.ts')}-${hash}.mjs`);
+  const file = join(folder, `${name}-${hash}.mjs`);
   if (!existsSync(file)) {
-    mkdirSync(OUT, { recursive: true });
-    // Written aside and renamed, so a test process beside this one never runs half a file.
+    mkdirSync(folder, { recursive: true });
     const partial = `${file}.${process.pid}`;
     writeFileSync(partial, code);
     renameSync(partial, file);
   }
   return file;
+}
+
+async function bundle(entry: string): Promise<string> {
+  const result = await build({ entryPoints: [entry], ...CHILD_BUNDLE });
+  return saveBundle(result.outputFiles[0]!.contents, OUT, basename(entry, '.ts'));
 }
 
 /** Starts `entry` (a test script in TypeScript) in a child Node process, bundled on first use. */

@@ -37,10 +37,28 @@ function epochMillis(value: number): number {
 const EPOCH_TEXT = /^-?\d+(\.\d+)?$/;
 const RFC_2822_ZONE = /(?:[+-]\d{4}|\b(?:UT|UTC|GMT|Z|[ECMP][SD]T))\s*$/i;
 
+/** The canonical form most platforms send, `2026-11-28T12:39:21.615Z`. */
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z$/;
+
+/**
+ * Milliseconds of a canonical ISO UTC text without Temporal, whose parse took most of reading a
+ * page of orders (#32); NaN when it is not one. Date.parse rolls an impossible day over (February
+ * 30th is March 2nd), so only a text that comes back the same from its milliseconds counts.
+ */
+function isoUtcMillis(text: string): number {
+  if (!ISO_UTC.test(text)) return NaN;
+  const ms = Date.parse(text);
+  return Number.isFinite(ms) && new Date(ms).toISOString().slice(0, 19) === text.slice(0, 19)
+    ? ms
+    : NaN;
+}
+
 /** Milliseconds of a date-time text; a text without a zone or offset is UTC (docs/platform-api.md). */
 function textMillis(text: string): number {
   const trimmed = text.trim();
   if (EPOCH_TEXT.test(trimmed)) return epochMillis(Number(trimmed));
+  const canonical = isoUtcMillis(trimmed);
+  if (!Number.isNaN(canonical)) return canonical;
   if (/^\d{4}-\d{2}-\d{2}/.test(trimmed)) {
     try {
       return Temporal.Instant.from(trimmed).epochMilliseconds;

@@ -17,6 +17,7 @@ import { migration012 } from './012-lease-fencing-epoch';
 import { migration013 } from './013-status-counts';
 import { migration014 } from './014-team-workspace';
 import { migration015 } from './015-team-pending-transitions';
+import { migration016 } from './016-import-rows-counted-per-statement';
 
 export type { Migration } from './migration';
 
@@ -36,4 +37,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration013,
   migration014,
   migration015,
+  migration016,
 ];
