@@ -18,7 +18,9 @@ function start(env: NodeJS.ProcessEnv) {
   return { child, output: () => output };
 }
 
-describe('npm start', () => {
+// The first start after a checkout or an edit builds what it runs first (launch.mjs), as on a
+// fresh clone: tens of seconds on a loaded machine.
+describe('npm start', { timeout: 120_000 }, () => {
   it('says Electron is missing in its first line, then serves the demo workspace in the browser', async () => {
     const home = mkdtempSync(join(tmpdir(), 'pressroom-home-'));
     // An empty override: the electron package is installed, its binary is not.
