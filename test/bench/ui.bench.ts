@@ -10,7 +10,8 @@
 //  5. Lighthouse (desktop preset, then with the CPU slowed 4×) on the first screen: performance
 //     score, cumulative layout shift, total blocking time, and JavaScript loaded but not run.
 // Every figure is the median of ROUNDS runs (BENCH_ROUNDS, 3 unless set), printed with its runs
-// and its target, this tree beside the baseline. BENCH_BASELINE=off measures this tree alone.
+// and its target, this tree beside the baseline. BENCH_BASELINE=off measures this tree alone;
+// BENCH_ONLY=catalog measures the catalog rows (3 and 4) alone.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -31,6 +32,7 @@ const POSTS = 5_000;
 const PRODUCTS = 100_000;
 const MILLION = 1_000_000;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const CATALOG_ONLY = process.env.BENCH_ONLY === 'catalog';
 
 function median(values: number[]): number {
   return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
@@ -389,6 +391,23 @@ async function measureLighthouse(url: string, figures: Figures): Promise<void> {
   }
 }
 
+/** The web host's cold start to an interactive page, and Lighthouse on the first screen. */
+async function measureFirstScreen(browser: Browser, root: string, figures: Figures): Promise<void> {
+  const started = performance.now();
+  const fresh = await serve({ root });
+  const { page } = await openApp(browser, fresh.url);
+  record(
+    figures,
+    { label: 'web-host cold start to an interactive page', unit: 'ms', target: '< 500 ms' },
+    performance.now() - started,
+  );
+  await page.close();
+  await fresh.stop();
+  const lighthoused = await serve({ root });
+  await measureLighthouse(lighthoused.url, figures);
+  await lighthoused.stop();
+}
+
 /**
  * One run of every figure for the tree at `root`, over its own copies of the seeded workspaces.
  * The trees take turns, a pass each, so a machine busier for a while weighs on both alike.
@@ -406,24 +425,12 @@ async function measurePass(tree: Tree, pass: number): Promise<void> {
   }
   const browser = await launchChromium();
   try {
-    const started = performance.now();
-    const fresh = await serve({ root });
-    const { page } = await openApp(browser, fresh.url);
-    record(
-      figures,
-      { label: 'web-host cold start to an interactive page', unit: 'ms', target: '< 500 ms' },
-      performance.now() - started,
-    );
-    await page.close();
-    await fresh.stop();
-    const lighthoused = await serve({ root });
-    await measureLighthouse(lighthoused.url, figures);
-    await lighthoused.stop();
+    if (!CATALOG_ONLY) await measureFirstScreen(browser, root, figures);
     const [served, million] = await Promise.all([
       serve({ root, args: ['--db', ownDb] }),
       serve({ root, args: ['--db', ownMillion] }),
     ]);
-    await measureCalendar(browser, served.url, figures);
+    if (!CATALOG_ONLY) await measureCalendar(browser, served.url, figures);
     await measureCatalogs(browser, served.url, million.url, figures, pass === 0);
     await Promise.all([served.stop(), million.stop()]);
   } finally {
