@@ -11,7 +11,7 @@
 //     score, cumulative layout shift, total blocking time, and JavaScript loaded but not run.
 // Every figure is the median of ROUNDS runs (BENCH_ROUNDS, 3 unless set), printed with its runs
 // and its target, this tree beside the baseline. BENCH_BASELINE=off measures this tree alone;
-// BENCH_ONLY=cold-start measures the first row alone (no seeding, no Lighthouse, no screens).
+// BENCH_ONLY (a comma list of start, lighthouse, calendar, catalog) measures only those rows.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -32,7 +32,13 @@ const POSTS = 5_000;
 const PRODUCTS = 100_000;
 const MILLION = 1_000_000;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const COLD_START_ONLY = process.env.BENCH_ONLY === 'cold-start';
+const SECTIONS = ['start', 'lighthouse', 'calendar', 'catalog'] as const;
+const ONLY = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
+const unknownSection = ONLY?.find((name) => !(SECTIONS as readonly string[]).includes(name));
+if (unknownSection !== undefined)
+  throw new Error(`BENCH_ONLY names ${unknownSection}; the sections are ${SECTIONS.join(', ')}`);
+/** Whether this run measures a section's rows (BENCH_ONLY, else all). */
+const measures = (section: (typeof SECTIONS)[number]): boolean => !ONLY || ONLY.includes(section);
 
 function median(values: number[]): number {
   return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
@@ -61,8 +67,8 @@ function writeSeedFiles(): void {
 
 /**
  * The posts and catalog imported into `dbFile`, and a million products written into
- * `millionFile`, by the code of the tree at `root`: a tree refuses a workspace a newer schema
- * wrote, so each tree makes its own.
+ * `millionFile` when the catalog is measured, by the code of the tree at `root`: a tree refuses a
+ * workspace a newer schema wrote, so each tree makes its own.
  */
 function seedWith(root: string, dbFile: string, millionFile: string): void {
   const tree = treeModules(root);
@@ -80,10 +86,12 @@ function seedWith(root: string, dbFile: string, millionFile: string): void {
     await p.imports.importFile({ kind: 'posts', path: ${JSON.stringify(postsCsv)}, past: 'publish-now', dryRun: false, onError: 'abort', queue: false, fillSlots: false, allowDuplicates: false });
     await p.imports.importFile({ kind: 'products', path: ${JSON.stringify(productsCsv)}, past: 'error', dryRun: false, onError: 'abort', queue: false, fillSlots: false, allowDuplicates: false });
     p.close();
-    const db = openWorkspaceDb(${JSON.stringify(millionFile)});
-    const now = Date.now();
-    db.prepare(${JSON.stringify(MANY_PRODUCTS_SQL)}).run(${MILLION}, now, now);
-    db.close();
+    if (${measures('catalog')}) {
+      const db = openWorkspaceDb(${JSON.stringify(millionFile)});
+      const now = Date.now();
+      db.prepare(${JSON.stringify(MANY_PRODUCTS_SQL)}).run(${MILLION}, now, now);
+      db.close();
+    }
   `,
     ],
     { cwd: root, stdio: 'inherit' },
@@ -391,6 +399,7 @@ async function measureLighthouse(url: string, figures: Figures): Promise<void> {
   }
 }
 
+/** The web host's cold start to an interactive page, and Lighthouse on the first screen. */
 /**
  * One run of every figure for the tree at `root`, over its own copies of the seeded workspaces.
  * The trees take turns, a pass each, so a machine busier for a while weighs on both alike.
@@ -404,31 +413,43 @@ async function measurePass(tree: Tree, pass: number): Promise<void> {
     execFileSync(process.execPath, ['main/app/launch.mjs', 'build'], { cwd: root });
     const warm = await serve({ root });
     await warm.stop();
-    if (!COLD_START_ONLY) seedWith(root, ownDb, ownMillion);
+    if (measures('calendar') || measures('catalog')) seedWith(root, ownDb, ownMillion);
   }
   const browser = await launchChromium();
   try {
-    const started = performance.now();
-    const fresh = await serve({ root });
-    const { page } = await openApp(browser, fresh.url);
-    record(
-      figures,
-      { label: 'web-host cold start to an interactive page', unit: 'ms', target: '< 500 ms' },
-      performance.now() - started,
-    );
-    await page.close();
-    await fresh.stop();
-    if (COLD_START_ONLY) return;
-    const lighthoused = await serve({ root });
-    await measureLighthouse(lighthoused.url, figures);
-    await lighthoused.stop();
-    const [served, million] = await Promise.all([
-      serve({ root, args: ['--db', ownDb] }),
-      serve({ root, args: ['--db', ownMillion] }),
-    ]);
-    await measureCalendar(browser, served.url, figures);
-    await measureCatalogs(browser, served.url, million.url, figures, pass === 0);
-    await Promise.all([served.stop(), million.stop()]);
+    if (measures('start')) {
+      const started = performance.now();
+      const fresh = await serve({ root });
+      const { page } = await openApp(browser, fresh.url);
+      record(
+        figures,
+        { label: 'web-host cold start to an interactive page', unit: 'ms', target: '< 500 ms' },
+        performance.now() - started,
+      );
+      await page.close();
+      await fresh.stop();
+    }
+    if (measures('lighthouse')) {
+      const lighthoused = await serve({ root });
+      await measureLighthouse(lighthoused.url, figures);
+      await lighthoused.stop();
+    }
+    if (measures('calendar')) {
+      const served = await serve({ root, args: ['--db', ownDb] });
+      await measureCalendar(browser, served.url, figures);
+      await served.stop();
+    }
+    if (measures('catalog')) {
+      const [served, million] = await Promise.all([
+        serve({ root, args: ['--db', ownDb] }),
+        serve({ root, args: ['--db', ownMillion] }),
+      ]);
+      // Its figure times a warm web host, not its first answers: a page is opened once before
+      // (in a full run, the calendar's).
+      await (await openApp(browser, served.url)).page.close();
+      await measureCatalogs(browser, served.url, million.url, figures, pass === 0);
+      await Promise.all([served.stop(), million.stop()]);
+    }
   } finally {
     await browser.close();
   }
@@ -440,7 +461,7 @@ interface Tree {
   figures: Figures;
 }
 
-if (!COLD_START_ONLY) writeSeedFiles();
+if (measures('calendar') || measures('catalog')) writeSeedFiles();
 const baseline = baselineTree();
 const ours: Tree = { root: process.cwd(), name: 'ours', figures: new Map() };
 const theirs: Tree | null = baseline

@@ -55,7 +55,7 @@ describe('the catalog grid', () => {
     const lastBefore = Math.max(...rendered());
     const read = vi.spyOn(CatalogRows.prototype, 'row');
     // jsdom lays nothing out: the scroller says where it is, as a browser's would.
-    Object.defineProperty(body, 'scrollTop', { configurable: true, writable: true, value: 102 });
+    Object.defineProperty(body, 'scrollTop', { configurable: true, writable: true, value: 680 });
     await fireEvent.scroll(body);
     expect(Math.max(...rendered())).toBeGreaterThan(lastBefore);
     const reread = read.mock.calls.map(([index]) => index).filter((index) => index <= lastBefore);
