@@ -10,7 +10,8 @@
 //  5. Lighthouse (desktop preset, then with the CPU slowed 4×) on the first screen: performance
 //     score, cumulative layout shift, total blocking time, and JavaScript loaded but not run.
 // Every figure is the median of ROUNDS runs (BENCH_ROUNDS, 3 unless set), printed with its runs
-// and its target, this tree beside the baseline. BENCH_BASELINE=off measures this tree alone.
+// and its target, this tree beside the baseline. BENCH_BASELINE=off measures this tree alone;
+// BENCH_ONLY (a comma list of start, lighthouse, calendar, catalog) measures only those rows.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -31,6 +32,13 @@ const POSTS = 5_000;
 const PRODUCTS = 100_000;
 const MILLION = 1_000_000;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SECTIONS = ['start', 'lighthouse', 'calendar', 'catalog'] as const;
+const ONLY = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
+const unknownSection = ONLY?.find((name) => !(SECTIONS as readonly string[]).includes(name));
+if (unknownSection !== undefined)
+  throw new Error(`BENCH_ONLY names ${unknownSection}; the sections are ${SECTIONS.join(', ')}`);
+/** Whether this run measures a section's rows (BENCH_ONLY, else all). */
+const measures = (section: (typeof SECTIONS)[number]): boolean => !ONLY || ONLY.includes(section);
 
 function median(values: number[]): number {
   return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
@@ -59,8 +67,8 @@ function writeSeedFiles(): void {
 
 /**
  * The posts and catalog imported into `dbFile`, and a million products written into
- * `millionFile`, by the code of the tree at `root`: a tree refuses a workspace a newer schema
- * wrote, so each tree makes its own.
+ * `millionFile` when the catalog is measured, by the code of the tree at `root`: a tree refuses a
+ * workspace a newer schema wrote, so each tree makes its own.
  */
 function seedWith(root: string, dbFile: string, millionFile: string): void {
   const tree = treeModules(root);
@@ -78,10 +86,12 @@ function seedWith(root: string, dbFile: string, millionFile: string): void {
     await p.imports.importFile({ kind: 'posts', path: ${JSON.stringify(postsCsv)}, past: 'publish-now', dryRun: false, onError: 'abort', queue: false, fillSlots: false, allowDuplicates: false });
     await p.imports.importFile({ kind: 'products', path: ${JSON.stringify(productsCsv)}, past: 'error', dryRun: false, onError: 'abort', queue: false, fillSlots: false, allowDuplicates: false });
     p.close();
-    const db = openWorkspaceDb(${JSON.stringify(millionFile)});
-    const now = Date.now();
-    db.prepare(${JSON.stringify(MANY_PRODUCTS_SQL)}).run(${MILLION}, now, now);
-    db.close();
+    if (${measures('catalog')}) {
+      const db = openWorkspaceDb(${JSON.stringify(millionFile)});
+      const now = Date.now();
+      db.prepare(${JSON.stringify(MANY_PRODUCTS_SQL)}).run(${MILLION}, now, now);
+      db.close();
+    }
   `,
     ],
     { cwd: root, stdio: 'inherit' },
@@ -406,26 +416,36 @@ async function measurePass(tree: Tree, pass: number): Promise<void> {
   }
   const browser = await launchChromium();
   try {
-    const started = performance.now();
-    const fresh = await serve({ root });
-    const { page } = await openApp(browser, fresh.url);
-    record(
-      figures,
-      { label: 'web-host cold start to an interactive page', unit: 'ms', target: '< 500 ms' },
-      performance.now() - started,
-    );
-    await page.close();
-    await fresh.stop();
-    const lighthoused = await serve({ root });
-    await measureLighthouse(lighthoused.url, figures);
-    await lighthoused.stop();
-    const [served, million] = await Promise.all([
-      serve({ root, args: ['--db', ownDb] }),
-      serve({ root, args: ['--db', ownMillion] }),
-    ]);
-    await measureCalendar(browser, served.url, figures);
-    await measureCatalogs(browser, served.url, million.url, figures, pass === 0);
-    await Promise.all([served.stop(), million.stop()]);
+    if (measures('start')) {
+      const started = performance.now();
+      const fresh = await serve({ root });
+      const { page } = await openApp(browser, fresh.url);
+      record(
+        figures,
+        { label: 'web-host cold start to an interactive page', unit: 'ms', target: '< 500 ms' },
+        performance.now() - started,
+      );
+      await page.close();
+      await fresh.stop();
+    }
+    if (measures('lighthouse')) {
+      const lighthoused = await serve({ root });
+      await measureLighthouse(lighthoused.url, figures);
+      await lighthoused.stop();
+    }
+    if (measures('calendar')) {
+      const served = await serve({ root, args: ['--db', ownDb] });
+      await measureCalendar(browser, served.url, figures);
+      await served.stop();
+    }
+    if (measures('catalog')) {
+      const [served, million] = await Promise.all([
+        serve({ root, args: ['--db', ownDb] }),
+        serve({ root, args: ['--db', ownMillion] }),
+      ]);
+      await measureCatalogs(browser, served.url, million.url, figures, pass === 0);
+      await Promise.all([served.stop(), million.stop()]);
+    }
   } finally {
     await browser.close();
   }
