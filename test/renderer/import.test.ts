@@ -20,6 +20,7 @@ import { Shell } from '../../renderer/src/state/shell.svelte';
 import { outboxItem } from '../support/outbox';
 import { importBatch } from '../support/records';
 import { FakeTransport, ok } from './fake-transport';
+import { chooseZone } from './fixtures';
 
 const CSV = 'text,scheduled_at,Notes\nHello,2099-01-05 09:00,a\nBroken,next tuesday,b\n';
 const BAD_ROWS =
@@ -424,9 +425,7 @@ describe('the import screen', () => {
     await fireEvent.change(screen.getByLabelText('Date format'), {
       target: { value: 'DD/MM/YYYY' },
     });
-    await fireEvent.change(screen.getByLabelText('Time zone for times without one'), {
-      target: { value: 'Asia/Tokyo' },
-    });
+    await chooseZone(screen.getByLabelText('Time zone for times without one'), 'Asia/Tokyo');
     await vi.waitFor(() => expect(transport.callsOf('previewUpload')).toHaveLength(5));
     expect(transport.callsOf('previewUpload').at(-1)).toMatchObject({
       // Unticked: the posts stay drafts.

@@ -7,7 +7,7 @@ import { shellContext } from '../../renderer/src/lib/context';
 import { Shell } from '../../renderer/src/state/shell.svelte';
 import { formErrors } from '../../renderer/src/state/forms';
 import { FakeTransport, ok } from './fake-transport';
-import { bot, description } from './fixtures';
+import { bot, chooseZone, description } from './fixtures';
 
 type Settings = OperationResults['getSettings'];
 
@@ -252,9 +252,7 @@ describe('the workspace section', () => {
   it('saves the zone, grace period, currency, default bot and duplicate window together', async () => {
     const { transport, shell } = setup();
     transport.answer('saveSettings', (input) => ok({ ...shell.settings!, ...(input as object) }));
-    await fireEvent.change(await screen.findByLabelText('Time zone'), {
-      target: { value: 'Asia/Tokyo' },
-    });
+    await chooseZone(await screen.findByLabelText('Time zone'), 'Asia/Tokyo');
     await fireEvent.input(screen.getByLabelText('Grace period (minutes)'), {
       target: { value: '45' },
     });

@@ -162,6 +162,8 @@ export class CalendarState implements PostBoard {
     const left = cap === undefined ? {} : this.hidden;
     return capPerDay(views, cap ?? Infinity, left, (view) => view.start.slice(0, 10));
   });
+  /** Whether the range draws no post: the screen says so (without building the events). */
+  readonly drawsNothing = $derived(this.days.length === 0);
   /**
    * The posts drawn, as the library's events; the week view's "+N more" is one too. The month
    * view hands the library none of them (drawn): its days draw their posts themselves
