@@ -63,6 +63,24 @@ describe('the catalog grid’s row pool', () => {
     }
   });
 
+  it('keeps the rows in the page in their order, as a screen reader reads them', async () => {
+    const { grid, body, scrollTo } = await renderCatalog(5000);
+    const before = productRows(body);
+    const positions = () =>
+      productRows(body).map((element) => Number(element.getAttribute('aria-rowindex')));
+    // Three rows past the overscan: the slots of the rows that left the top show the rows that
+    // came in at the bottom.
+    await scrollTo(8);
+    await vi.waitFor(() => rowOf(grid, `SKU-${String(before.length + 3).padStart(5, '0')}`));
+    expect(productRows(body).every((element) => before.includes(element))).toBe(true);
+    const first = positions()[0]!;
+    expect(positions()).toEqual(positions().map((_, at) => first + at));
+    await scrollTo(2500);
+    await vi.waitFor(() => rowOf(grid, 'SKU-02501'));
+    const far = positions()[0]!;
+    expect(positions()).toEqual(positions().map((_, at) => far + at));
+  });
+
   it('saves an edit in a reused row to the product it shows now, and undoes it there', async () => {
     const { grid, body, products, scrollTo, transport } = await renderCatalog(5000);
     const reused = rowOf(grid, 'SKU-00005');

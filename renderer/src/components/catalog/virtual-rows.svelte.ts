@@ -18,13 +18,16 @@ const UNMEASURED_HEIGHT = 600;
 
 export class VirtualRows {
   /**
-   * The row each slot of a fixed pool shows, by slot: row `index` always takes slot
-   * `index % slots.length`, so as the view moves only the slots of the rows coming into view
-   * change, and their elements are reused (as AG Grid's and Glide's are) instead of rows being
-   * made and thrown away each frame. Numbers, not objects: a slot whose row stays keeps the same
-   * value, so nothing in it runs again.
+   * The indexes of the rows rendered, first to last, drawn by a fixed pool of slots: row `index`
+   * always takes slot `index % poolSize` (the grid's key), so as the view moves only the slots
+   * of the rows coming into view change, and their elements are reused (as AG Grid's and Glide's
+   * are) instead of rows being made and thrown away each frame; a reused element moves to its
+   * row's place in the page, so the page reads in the rows' order. Numbers, not objects: a slot
+   * whose row stays keeps the same value, so nothing in it runs again.
    */
-  slots = $state.raw<number[]>([]);
+  indexes = $state.raw<number[]>([]);
+  /** How many slots the pool has: the rows rendered. */
+  poolSize = $state(0);
   /** Where row 0 stands in the sizer's coordinates; a row's top is `top(index)`. */
   origin = $state(0);
   /** The sizer's height: the list's, capped at MAX_SCROLL_HEIGHT. */
@@ -35,7 +38,7 @@ export class VirtualRows {
   private offset = 0;
   /** The scrollTop the grid set for `offset` itself; a scroll event there keeps `offset`. */
   private ownScrollTop: number | null = null;
-  /** The first and last index in `slots`. */
+  /** The first and last index in `indexes`. */
   private shownStart = -1;
   private shownEnd = -1;
 
@@ -163,9 +166,8 @@ export class VirtualRows {
       Math.min(Math.floor(this.offset / this.rowHeight) - this.overscan, this.count - size),
     );
     if (first === this.shownStart && first + size - 1 === this.shownEnd) return;
-    const slots = new Array<number>(size);
-    for (let index = first; index < first + size; index++) slots[index % size] = index;
-    this.slots = slots;
+    this.poolSize = size;
+    this.indexes = Array.from({ length: size }, (_, at) => first + at);
     this.shownStart = first;
     this.shownEnd = first + size - 1;
     if (size > 0) this.onRange(first, this.shownEnd);
