@@ -30,6 +30,13 @@ describe('the app shell', () => {
     await Promise.resolve();
     expect(shell.screen).toBe('settings');
     expect(location.hash).toBe('#/settings');
+    // The screen is loaded when first opened; waited for, so its load never outlives the file.
+    const heading = screen.findByRole(
+      'heading',
+      { level: 1, name: 'Settings' },
+      { timeout: 10_000 },
+    );
+    expect(await heading).toBeTruthy();
     shell.stop();
   });
 
@@ -109,6 +116,8 @@ async function appOnBots(transport: FakeTransport) {
   const shell = new Shell(transport);
   const view = render(App, { context: shellContext(shell) });
   await screen.findByText('Demo workspace');
+  // The screen is loaded when first opened; waited for, so its load never outlives the file.
+  await screen.findByRole('heading', { level: 1, name: 'Bots' }, { timeout: 10_000 });
   return { shell, view };
 }
 
