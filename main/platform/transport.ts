@@ -228,12 +228,13 @@ export class Transport {
     if (!shape) throw badResponse(answer, 'the answer is not a list');
     const items: z.output<S>[] = [];
     const rejected: RejectedItem[] = [];
-    const indexed = shape.items.map((item, index) => ({ item, index }));
-    await inSlices(indexed, new SliceSizer(ITEMS_PER_SLICE), SLICE_CLOCK, (slice) => {
-      for (const { item, index } of slice) {
+    let index = 0;
+    await inSlices(shape.items, new SliceSizer(ITEMS_PER_SLICE), SLICE_CLOCK, (slice) => {
+      for (const item of slice) {
         const result = schema.safeParse(item);
         if (result.success) items.push(result.data as z.output<S>);
         else rejected.push(rejectedItem(item, index, result.error));
+        index++;
       }
     });
     return {
