@@ -79,6 +79,22 @@ async function workspaceOfOne(): Promise<{ session: Session; file: string; befor
 const UPDATE_SERVER =
   'This team server speaks protocol 1, older than this desktop’s 2: update the team server';
 
+/**
+ * A call refused with the sentence naming the side to update, as the form's error (no field's),
+ * leaving the workspace unjoined: no team, no sealed token, every row as before.
+ */
+function expectRefusedHere(
+  answer: Awaited<ReturnType<typeof invokeFromRenderer>>,
+  { session, file, before }: Awaited<ReturnType<typeof workspaceOfOne>>,
+): void {
+  expect(answer).toMatchObject({ ok: false, error: { kind: 'not_allowed' } });
+  expect(!answer.ok && answer.error.message).toContain(UPDATE_SERVER);
+  expect(!answer.ok && answer.error.issues).toBeUndefined();
+  expect(call(session.current, 'status').team).toBeNull();
+  expect(existsSync(teamSecretFolder(file))).toBe(false);
+  expect(everyRow(file)).toBe(before);
+}
+
 describe('a team server of another version, from the app', () => {
   it('speaks protocol 2 on this side (the mock holds)', () => {
     expect(TEAM_PROTOCOL).toBe(2);
@@ -91,12 +107,7 @@ describe('a team server of another version, from the app', () => {
 
     const joined = await invokeFromRenderer(session, 'joinTeam', { link, token: server.token });
 
-    expect(joined).toMatchObject({ ok: false, error: { kind: 'not_allowed' } });
-    expect(!joined.ok && joined.error.message).toContain(UPDATE_SERVER);
-    expect(!joined.ok && joined.error.issues).toBeUndefined();
-    expect(call(session.current, 'status').team).toBeNull();
-    expect(existsSync(teamSecretFolder(file))).toBe(false);
-    expect(everyRow(file)).toBe(before);
+    expectRefusedHere(joined, { session, file, before });
   });
 
   it('refuses to create a team there, creating none on the server, and changes nothing here', async () => {
@@ -110,12 +121,7 @@ describe('a team server of another version, from the app', () => {
       owner: 'Ana',
     });
 
-    expect(created).toMatchObject({ ok: false, error: { kind: 'not_allowed' } });
-    expect(!created.ok && created.error.message).toContain(UPDATE_SERVER);
-    expect(!created.ok && created.error.issues).toBeUndefined();
-    expect(call(session.current, 'status').team).toBeNull();
-    expect(existsSync(teamSecretFolder(file))).toBe(false);
-    expect(everyRow(file)).toBe(before);
+    expectRefusedHere(created, { session, file, before });
     const db = openTeamDb(server.dataDir);
     try {
       expect(db.prepare('SELECT name FROM teams').all()).toEqual([{ name: 'Shop' }]);
