@@ -10,7 +10,7 @@
 //     the import no code of ours can make faster.
 //     While it runs, the core is asked for its `status` every 20 ms: the longest wait for an
 //     answer is printed (target < 16 ms, one frame). Each round imports with the baseline tree
-//     too (./baseline.ts, commit 1880bb5), in the same run.
+//     too (./baseline.ts, commit 1880bb5), in the same run. BENCH_SKIP_IMPORT=1 leaves it out.
 //  2. A 400,000-row file (~57 MB) while `status` is asked every 50 ms: p50 / p99 / max of its
 //     answers beside the same calls idle and 1880bb5's, and the import's time beside the same code
 //     without migration 13's kept counts. BENCH_SKIP_LARGE=1 leaves it out.
@@ -155,10 +155,7 @@ function percentile(values: number[], share: number): number {
 const spread = (waits: number[]) =>
   `p50 ${percentile(waits, 0.5).toFixed(1)} / p99 ${percentile(waits, 0.99).toFixed(1)} / max ${Math.max(...waits).toFixed(1)} ms (${waits.length} calls)`;
 
-const small = join(folder, 'products-100k.csv');
-await generate(small, 100_000);
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
-console.log(`100,000-row file: ${mb(statSync(small).size)} MB`);
 // Both times move with whatever else the machine runs; the ratio is fair only on a quiet one.
 console.log(`load average ${loadavg()[0]?.toFixed(1)} on ${cpus().length} cores`);
 
@@ -205,59 +202,64 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const baseline = baselineTree();
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
-const figures = {
-  ratio: [] as number[],
-  cpuRatio: [] as number[],
-  status: [] as number[],
-  stall: [] as number[],
-};
-const baselineFigures: typeof figures = { ratio: [], cpuRatio: [], status: [], stall: [] };
-for (let round = 1; round <= rounds; round++) {
-  const sqliteStart = performance.now();
-  const sqliteCpuMs = processorMs('sqlite3', [join(folder, `plain-${round}.sqlite`)], {
-    input: `.mode csv\n.import ${small} products\n`,
-  });
-  const sqliteMs = performance.now() - sqliteStart;
-  const result = importInChild(small, join(folder, `workspace-${round}.sqlite`));
-  const ratio = result.ms / sqliteMs;
-  figures.ratio.push(ratio);
-  figures.cpuRatio.push(result.cpuMs / sqliteCpuMs);
-  figures.status.push(Math.max(...result.statusMs));
-  figures.stall.push(result.longestStallMs);
-  const floorMs = sqliteIntoWorkspace(
-    join(folder, `plain-${round}.sqlite`),
-    join(folder, `floor-${round}.sqlite`),
+if (process.env.BENCH_SKIP_IMPORT !== '1') {
+  const small = join(folder, 'products-100k.csv');
+  await generate(small, 100_000);
+  console.log(`100,000-row file: ${mb(statSync(small).size)} MB`);
+  const figures = {
+    ratio: [] as number[],
+    cpuRatio: [] as number[],
+    status: [] as number[],
+    stall: [] as number[],
+  };
+  const baselineFigures: typeof figures = { ratio: [], cpuRatio: [], status: [], stall: [] };
+  for (let round = 1; round <= rounds; round++) {
+    const sqliteStart = performance.now();
+    const sqliteCpuMs = processorMs('sqlite3', [join(folder, `plain-${round}.sqlite`)], {
+      input: `.mode csv\n.import ${small} products\n`,
+    });
+    const sqliteMs = performance.now() - sqliteStart;
+    const result = importInChild(small, join(folder, `workspace-${round}.sqlite`));
+    const ratio = result.ms / sqliteMs;
+    figures.ratio.push(ratio);
+    figures.cpuRatio.push(result.cpuMs / sqliteCpuMs);
+    figures.status.push(Math.max(...result.statusMs));
+    figures.stall.push(result.longestStallMs);
+    const floorMs = sqliteIntoWorkspace(
+      join(folder, `plain-${round}.sqlite`),
+      join(folder, `floor-${round}.sqlite`),
+    );
+    console.log(
+      `round ${round}: sqlite3 .import ${sqliteMs.toFixed(0)} ms, pressroom import ${result.ms.toFixed(0)} ms (${result.inserted} inserted, ${result.invalid} invalid), ratio ${ratio.toFixed(2)}×, longest status answer ${Math.max(...result.statusMs).toFixed(1)} ms, longest stall ${result.longestStallMs.toFixed(1)} ms; sqlite3 alone into the workspace's table ${floorMs.toFixed(0)} ms (${(floorMs / sqliteMs).toFixed(2)}×)`,
+    );
+    if (baseline) {
+      const before = importInChild(small, join(folder, `baseline-${round}.sqlite`), {
+        root: baseline,
+      });
+      baselineFigures.ratio.push(before.ms / sqliteMs);
+      baselineFigures.cpuRatio.push(before.cpuMs / sqliteCpuMs);
+      baselineFigures.status.push(Math.max(...before.statusMs));
+      baselineFigures.stall.push(before.longestStallMs);
+      console.log(
+        `round ${round}, ${BASELINE_COMMIT}: pressroom import ${before.ms.toFixed(0)} ms, ratio ${(before.ms / sqliteMs).toFixed(2)}×, longest status answer ${Math.max(...before.statusMs).toFixed(1)} ms, longest stall ${before.longestStallMs.toFixed(1)} ms`,
+      );
+    }
+  }
+  const beside = (values: number[], digits: number, unit: string) =>
+    baseline ? `; ${BASELINE_COMMIT} ${median(values).toFixed(digits)}${unit}` : '';
+  console.log(
+    `ratio: ${median(figures.ratio).toFixed(2)}× (median of ${rounds}${beside(baselineFigures.ratio, 2, '×')}; target ≤ 2×)`,
   );
   console.log(
-    `round ${round}: sqlite3 .import ${sqliteMs.toFixed(0)} ms, pressroom import ${result.ms.toFixed(0)} ms (${result.inserted} inserted, ${result.invalid} invalid), ratio ${ratio.toFixed(2)}×, longest status answer ${Math.max(...result.statusMs).toFixed(1)} ms, longest stall ${result.longestStallMs.toFixed(1)} ms; sqlite3 alone into the workspace's table ${floorMs.toFixed(0)} ms (${(floorMs / sqliteMs).toFixed(2)}×)`,
+    `  in processor time (steadier on a machine others use): ${median(figures.cpuRatio).toFixed(2)}× (median of ${rounds}${beside(baselineFigures.cpuRatio, 2, '×')})`,
   );
-  if (baseline) {
-    const before = importInChild(small, join(folder, `baseline-${round}.sqlite`), {
-      root: baseline,
-    });
-    baselineFigures.ratio.push(before.ms / sqliteMs);
-    baselineFigures.cpuRatio.push(before.cpuMs / sqliteCpuMs);
-    baselineFigures.status.push(Math.max(...before.statusMs));
-    baselineFigures.stall.push(before.longestStallMs);
-    console.log(
-      `round ${round}, ${BASELINE_COMMIT}: pressroom import ${before.ms.toFixed(0)} ms, ratio ${(before.ms / sqliteMs).toFixed(2)}×, longest status answer ${Math.max(...before.statusMs).toFixed(1)} ms, longest stall ${before.longestStallMs.toFixed(1)} ms`,
-    );
-  }
+  console.log(
+    `core's longest answer to status while a 100,000-row import runs: ${median(figures.status).toFixed(1)} ms (median of ${rounds}${beside(baselineFigures.status, 1, ' ms')}; target < 16 ms)`,
+  );
+  console.log(
+    `  of which the import's longest turn of the event loop: ${median(figures.stall).toFixed(1)} ms (median of ${rounds}${beside(baselineFigures.stall, 1, ' ms')}; target < 16 ms)`,
+  );
 }
-const beside = (values: number[], digits: number, unit: string) =>
-  baseline ? `; ${BASELINE_COMMIT} ${median(values).toFixed(digits)}${unit}` : '';
-console.log(
-  `ratio: ${median(figures.ratio).toFixed(2)}× (median of ${rounds}${beside(baselineFigures.ratio, 2, '×')}; target ≤ 2×)`,
-);
-console.log(
-  `  in processor time (steadier on a machine others use): ${median(figures.cpuRatio).toFixed(2)}× (median of ${rounds}${beside(baselineFigures.cpuRatio, 2, '×')})`,
-);
-console.log(
-  `core's longest answer to status while a 100,000-row import runs: ${median(figures.status).toFixed(1)} ms (median of ${rounds}${beside(baselineFigures.status, 1, ' ms')}; target < 16 ms)`,
-);
-console.log(
-  `  of which the import's longest turn of the event loop: ${median(figures.stall).toFixed(1)} ms (median of ${rounds}${beside(baselineFigures.stall, 1, ' ms')}; target < 16 ms)`,
-);
 
 // 2. A large import (400,000 rows, ~57 MB: the size of #27's 60 MB file) while `status` is asked
 //    every 50 ms, as the page polls it: the waits' p50 / p99 / max (target: every answer within
