@@ -31,5 +31,17 @@ export function ensurePrivateFile(file: string): void {
 export function ensurePrivateDatabase(file: string): void {
   if (file === ':memory:' || file === '' || file.startsWith('file:')) return;
   ensurePrivateFile(file);
-  for (const side of [`${file}-wal`, `${file}-shm`]) if (existsSync(side)) ensurePrivateFile(side);
+  for (const side of [`${file}-wal`, `${file}-shm`]) tightenIfPresent(side);
+}
+
+/**
+ * Makes a WAL side file owner-only if it is there. Another process closing the database last
+ * deletes them at any moment, so one seen a moment ago may be gone: nothing to do then.
+ */
+function tightenIfPresent(file: string): void {
+  try {
+    chmodSync(file, PRIVATE_FILE_MODE);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
 }

@@ -1,5 +1,6 @@
 // Processes opening one new workspace file at once (the desktop app beside `publish --watch`, a
-// second window) each find it migrated once, by whichever took the write lock first.
+// second window) each find it migrated once, by whichever took the write lock first; and one
+// opening it while another closes it (which deletes the WAL's side files) opens it all the same.
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,9 +9,10 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../main/store/migrations';
 
-function openInChild(file: string): Promise<string> {
+/** Opens and closes `file` `times` times in a child process: 'opened', or what it printed. */
+function openInChild(file: string, times = 1): Promise<string> {
   const script = `import { openWorkspaceDb } from './main/store/db.ts';
-openWorkspaceDb(process.env.FILE).close();`;
+for (let time = 0; time < ${times}; time++) openWorkspaceDb(process.env.FILE).close();`;
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
@@ -35,5 +37,12 @@ describe('opening one new workspace file from several processes at once', () => 
       expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
       db.close();
     }
+  });
+
+  it('opens it while other processes close it', { timeout: 60_000 }, async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'pressroom-open-')), 'workspace.sqlite');
+    // The last connection to close deletes -wal and -shm: opening checks their modes meanwhile.
+    const results = await Promise.all(Array.from({ length: 4 }, () => openInChild(file, 300)));
+    expect(results).toEqual(['opened', 'opened', 'opened', 'opened']);
   });
 });
