@@ -13,9 +13,9 @@ function itemsOf(day: Element): HTMLElement[] {
 
 /** The element the key moves to from `from`, or null when the key is not the grid's or leads out. */
 export function gridTarget(key: string, from: HTMLElement, grid: HTMLElement): HTMLElement | null {
-  const day = from.closest('.ec-day');
+  const day = from.closest('[role="gridcell"]');
   if (!day) return null;
-  const days = [...grid.querySelectorAll('.ec-day')].filter((cell) => itemsOf(cell).length > 0);
+  const days = [...grid.querySelectorAll('[role="gridcell"]')].filter((cell) => itemsOf(cell).length > 0);
   const at = days.indexOf(day);
   const items = itemsOf(day);
   const index = items.indexOf(from);

@@ -228,9 +228,3 @@ export interface MonthCell {
 
 /** The library's events in the month view, which draws its posts itself (one array: no redraw). */
 export const NO_EVENTS: Calendar.EventInput[] = [];
-
-/** The wall date ("2026-11-24") of a day the library hands over (a Date, in its local fields). */
-export function wallDate(date: Date): string {
-  const pad = (value: number) => String(value).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-}
