@@ -192,9 +192,9 @@ describe('the app in Chromium', () => {
     const views = page.getByRole('group', { name: 'Calendar view' });
     for (const view of ['Month', 'Week']) {
       await views.getByRole('button', { name: view, exact: true }).click();
-      await page.locator('.ec-event .title').first().waitFor();
+      await page.locator('.month-post .title').first().waitFor();
       // Each chip shows at least a few words of its post, and its whole time where it shows one.
-      const chips = await page.locator('.ec-event .post').evaluateAll((posts) =>
+      const chips = await page.locator('.month-post .post').evaluateAll((posts) =>
         posts.map((post) => {
           const time = post.querySelector('.time')!;
           const title = post.querySelector('.title')!;

@@ -33,7 +33,7 @@ function bigProducts(bytes: number): { path: string; rows: number } {
 
 /** How long the calendar takes to show the next month, once its button is clicked. */
 async function nextMonthTakes(page: Page): Promise<number> {
-  const title = page.locator('.ec-title');
+  const title = page.locator('.calendar-title');
   const before = await title.innerText();
   const started = Date.now();
   await page.getByRole('button', { name: 'Next', exact: true }).click();
@@ -63,7 +63,7 @@ describe('a 60 MB file through the import wizard', () => {
     await page.getByRole('progressbar', { name: 'Import progress' }).waitFor();
     // Meanwhile, the calendar: shown, and moved a month at a time, each step answered promptly.
     await screens.getByRole('link', { name: 'Calendar' }).click();
-    await page.locator('.ec-title').waitFor();
+    await page.locator('.calendar-title').waitFor();
     const steps: number[] = [];
     let running = true;
     while (running && steps.length < 20) {

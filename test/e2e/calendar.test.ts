@@ -16,7 +16,7 @@ import { useServedApp } from './served-app';
 
 /** The month-view cell of a day of the shown month. */
 function dayCell(page: Page, day: number) {
-  return page.locator('.ec-day:not(.ec-other-month)').nth(day - 1);
+  return page.locator('[role="gridcell"]:not(.other-month)').nth(day - 1);
 }
 
 /** The day of the shown month a post is drawn on, found by where it sits, as a user sees it. */
@@ -25,7 +25,7 @@ async function dayUnder(page: Page, event: Locator): Promise<number> {
   if (!box) throw new Error('the event is not drawn');
   const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
   const days = await page
-    .locator('.ec-day:not(.ec-other-month)')
+    .locator('[role="gridcell"]:not(.other-month)')
     .evaluateAll((cells) => cells.map((cell) => cell.getBoundingClientRect().toJSON() as DOMRect));
   const index = days.findIndex(
     (day) => x >= day.left && x <= day.right && y >= day.top && y <= day.bottom,
@@ -63,7 +63,7 @@ describe('the calendar in Chromium', () => {
     await dialog.getByLabel('Text').fill('Stollen season starts');
     await dialog.getByRole('button', { name: 'Schedule' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    const event = page.locator('.ec-event', { hasText: 'Stollen season starts' });
+    const event = page.locator('.month-post', { hasText: 'Stollen season starts' });
     await event.waitFor();
     expect(await dayUnder(page, event)).toBe(10);
 
@@ -113,7 +113,7 @@ describe('the calendar in Chromium', () => {
     const wall = wallTime(post!.scheduledAt!, timezone);
     await showMonthOf(page, post!.scheduledAt!, timezone);
     const day = Number(wall.slice(8, 10));
-    const event = page.locator('.ec-event', { hasText: 'Fresh rye is out of the oven' });
+    const event = page.locator('.month-post', { hasText: 'Fresh rye is out of the oven' });
     await event.waitFor();
     expect(await dayUnder(page, event)).toBe(day);
     // A day later, or a day earlier at the month's end.
@@ -139,7 +139,7 @@ describe('the calendar in Chromium', () => {
     const post = await find();
     expect(post?.status).toBe('scheduled');
     await showMonthOf(page, post!.scheduledAt!, timezone);
-    await page.locator('.ec-event', { hasText: 'Lunch special' }).click();
+    await page.locator('.month-post', { hasText: 'Lunch special' }).click();
     const editor = page.getByRole('dialog', { name: 'Edit post' });
     await chooseFromMore(editor, 'Delete');
     await editor.waitFor({ state: 'hidden' });
@@ -150,7 +150,7 @@ describe('the calendar in Chromium', () => {
       .click();
     await expect.poll(async () => (await find())?.status).toBe('scheduled');
     expect((await find())?.scheduledAt).toBe(post!.scheduledAt);
-    await page.locator('.ec-event', { hasText: 'Lunch special' }).waitFor();
+    await page.locator('.month-post', { hasText: 'Lunch special' }).waitFor();
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -162,7 +162,7 @@ describe('the calendar in Chromium', () => {
     const post = await find();
     expect(post?.mediaUrls).toEqual([expect.stringMatching(/^pressroom-media:/)]);
     await showMonthOf(page, post!.scheduledAt!, timezone);
-    const chip = page.locator('.ec-event', { hasText: 'cinnamon buns' });
+    const chip = page.locator('.month-post', { hasText: 'cinnamon buns' });
     const thumbnail = chip.locator('img.thumb');
     expect(await thumbnail.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
     // Drawn, not only present: a loaded picture of its own size on the chip.

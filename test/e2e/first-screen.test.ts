@@ -89,6 +89,28 @@ describe('the first screen', () => {
     await page.close();
   });
 
+  it("draws the month without @event-calendar, whose code loads when the Week view opens", async () => {
+    const { page, problems } = await openApp(app.browser, app.served.url);
+    await page.locator('.month-post').first().waitFor();
+    // The library's code, found by what it is (its class names), whatever its chunk is called.
+    const libraryLoaded = () =>
+      page.evaluate(async () => {
+        const scripts = performance
+          .getEntriesByType('resource')
+          .map((entry) => entry.name)
+          .filter((name) => name.endsWith('.js'));
+        const texts = await Promise.all(scripts.map(async (url) => (await fetch(url)).text()));
+        return texts.some((text) => text.includes('ec-time-grid'));
+      });
+    expect(await page.getByRole('grid').getAttribute('aria-label')).toMatch(/\d{4}/);
+    expect(await libraryLoaded()).toBe(false);
+    await page.getByRole('button', { name: 'Week', exact: true }).click();
+    await page.locator('.ec-time-grid').waitFor();
+    expect(await libraryLoaded()).toBe(true);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it("loads a screen's code when its link is pointed at or focused, not before", async () => {
     const { page, problems } = await openApp(app.browser, app.served.url);
     await page.locator('.month-post').first().waitFor();

@@ -174,10 +174,10 @@ describe('pictures in Chromium', () => {
     const next = page.getByRole('button', { name: 'Next', exact: true });
     await next.click();
     await next.click();
-    const chip = page.locator('.ec-event', { hasText: TEXT });
+    const chip = page.locator('.month-post', { hasText: TEXT });
     expect(await shownPicture(chip)).toMatch(DATA_PICTURE);
     await page.getByRole('button', { name: 'List', exact: true }).click();
-    expect(await shownPicture(page.locator('.ec-event', { hasText: TEXT }))).toMatch(DATA_PICTURE);
+    expect(await shownPicture(page.locator('.month-post', { hasText: TEXT }))).toMatch(DATA_PICTURE);
     await page.getByRole('button', { name: 'Month', exact: true }).click();
 
     // The Queue's row for it too.
@@ -200,7 +200,7 @@ describe('pictures in Chromium', () => {
     await editor.waitFor({ state: 'hidden' });
     // The calendar draws it as a draft once it has read it again: opened before, it is still the
     // scheduled post it was, with only Schedule to offer.
-    await page.locator('.ec-event.post-draft', { hasText: TEXT }).click();
+    await page.locator('.month-post.post-draft', { hasText: TEXT }).click();
     editor = page.getByRole('dialog', { name: 'Edit post' });
     await editor.getByRole('img', { name: 'rye.png' }).waitFor();
     await chooseFromMore(editor, 'Publish now');
@@ -314,7 +314,7 @@ describe('pictures in Chromium', () => {
       await expect.poll(() => button.getAttribute('aria-pressed')).toBe('true');
       for (let step = 0; step < later[view]; step++)
         await page.getByRole('button', { name: 'Next', exact: true }).click();
-      const chip = page.locator('.ec-event .post', { hasText: 'Poppy seed rolls' });
+      const chip = page.locator('.month-post .post', { hasText: 'Poppy seed rolls' });
       expect(await shownPicture(chip), view).toMatch(DATA_PICTURE);
       await expect
         .poll(

@@ -34,7 +34,7 @@ mkdirSync(OUT, { recursive: true });
 const [served, browser] = await Promise.all([serve(), launchChromium()]);
 try {
   const { page } = await openApp(browser, served.url, { viewport: VIEWPORT });
-  await page.locator('.ec-event').first().waitFor();
+  await page.locator('.month-post').first().waitFor();
   await shoot(page, 'calendar');
 
   await go(page, 'Catalog');

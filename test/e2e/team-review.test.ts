@@ -33,7 +33,7 @@ const EDITED = 'Cider is back at the Saturday market';
 async function chip(page: Page, text: string) {
   await go(page, 'Review');
   await go(page, 'Calendar');
-  const event = page.locator('.ec-event', { hasText: text }).first();
+  const event = page.locator('.month-post', { hasText: text }).first();
   await event.waitFor({ timeout: 10_000 });
   return event;
 }
