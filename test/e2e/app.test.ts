@@ -192,9 +192,10 @@ describe('the app in Chromium', () => {
     const views = page.getByRole('group', { name: 'Calendar view' });
     for (const view of ['Month', 'Week']) {
       await views.getByRole('button', { name: view, exact: true }).click();
-      await page.locator('.month-post .title').first().waitFor();
+      // The month's chips are the app's; the week's events are the library's.
+      await page.locator('.month-post .title, .ec-event .title').first().waitFor();
       // Each chip shows at least a few words of its post, and its whole time where it shows one.
-      const chips = await page.locator('.month-post .post').evaluateAll((posts) =>
+      const chips = await page.locator('.month-post .post, .ec-event .post').evaluateAll((posts) =>
         posts.map((post) => {
           const time = post.querySelector('.time')!;
           const title = post.querySelector('.title')!;

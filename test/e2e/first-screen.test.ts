@@ -89,7 +89,7 @@ describe('the first screen', () => {
     await page.close();
   });
 
-  it("draws the month without @event-calendar, whose code loads when the Week view opens", async () => {
+  it('draws the month without @event-calendar, whose code loads when the Week view opens', async () => {
     const { page, problems } = await openApp(app.browser, app.served.url);
     await page.locator('.month-post').first().waitFor();
     // The library's code, found by what it is (its class names), whatever its chunk is called.

@@ -177,7 +177,9 @@ describe('pictures in Chromium', () => {
     const chip = page.locator('.month-post', { hasText: TEXT });
     expect(await shownPicture(chip)).toMatch(DATA_PICTURE);
     await page.getByRole('button', { name: 'List', exact: true }).click();
-    expect(await shownPicture(page.locator('.month-post', { hasText: TEXT }))).toMatch(DATA_PICTURE);
+    expect(await shownPicture(page.locator('.month-post', { hasText: TEXT }))).toMatch(
+      DATA_PICTURE,
+    );
     await page.getByRole('button', { name: 'Month', exact: true }).click();
 
     // The Queue's row for it too.

@@ -98,12 +98,12 @@ describe('the month grid on the screen', () => {
     const weeks = monthWeeks(today().toString(), 7).weeks;
     expect(rows).toHaveLength(weeks.length + 1);
     const marked = grid.querySelectorAll('[aria-current="date"]');
-    expect([...marked].map((cell) => cell.getAttribute('data-day'))).toEqual([
-      today().toString(),
-    ]);
+    expect([...marked].map((cell) => cell.getAttribute('data-day'))).toEqual([today().toString()]);
     expect(marked[0]?.classList).toContain('today');
     // Days of the months beside are drawn, faded.
-    const outside = weeks.flat().filter((day) => day.slice(0, 7) !== today().toString().slice(0, 7));
+    const outside = weeks
+      .flat()
+      .filter((day) => day.slice(0, 7) !== today().toString().slice(0, 7));
     expect(
       [...grid.querySelectorAll('.other-month')].map((cell) => cell.getAttribute('data-day')),
     ).toEqual(outside);

@@ -15,7 +15,9 @@ function itemsOf(day: Element): HTMLElement[] {
 export function gridTarget(key: string, from: HTMLElement, grid: HTMLElement): HTMLElement | null {
   const day = from.closest('[role="gridcell"]');
   if (!day) return null;
-  const days = [...grid.querySelectorAll('[role="gridcell"]')].filter((cell) => itemsOf(cell).length > 0);
+  const days = [...grid.querySelectorAll('[role="gridcell"]')].filter(
+    (cell) => itemsOf(cell).length > 0,
+  );
   const at = days.indexOf(day);
   const items = itemsOf(day);
   const index = items.indexOf(from);

@@ -23,7 +23,7 @@ export function monthWeeks(
   const start = first.subtract({ days: (first.dayOfWeek - weekStart + DAYS_A_WEEK) % DAYS_A_WEEK });
   const next = first.add({ months: 1 });
   const weeks: GridWeek[] = [];
-  for (let day = start; Temporal.PlainDate.compare(day, next) < 0; ) {
+  for (let day = start; Temporal.PlainDate.compare(day, next) < 0;) {
     const week: GridWeek = [];
     for (let at = 0; at < DAYS_A_WEEK; at++, day = day.add({ days: 1 })) week.push(day.toString());
     weeks.push(week);
