@@ -177,9 +177,7 @@ describe('pictures in Chromium', () => {
     const chip = page.locator('.month-post', { hasText: TEXT });
     expect(await shownPicture(chip)).toMatch(DATA_PICTURE);
     await page.getByRole('button', { name: 'List', exact: true }).click();
-    expect(await shownPicture(page.locator('.month-post', { hasText: TEXT }))).toMatch(
-      DATA_PICTURE,
-    );
+    expect(await shownPicture(page.locator('.ec-event', { hasText: TEXT }))).toMatch(DATA_PICTURE);
     await page.getByRole('button', { name: 'Month', exact: true }).click();
 
     // The Queue's row for it too.
@@ -316,7 +314,9 @@ describe('pictures in Chromium', () => {
       await expect.poll(() => button.getAttribute('aria-pressed')).toBe('true');
       for (let step = 0; step < later[view]; step++)
         await page.getByRole('button', { name: 'Next', exact: true }).click();
-      const chip = page.locator('.month-post .post', { hasText: 'Poppy seed rolls' });
+      const chip = page.locator('.month-post .post, .ec-event .post', {
+        hasText: 'Poppy seed rolls',
+      });
       expect(await shownPicture(chip), view).toMatch(DATA_PICTURE);
       await expect
         .poll(
