@@ -12,7 +12,7 @@ import {
   stepDate,
 } from '../../renderer/src/state/month-grid';
 import { ok } from './fake-transport';
-import { shellWith, stubJsdom, ZONE } from './post-editor-fixtures';
+import { post, shellWith, stubJsdom, ZONE } from './post-editor-fixtures';
 
 beforeAll(stubJsdom);
 afterEach(cleanup);
@@ -130,5 +130,33 @@ describe('the month grid on the screen', () => {
     await fireEvent.click(todayButton);
     await vi.waitFor(() => expect(ranges().at(-1)).toEqual(first));
     expect(screen.getByRole('grid').querySelector('[aria-current="date"]')).not.toBeNull();
+  });
+
+  it('opens at a day asked for, and draws a post on the day the clocks go forward on that day', async () => {
+    // In Berlin, 29 March 2026 has 23 hours: 02:00 becomes 03:00.
+    const at = Temporal.ZonedDateTime.from('2026-03-29T03:30[Europe/Berlin]').epochMilliseconds;
+    const { shell, transport } = await shellWith({
+      getCalendar: () =>
+        ok({
+          posts: [post({ id: 1, scheduledAt: at, text: 'Spring forward' })],
+          hidden: {},
+          drafts: [],
+          freeSlots: [],
+          bots: [],
+        }),
+    });
+    shell.calendarDate = '2026-03-29';
+    render(CalendarScreen, { context: shellContext(shell) });
+    const chip = await screen.findByRole('button', { name: /Spring forward/ });
+    expect(chip.closest('[role="gridcell"]')?.getAttribute('data-day')).toBe('2026-03-29');
+    expect(screen.getByRole('heading', { name: monthTitleOf('2026-03-01') })).toBeTruthy();
+    // The grid's range, from Sunday 1 March to Sunday 5 April, in Berlin's wall time.
+    const range = (transport.callsOf('getCalendar') as { from: number; to: number }[]).at(-1);
+    expect(range).toEqual({
+      from: Temporal.ZonedDateTime.from('2026-03-01T00:00[Europe/Berlin]').epochMilliseconds,
+      to: Temporal.ZonedDateTime.from('2026-04-05T00:00[Europe/Berlin]').epochMilliseconds,
+      zone: ZONE,
+      perDay: 3,
+    });
   });
 });
