@@ -11,6 +11,11 @@ export interface SliceBounds {
   first: number;
   min: number;
   max: number;
+  /**
+   * At most this many times the last slice's units, however fast it went: one quick slice (a
+   * warm cache, a moment the machine was idle) is no promise that eight times as much will fit.
+   */
+  growth?: number;
 }
 
 export class SliceSizer {
@@ -32,7 +37,8 @@ export class SliceSizer {
   took(units: number, ms: number): void {
     const perUnit = ms / Math.max(units, 1);
     const fits = Math.floor(this.budgetMs / Math.max(perUnit, 1e-6));
-    this.units = Math.max(this.bounds.min, Math.min(this.bounds.max, fits));
+    const { min, max, growth = Infinity } = this.bounds;
+    this.units = Math.max(min, Math.min(max, fits, Math.floor(units * growth)));
   }
 }
 

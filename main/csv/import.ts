@@ -35,11 +35,14 @@ export { UnusableFile };
 /**
  * Rows per write transaction. Each holds the app's other calls until it commits, so each is a
  * slice bounded by time, not rows (shared/slices.ts): the first takes 100 rows, and each next one
- * as many as the last one's pace fits in a slice's budget, up to 10,000. Its commit does not wait
- * for the disk (WorkspaceStore.transactionDurableLater): with one disk flush per commit, short
- * transactions made the import 1.5× slower; the batch's last write flushes them all.
+ * as many as the last one's pace fits in a slice's budget, up to 10,000, and at most twice the
+ * last: a write's pace per row swings several times over (a warm page cache, the checkpoint
+ * thread, the JIT), and sized by one quick write alone the next held the event loop 20-30 ms.
+ * Its commit does not wait for the disk (WorkspaceStore.transactionDurableLater): with one disk
+ * flush per commit, short transactions made the import 1.5× slower; the batch's last write
+ * flushes them all.
  */
-const WRITE_ROWS = { first: 100, min: 100, max: 10_000 };
+const WRITE_ROWS = { first: 100, min: 100, max: 10_000, growth: 2 };
 const PROGRESS_EVERY = 5_000;
 
 /** Counts a row's slot into the result, listing it among the first. */

@@ -59,6 +59,27 @@ describe('inSlices', () => {
     }
   });
 
+  it('grows a slice at most by its growth factor after a quick one', async () => {
+    // The first slice is quick (a warm moment), every later one runs at the steady pace: sized
+    // by the quick pace alone, the second slice would take 80 units, 40 ms of an 8 ms budget.
+    let quick = true;
+    let time = 0;
+    const clock = { now: () => time, turn: async () => {} };
+    const sizes: number[] = [];
+    await inSlices(
+      Array(200).fill(0),
+      new SliceSizer({ first: 10, min: 1, max: 100, growth: 2 }, 8),
+      clock,
+      (slice) => {
+        sizes.push(slice.length);
+        time += slice.length * (quick ? 0.05 : 0.5);
+        quick = false;
+      },
+    );
+    // 8 ms at 0.5 ms a unit is 16 a slice: 10, then 20 at most (10 ms), then back to 16.
+    expect(sizes.slice(0, 4)).toEqual([10, 20, 16, 16]);
+  });
+
   it('lets no turn in for work that fits one slice, nor for none', async () => {
     const clock = fakeClock(0.1);
     const sizer = new SliceSizer({ first: 50, min: 1, max: 50 });
