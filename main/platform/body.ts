@@ -64,7 +64,7 @@ export async function readBodyText(
   let size = 0;
   if (response.body) {
     const reader = response.body.getReader();
-    let stop = () => undefined as void;
+    let stop: () => void = () => undefined;
     const stopped = new Promise<never>((_resolve, reject) => {
       stop = () => reject(signal.reason as Error);
       if (signal.aborted) stop();

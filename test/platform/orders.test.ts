@@ -49,11 +49,10 @@ const listed = {
 };
 
 /** `listed` with one field changed (undefined: left out). */
-const variant = (change: Record<string, unknown>) => {
-  const order: Record<string, unknown> = { ...listed, ...change };
-  for (const key of Object.keys(change)) if (change[key] === undefined) delete order[key];
-  return order;
-};
+const variant = (change: Record<string, unknown>) =>
+  Object.fromEntries(
+    Object.entries({ ...listed, ...change }).filter(([, value]) => value !== undefined),
+  );
 const reversed = (value: object) => Object.fromEntries(Object.entries(value).reverse());
 const withItem = (change: Record<string, unknown>) =>
   variant({ items: [{ ...listed.items[0], ...change }] });
