@@ -64,8 +64,9 @@ export async function readBodyText(
   let size = 0;
   if (response.body) {
     const reader = response.body.getReader();
+    let stop: () => void = () => undefined;
     const stopped = new Promise<never>((_resolve, reject) => {
-      const stop = () => reject(signal.reason as Error);
+      stop = () => reject(signal.reason as Error);
       if (signal.aborted) stop();
       else signal.addEventListener('abort', stop, { once: true });
     });
@@ -82,6 +83,11 @@ export async function readBodyText(
     } catch (error) {
       reader.cancel().catch(() => undefined);
       throw error;
+    } finally {
+      // The signal outlives the read (fetch's request holds it until a full collection), and
+      // through this listener it held every chunk read: a sync's bodies piled up by megabytes
+      // between major collections (#32).
+      signal.removeEventListener('abort', stop);
     }
   }
   return iconv.decode(Buffer.concat(chunks), charsetOf(response.headers.get('content-type')));

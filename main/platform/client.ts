@@ -9,14 +9,14 @@ import type { AiChat, AiUsageReport } from './normalize/ai';
 import { unwrapOne } from './normalize/lists';
 import type { PageRequest } from './normalize/lists';
 import type { Page } from './lists';
-import { messageSchema, orderSchema, subscriberSchema } from './normalize/people';
+import { messageSchema, orderReader, subscriberSchema } from './normalize/people';
 import type { Message, Order, Subscriber } from './normalize/people';
 import { postSchema } from './normalize/posts';
 import type { Post } from './normalize/posts';
 import { productSchema } from './normalize/products';
 import type { Product } from './normalize/products';
 import { Transport, read } from './transport';
-import type { Call, PlatformClientOptions, Query, RequestOptions } from './transport';
+import type { Call, ItemReader, PlatformClientOptions, Query, RequestOptions } from './transport';
 import type {
   BotChannel,
   BotStatus,
@@ -143,9 +143,9 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     (call: Call) =>
       transport.one(schema, call);
   const list =
-    <S extends z.ZodType>(schema: S) =>
+    <T>(reader: ItemReader<T>) =>
     (call: Call) =>
-      transport.list(schema, call);
+      transport.list(reader, call);
   const path = (template: string, id: string) => template.replace('{id}', encodeURIComponent(id));
 
   return {
@@ -197,7 +197,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     createProduct: (input, o) =>
       one(productSchema)({ method: 'POST', path: '/products', body: input, options: o }),
     listOrders: (query, o) =>
-      list(orderSchema)({ method: 'GET', path: '/orders', query: query as Query, options: o }),
+      list(orderReader)({ method: 'GET', path: '/orders', query: query as Query, options: o }),
     aiChat: (input, o) =>
       one(aiChatSchema)({ method: 'POST', path: '/ai/chat', body: input, options: o }),
     aiUsage: async (query, o) => {

@@ -1,7 +1,18 @@
 // The bots' people as the platform answers them (Node, main process): subscribers with their tags,
 // the messages sent to them, and their orders with exact money per item and in total.
 import { z } from 'zod';
-import { aliases, id, nullableId, nullableInstant, nullableText, withMoney } from './fields';
+import { decimalToMinor, isCurrency, minorDigits } from '../../../shared/money';
+import {
+  aliases,
+  id,
+  isRecord,
+  type Raw,
+  nullableId,
+  nullableInstant,
+  nullableText,
+  toIso,
+  withMoney,
+} from './fields';
 
 const tag = z.union([z.string(), z.looseObject({ name: z.string() }).transform((t) => t.name)]);
 
@@ -94,6 +105,88 @@ export const orderSchema = z
       items: items.data,
     };
   });
+
+/** Reads one order the platform listed: most in one copy (below), the rest by `orderSchema`. */
+export const orderReader = {
+  safeParse(raw: unknown): z.ZodSafeParseResult<Order> {
+    const order = canonicalOrder(raw);
+    return order ? { success: true, data: order } : orderSchema.safeParse(raw);
+  },
+};
+
+/**
+ * An order already in the form the platform's reference answers use (every field the type the
+ * schema reads it as, its instant ISO UTC and its money decimal text exact to its currency's
+ * digits, items without a currency of their own) read in one copy: `orderSchema`'s output for it,
+ * built without zod's copies and bookkeeping per field, which were most of what a sync allocated
+ * per order and so of its peak memory (#32). Anything else is null: `orderSchema` reads it.
+ */
+function canonicalOrder(raw: unknown): Order | null {
+  if (!isRecord(raw)) return null;
+  const { currency, total, items } = raw;
+  if (!isText(raw.id) || !isText(raw.status) || typeof currency !== 'string') return null;
+  if (!isNullableText(raw.number) || !isNullableId(raw.bot_id)) return null;
+  if (!isNullableId(raw.subscriber_id) || !isNullableInstant(raw.created_at)) return null;
+  if (!isCurrency(currency) || !Array.isArray(items)) return null;
+  const totalMinor = exactMinor(total, currency);
+  if (totalMinor === null) return null;
+  const read: Order['items'] = [];
+  for (const item of items) {
+    const line = canonicalItem(item, currency);
+    if (!line) return null;
+    read.push(line);
+  }
+  const order = inSchemaOrder(raw, ORDER_KEYS);
+  order.items = read;
+  order.total_minor = totalMinor;
+  return order as Order;
+}
+
+function canonicalItem(raw: unknown, currency: string): Order['items'][number] | null {
+  if (!isRecord(raw) || raw.currency !== undefined || !isNullableId(raw.product_id)) return null;
+  if (typeof raw.sku !== 'string' || typeof raw.name !== 'string') return null;
+  if (!Number.isSafeInteger(raw.quantity)) return null;
+  const unitMinor = exactMinor(raw.unit_price, currency);
+  if (unitMinor === null) return null;
+  const item = inSchemaOrder(raw, ITEM_KEYS);
+  item.unit_price_minor = unitMinor;
+  item.currency = currency;
+  return item as Order['items'][number];
+}
+
+// The keys each schema names, in its order: a loose object's output lists them first, then the
+// others as they came, and the stored JSON keeps that order.
+const ORDER_KEYS = ['id', 'number', 'bot_id', 'subscriber_id', 'status', 'items', 'created_at'];
+const ITEM_KEYS = ['product_id', 'sku', 'name', 'quantity'];
+
+/** A copy of `raw` with `keys` first, as a zod loose object with those keys writes it. */
+function inSchemaOrder(raw: Raw, keys: readonly string[]): Raw {
+  const copy: Raw = {};
+  for (const key of keys) copy[key] = raw[key];
+  for (const key in raw) if (!Object.hasOwn(copy, key)) copy[key] = raw[key];
+  return copy;
+}
+
+const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';
+const isNullableText = (value: unknown) => value === null || typeof value === 'string';
+const isNullableId = (value: unknown) => value === null || isText(value);
+const isNullableInstant = (value: unknown) =>
+  value === null || (typeof value === 'string' && value !== '' && toIso(value) === value);
+
+/**
+ * The minor units of a decimal text written exactly as `minorToDecimal` writes them (all the
+ * currency's fraction digits, no leading zero); else null. Checked by its shape, not by writing
+ * the text again, which cost four strings per price.
+ */
+function exactMinor(value: unknown, currency: string): number | null {
+  if (typeof value !== 'string') return null;
+  const read = decimalToMinor(value, currency);
+  if (!read.ok) return null;
+  const digits = minorDigits(currency);
+  const whole = digits === 0 ? value.length : value.length - digits - 1;
+  if (digits > 0 && value.charCodeAt(whole) !== 0x2e) return null;
+  return whole === 1 || value.charCodeAt(0) !== 0x30 ? read.minor : null;
+}
 
 export type Subscriber = z.output<typeof subscriberSchema>;
 export type Message = z.output<typeof messageSchema>;
