@@ -135,6 +135,19 @@ export class TeamConnection {
     return this.controlProvider.isSynced;
   }
 
+  /**
+   * Connected, both documents synced on this connection and every edit made here acknowledged:
+   * the server holds all this desktop wrote, so it can judge what the desktop asked meanwhile.
+   */
+  get caughtUp(): boolean {
+    return (
+      this.connected &&
+      this.data.isSynced &&
+      this.controlProvider.isSynced &&
+      this.data.unsyncedChanges === 0
+    );
+  }
+
   /** Resolves once both documents have synced with the server, or rejects on a refusal. */
   async whenSynced(timeoutMs = 10_000): Promise<void> {
     const started = Date.now();

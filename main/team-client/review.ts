@@ -142,7 +142,10 @@ export class TeamReview {
           this.pending.refused(waiting.id, refusedDesktop(refusal));
           continue;
         }
-        if (!this.connection.connected) return;
+        // After a reconnection the server may not hold the post yet (the desktop's edits go
+        // out with the sync): judged before they arrive, a move was refused as "not in the
+        // team workspace". The next tick tries again.
+        if (!this.connection.caughtUp) return;
         const ask = { post: waiting.post, from: waiting.from, to: waiting.to };
         const outcome = await this.send(
           waiting.comment === null ? ask : { ...ask, comment: waiting.comment },

@@ -207,6 +207,22 @@ describe('approvals through the desktops', () => {
     expect(seqs.length).toBeGreaterThanOrEqual(8);
   });
 
+  it('judges a move asked offline on a post written offline once the post has reached the server', async () => {
+    const platform = await startTestPlatform({ seed: 'demo' });
+    team = await startTestTeam();
+    const author = await desktop(platform, team.invite('editor', 'Ana'));
+    await team.server.close();
+    await until(() => author.team!.status().state === 'offline', 3000, 'offline');
+    const [id] = (await draftOn(author, 'Written on the train', [])) as [number];
+    expect(await call(author, 'submitPost', { id })).toMatchObject({ waitingToSync: true });
+
+    await restart();
+    await until(() => author.team!.pending.waiting().length === 0, 10_000, 'the move to sync');
+    // Sent before the post's edits had arrived, it was refused as not in the team workspace.
+    expect((await call(author, 'listReview', {})).pending).toEqual([]);
+    await seen(author, id, 'in_review');
+  });
+
   it('dismisses a refused step once its reason was read, never one still waiting to sync', async () => {
     const platform = await startTestPlatform({ seed: 'demo' });
     team = await startTestTeam();
