@@ -218,7 +218,7 @@ describe('approvals through the desktops', () => {
 
     await restart();
     await until(() => author.team!.pending.waiting().length === 0, 10_000, 'the move to sync');
-    // Sent before the post's edits had arrived, it was refused as not in the team workspace.
+    // The post written offline is there to be judged: the move is applied, nothing refused.
     expect((await call(author, 'listReview', {})).pending).toEqual([]);
     await seen(author, id, 'in_review');
   });
