@@ -175,6 +175,8 @@ describe('a holder that dies right after its POST, on a platform that keeps no r
     await Promise.all([b.team!.connection.whenSynced(), a.whenSynced()]);
     const onB = duePost(b, 'Sent by a desktop then killed');
     const uuid = new TeamStore(b.store.db, Date.now).uuidOfPost(onB)!;
+    // A's claim goes on its own connection: B's post must be on the server first.
+    await until(() => b.team!.connection.unsyncedChanges === 0, 3000, 'the post to sync');
 
     const claim = await a.request({ kind: 'claim', post: uuid, device: 'desktop-a' });
     expect(claim).toMatchObject({ ok: true, value: { epoch: 1 } });
