@@ -190,12 +190,16 @@ describe('the app in Chromium', () => {
       viewport: { width: 1024, height: 700 },
     });
     const views = page.getByRole('group', { name: 'Calendar view' });
-    for (const view of ['Month', 'Week']) {
+    // The month's chips are the app's; the week's events are the library's, drawn once its code
+    // has loaded: each view's own are waited for and measured, never the other's on their way out.
+    for (const [view, chip] of [
+      ['Month', '.month-post'],
+      ['Week', '.ec-event'],
+    ] as const) {
       await views.getByRole('button', { name: view, exact: true }).click();
-      // The month's chips are the app's; the week's events are the library's.
-      await page.locator('.month-post .title, .ec-event .title').first().waitFor();
+      await page.locator(`${chip} .title`).first().waitFor();
       // Each chip shows at least a few words of its post, and its whole time where it shows one.
-      const chips = await page.locator('.month-post .post, .ec-event .post').evaluateAll((posts) =>
+      const chips = await page.locator(`${chip} .post`).evaluateAll((posts) =>
         posts.map((post) => {
           const time = post.querySelector('.time')!;
           const title = post.querySelector('.title')!;
