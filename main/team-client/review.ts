@@ -142,9 +142,9 @@ export class TeamReview {
           this.pending.refused(waiting.id, refusedDesktop(refusal));
           continue;
         }
-        // After a reconnection the server may not hold the post yet (the desktop's edits go
-        // out with the sync): judged before they arrive, a move was refused as "not in the
-        // team workspace". The next tick tries again.
+        // After a reconnection the desktop's edits go out with the sync: a move sent before
+        // they arrive would be judged by a server that may not hold the post yet. The next
+        // tick tries again.
         if (!this.connection.caughtUp) return;
         const ask = { post: waiting.post, from: waiting.from, to: waiting.to };
         const outcome = await this.send(
