@@ -88,6 +88,8 @@ export class PullSync {
       }
     };
     return walkList(retryingPages(gated, this.retries), async (items, read) => {
+      // The page was read in slices of their own: its first write waits for the next turn.
+      await this.store.room();
       await inSlices(items, this.pageSlices, this.storeClock, onItems);
       onPage(read);
     });
