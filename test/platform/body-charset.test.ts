@@ -7,10 +7,12 @@ import { idleTimeout, readBodyText } from '../../main/platform/body';
 
 const codecsLoaded = () => (iconv as unknown as { encodings: unknown }).encodings !== null;
 
-async function read(bytes: Uint8Array, contentType: string): Promise<string> {
+async function read(bytes: Buffer, contentType: string): Promise<string> {
   const idle = idleTimeout(5_000);
   try {
-    const response = new Response(bytes, { headers: { 'Content-Type': contentType } });
+    const response = new Response(new Uint8Array(bytes), {
+      headers: { 'Content-Type': contentType },
+    });
     return await readBodyText(response, 1024 * 1024, idle.signal, idle);
   } finally {
     idle.stop();
