@@ -2,9 +2,8 @@
 // on every request, the answer's body read within a size limit, rate-limit headers parsed from
 // every answer, and anything but a readable 2xx turned into a typed PlatformError. The endpoint
 // table (client.ts) says what to ask; this says how.
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { z } from 'zod';
-import { SliceSizer, inSlices } from '../../shared/slices';
+import { SliceSizer, inSlices, loopTurn } from '../../shared/slices';
 import { describeIssues, summarizeIssues } from '../../shared/validation';
 import { BodyTooLarge, idleTimeout, parseJsonExact, readBodyText } from './body';
 import type { IdleTimeout } from './body';
@@ -254,10 +253,10 @@ export interface ItemReader<T> {
 }
 
 /** A page's items read per slice: a few at first, then as many as the budget fits. */
-const ITEMS_PER_SLICE = { first: 20, min: 1, max: 1_000 };
+export const ITEMS_PER_SLICE = { first: 20, min: 1, max: 1_000 };
 
-/** The main process's clock for slices; its turn lets timers and I/O in (setImmediate). */
-const SLICE_CLOCK = { now: () => performance.now(), turn: () => nextTurn() };
+/** The main process's clock for slices; its turn lets timers and I/O in. */
+const SLICE_CLOCK = { now: () => performance.now(), turn: () => loopTurn(setImmediate) };
 
 export function read<S extends z.ZodType>(schema: S, answer: Answer, value: unknown): z.output<S> {
   const result = schema.safeParse(value);

@@ -99,6 +99,18 @@ export class CacheStore {
     ).generation;
   }
 
+  /**
+   * Of a page's `ids`, those read `generation` has already written: its repeats, told by the
+   * rows' marks, so a long read holds no id of its own in memory (walkList's `ReadIds`).
+   */
+  readBefore(list: PrunedList, generation: number, ids: readonly string[]): Set<string> {
+    const rows = statement(
+      this.db,
+      `SELECT id FROM ${list} WHERE id IN (SELECT value FROM json_each(?)) AND seen_in = ?`,
+    ).all(JSON.stringify(ids), generation) as { id: string }[];
+    return new Set(rows.map((row) => row.id));
+  }
+
   /** One page of bots, in its own transaction, marked as seen by read `generation`. */
   putBots(bots: readonly RemoteBot[], generation: number): void {
     this.putPage(

@@ -13,6 +13,7 @@
 // write starts the log over. Should the worker fail, SQLite's own checkpoint comes back.
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { loopTurn } from '../../shared/slices';
 import type { WorkspaceDb } from './db';
 
 /** A long job's next write waits for a checkpoint once the log holds this many pages (16 MiB). */
@@ -112,10 +113,7 @@ export class WalCheckpoints {
    * once the worker has copied all of it, so the caller's next write starts the log over.
    */
   async room(): Promise<void> {
-    if (this.gone || this.logPages < WAL_LIMIT_PAGES) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      return;
-    }
+    if (this.gone || this.logPages < WAL_LIMIT_PAGES) return loopTurn(setImmediate);
     await new Promise<void>((resolve) => {
       this.waiting.push(resolve);
       this.worker.postMessage('checkpoint');

@@ -14,6 +14,7 @@ import { ProductsStore } from './products';
 import { SchedulesStore } from './schedules';
 import { SettingsStore } from './settings';
 import { WebhooksStore } from './webhooks';
+import { loopTurn } from '../../shared/slices';
 
 export class WorkspaceStore {
   readonly posts: PostsStore;
@@ -59,7 +60,7 @@ export class WorkspaceStore {
    * loop, and, when the write-ahead log has grown long, the checkpoint that lets it start over.
    */
   room(): Promise<void> {
-    return this.checkpoints?.room() ?? new Promise((resolve) => setImmediate(resolve));
+    return this.checkpoints?.room() ?? loopTurn(setImmediate);
   }
 
   /**

@@ -7,7 +7,7 @@ import { SliceSizer, inSlices } from '../../shared/slices';
 import type { SliceClock } from '../../shared/slices';
 import type { PlatformClient } from '../platform/client';
 import { PAGE_RETRY_RULES, retryingPages, walkList } from '../platform/lists';
-import type { ListReading, Page, PageRetryRules } from '../platform/lists';
+import type { ListReading, Page, PageRetryRules, ReadIds } from '../platform/lists';
 import type { RetryRules } from '../queue/retry';
 import type { Bot, Order, PageRequest, Post, Product, Subscriber } from '../platform/normalize';
 import type { RateGovernor } from '../platform/governor';
@@ -76,6 +76,7 @@ export class PullSync {
     list: (request: PageRequest) => Promise<Page<T>>,
     onItems: (items: readonly T[]) => void,
     onPage: (fetched: number) => void,
+    had?: ReadIds,
   ): Promise<ListReading> {
     const gated = async (request: PageRequest) => {
       // The last page's write may have grown the log long: its checkpoint first, off this thread.
@@ -87,10 +88,16 @@ export class PullSync {
         release();
       }
     };
-    return walkList(retryingPages(gated, this.retries), async (items, read) => {
-      await inSlices(items, this.pageSlices, this.storeClock, onItems);
-      onPage(read);
-    });
+    return walkList(
+      retryingPages(gated, this.retries),
+      async (items, read) => {
+        // The page was read in slices of their own: its first write waits for the next turn.
+        await this.store.room();
+        await inSlices(items, this.pageSlices, this.storeClock, onItems);
+        onPage(read);
+      },
+      had,
+    );
   }
 
   /**
@@ -106,7 +113,12 @@ export class PullSync {
   ): Promise<SyncOutcome> {
     const readOnce = async () => {
       const generation = this.store.cache.beginRead(name);
-      const reading = await this.walk(list, (items) => put(items, generation), onPage);
+      // What this read had is what it wrote: each row carries its generation (seen_in).
+      const had: ReadIds = {
+        hadBefore: (ids) => this.store.cache.readBefore(name, generation, ids),
+        add: () => undefined,
+      };
+      const reading = await this.walk(list, (items) => put(items, generation), onPage, had);
       return {
         reading,
         ...(await this.store.cache.finishRead(name, generation, isWhole(reading))),

@@ -182,6 +182,34 @@ describe('pruning', () => {
     expect(pressroom.store.cache.counts().orders).toBe(250);
   });
 
+  it('writes an order listed twice, on one page and again on a later one, once', async () => {
+    // A read's repeats are told by the rows it wrote (seen_in), not by ids held in memory.
+    const platform = await startTestPlatform({
+      seed: 'demo',
+      plan: 'enterprise',
+      conventions: { envelope: 'bare', pageCap: 30 },
+    });
+    let firstOfPageOne: unknown = null;
+    const repeating = (async (input: string | URL | Request, init?: RequestInit) => {
+      const response = await fetch(input, init);
+      const url = new URL(String(input));
+      if (!url.pathname.endsWith('/orders')) return response;
+      const page = (await response.json()) as unknown[];
+      const asked = url.searchParams.get('page') ?? '1';
+      if (asked === '1') firstOfPageOne = page[0];
+      if (asked === '2') page.push(page[0], firstOfPageOne);
+      return new Response(JSON.stringify(page), {
+        status: response.status,
+        headers: response.headers,
+      });
+    }) as typeof fetch;
+    const pressroom = connect(platform, { fetch: repeating });
+    for (let sync = 0; sync < 3; sync++) {
+      expect((await call(pressroom, 'sync')).orders).toBe(CACHED.orders);
+      expect(pressroom.store.cache.counts().orders).toBe(CACHED.orders);
+    }
+  });
+
   it('never deletes a cached row after a list that was not read to its end', async () => {
     const platform = await startTestPlatform({
       seed: 'demo',
