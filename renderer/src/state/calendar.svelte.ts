@@ -10,6 +10,7 @@ import type { BotSummary, FreeSlot, LocalPost, PostStatus } from '../../../share
 import type { ApprovalState } from '../../../shared/team';
 import { WallClock } from '../../../shared/time';
 import { coalesce } from '../lib/coalesce';
+import { editorsByPost } from '../lib/presence';
 import {
   DAY_CAPS,
   NO_EVENTS,
@@ -239,6 +240,9 @@ export class CalendarState implements PostBoard {
   get team(): TeamStatus | null {
     return this.shell.status?.team ?? null;
   }
+
+  /** Who edits which post at the other desktops: one look-up per chip, not a scan of the team. */
+  readonly monthEditors = $derived(editorsByPost(this.team));
 
   /** The zone the calendar shows times in: the user's setting. */
   get zone(): string {
