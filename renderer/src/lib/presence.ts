@@ -12,6 +12,17 @@ export function editorsOf(team: TeamStatus | null | undefined, postId: number): 
   return (team?.present ?? []).filter((other) => other.editingPostId === postId).map(whoIs);
 }
 
+/** Who edits which post now at the other desktops, by post id (a month's chips look theirs up). */
+export function editorsByPost(team: TeamStatus | null | undefined): Map<number, string[]> {
+  const editors = new Map<number, string[]>();
+  for (const other of team?.present ?? []) {
+    if (other.editingPostId === null) continue;
+    const names = editors.get(other.editingPostId) ?? [];
+    editors.set(other.editingPostId, [...names, whoIs(other)]);
+  }
+  return editors;
+}
+
 /** "Bea is editing", "Bea and Eli are editing". */
 export function editingWords(devices: readonly string[]): string {
   const names =

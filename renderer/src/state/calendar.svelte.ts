@@ -10,6 +10,7 @@ import type { BotSummary, FreeSlot, LocalPost, PostStatus } from '../../../share
 import type { ApprovalState } from '../../../shared/team';
 import { WallClock } from '../../../shared/time';
 import { coalesce } from '../lib/coalesce';
+import { editorsByPost } from '../lib/presence';
 import {
   DAY_CAPS,
   NO_EVENTS,
@@ -151,16 +152,21 @@ export class CalendarState implements PostBoard {
     const thumbnails = this.thumbnails;
     // Sorted by time first (a move reorders), so a day past its cap keeps its earliest posts.
     const approved = this.approvedAs();
-    const views = this.posts
+    const scheduled = this.posts
       .filter((post) => post.scheduledAt !== null && approved(post))
-      .sort((a, b) => (a.scheduledAt ?? 0) - (b.scheduledAt ?? 0))
-      .map((post) =>
-        viewOf(post, post.scheduledAt ?? 0, clock, nameOf(names, post.botId), thumbnails),
-      );
+      .sort((a, b) => (a.scheduledAt ?? 0) - (b.scheduledAt ?? 0));
     const cap = DAY_CAPS[this.view];
     // The other views draw every post; counts left from a capped view's answer are not theirs.
     const left = cap === undefined ? {} : this.hidden;
-    return capPerDay(views, cap ?? Infinity, left, (view) => view.start.slice(0, 10));
+    // Capped before a post's words are built: a post behind "+N more" needs only its day.
+    const dayOf = (post: LocalPost) => clock.wall(post.scheduledAt ?? 0).slice(0, 10);
+    return capPerDay(scheduled, cap ?? Infinity, left, dayOf).map(({ day, shown, more }) => ({
+      day,
+      more,
+      shown: shown.map((post) =>
+        viewOf(post, post.scheduledAt ?? 0, clock, nameOf(names, post.botId), thumbnails),
+      ),
+    }));
   });
   /** Whether the range draws no post: the screen says so (without building the events). */
   readonly drawsNothing = $derived(this.days.length === 0);
@@ -239,6 +245,9 @@ export class CalendarState implements PostBoard {
   get team(): TeamStatus | null {
     return this.shell.status?.team ?? null;
   }
+
+  /** Who edits which post at the other desktops: one look-up per chip, not a scan of the team. */
+  readonly monthEditors = $derived(editorsByPost(this.team));
 
   /** The zone the calendar shows times in: the user's setting. */
   get zone(): string {
