@@ -3,11 +3,9 @@
 import { z } from 'zod';
 import { isHttpUrl, isPrivateOrSecureUrl } from './url';
 
-export interface FieldIssue {
-  /** Path of the field, e.g. `media_urls[1]` or `messages[0].role`; empty for the whole value. */
-  field: string;
-  message: string;
-}
+import type { FieldIssue } from './issues';
+
+export { summarizeIssues, type FieldIssue } from './issues';
 
 function fieldPath(path: readonly PropertyKey[]): string {
   return path
@@ -36,11 +34,6 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[]): FieldIssue[
 
 function article(expected: string): string {
   return /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
-}
-
-/** One line for all issues: `price: must be ...; sku: is required`. */
-export function summarizeIssues(issues: readonly FieldIssue[]): string {
-  return issues.map((i) => (i.field ? `${i.field}: ${i.message}` : i.message)).join('; ');
 }
 
 /** A string trimmed of surrounding white space, with length bounds stated in plain words. */

@@ -3,10 +3,11 @@
 import { readFileSync } from 'node:fs';
 import { Option } from 'commander';
 import type { Command } from 'commander';
-import { z } from 'zod';
-import { isPrivateOrSecureUrl } from '../../shared/url';
-import { INSECURE_API_BASE, describeIssues, summarizeIssues } from '../../shared/validation';
+import { summarizeIssues } from '../../shared/issues';
+import type { GlobalOptions } from './global-schema';
 import { CliError } from './output';
+
+export type { GlobalOptions } from './global-schema';
 
 export function addGlobalOptions(program: Command): Command {
   return program
@@ -32,20 +33,6 @@ export function addGlobalOptions(program: Command): Command {
     )
     .option('--json', 'print the result as JSON on stdout', false);
 }
-
-const globalSchema = z.object({
-  db: z.string().min(1).optional(),
-  apiBase: z
-    .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
-    .refine((url) => /\/api\/v1\/?$/.test(url), { error: 'must end in /api/v1' })
-    .refine(isPrivateOrSecureUrl, { error: INSECURE_API_BASE })
-    .optional(),
-  token: z.string().min(1, { error: 'must not be empty' }).optional(),
-  plan: z.enum(['free', 'pro', 'enterprise']).optional(),
-  json: z.boolean(),
-});
-
-export type GlobalOptions = z.infer<typeof globalSchema>;
 
 const optionNames: Record<string, string> = {
   db: '--db',
@@ -76,7 +63,7 @@ function tokenOf(command: Command, token: unknown): unknown {
   return token;
 }
 
-export function globalOptions(command: Command): GlobalOptions {
+export async function globalOptions(command: Command): Promise<GlobalOptions> {
   const options = command.optsWithGlobals();
   // An empty environment variable means "not set", as in most shells' habits.
   const given = Object.fromEntries(
@@ -84,9 +71,12 @@ export function globalOptions(command: Command): GlobalOptions {
       ([, value]) => value !== '' && value !== undefined,
     ),
   );
-  const result = globalSchema.safeParse(given);
-  if (result.success) return result.data;
-  const issues = describeIssues(result.error.issues).map((issue) => ({
+  // Only --json (commander's boolean) given: nothing to check, and zod need not load (#32).
+  if (Object.keys(given).every((name) => name === 'json') && typeof given.json === 'boolean')
+    return { json: given.json };
+  const parsed = (await import('./global-schema')).parseGlobalOptions(given);
+  if ('options' in parsed) return parsed.options;
+  const issues = parsed.issues.map((issue) => ({
     ...issue,
     field: optionNames[issue.field] ?? issue.field,
   }));

@@ -17,7 +17,7 @@ export async function withWorkspace<T>(
   work: (pressroom: Workspace) => Promise<T> | T,
   extra: Partial<WorkspaceConfig> = {},
 ): Promise<T> {
-  const options = globalOptions(command);
+  const options = await globalOptions(command);
   const dbFile = options.db ?? defaultWorkspaceFile();
   // The default folder is Pressroom's own; a --db file's folder may be anyone's, so it is made
   // private only when new.

@@ -2,8 +2,7 @@
 // user can act on. They cross IPC, HTTP and the CLI unchanged.
 import type { CallError } from '../../shared/answers';
 import type { DuplicateConflict } from '../../shared/domain';
-import type { FieldIssue } from '../../shared/validation';
-import { summarizeIssues } from '../../shared/validation';
+import { summarizeIssues, type FieldIssue } from '../../shared/issues';
 
 export class InvalidInput extends Error {
   constructor(readonly issues: FieldIssue[]) {

@@ -16,7 +16,7 @@ export function registerCheck(program: Command): void {
       '\nNeeds --api-base and --token (or their environment variables). Exits 1 when the token is refused.\nWith --json: {"token":{…},"rate_limit":{"reset","skew_ms","limit",…},"lists":{"envelope","pagination"},"ids" (number, string or mixed),"id_types":{"bots","posts"},…}.',
     )
     .action(async (_options: unknown, command: Command) => {
-      const global = globalOptions(command);
+      const global = await globalOptions(command);
       if (!global.apiBase || !global.token)
         throw new CliError(
           'check needs --api-base and --token (or PRESSROOM_API_BASE and PRESSROOM_API_TOKEN)',

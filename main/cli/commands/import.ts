@@ -38,7 +38,7 @@ export function registerImport(program: Command): void {
   addImportOptions(command);
   command.action(
     async (kind: string, file: string | undefined, options: ImportOptions, self: Command) => {
-      const output = createOutput(globalOptions(self).json);
+      const output = createOutput((await globalOptions(self)).json);
       if (kind === 'list') return listImports(self, output);
       if (file === undefined)
         throw new CliError(
@@ -268,7 +268,7 @@ export function registerExport(program: Command): void {
     .argument('<file>', 'the CSV file to write')
     .option('--bom', 'start with a byte-order mark, for Excel', false)
     .action(async (kind: string, file: string, options: { bom: boolean }, self: Command) => {
-      const output = createOutput(globalOptions(self).json);
+      const output = createOutput((await globalOptions(self)).json);
       if (kind !== 'posts' && kind !== 'products')
         throw new CliError(`kind must be posts or products, not "${kind}"`, 2);
       const rows = await withWorkspace(self, (pressroom) =>

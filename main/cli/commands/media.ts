@@ -38,7 +38,7 @@ export function registerMedia(program: Command): void {
       'Upload pictures (PNG, JPG, GIF or WebP, up to 10 MiB each); prints the reference to give `posts add --media`',
     )
     .action(async (files: string[], _options: unknown, command: Command) => {
-      const output = createOutput(globalOptions(command).json);
+      const output = createOutput((await globalOptions(command)).json);
       const added = await withWorkspace(command, async (pressroom) => {
         const pictures = [];
         for (const file of files)
@@ -60,7 +60,7 @@ export function registerMedia(program: Command): void {
     .option('--url <url>', 'the public address that folder is served at')
     .option('--clear', 'forget the media host')
     .action(async (options: HostOptions, command: Command) => {
-      const output = createOutput(globalOptions(command).json);
+      const output = createOutput((await globalOptions(command)).json);
       const { folder, url, clear } = options;
       if (
         clear

@@ -162,7 +162,7 @@ function addAnswerOptions(command: Command): void {
 }
 
 async function runPlatform(options: PlatformOptions, command: Command): Promise<void> {
-  const global = globalOptions(command);
+  const global = await globalOptions(command);
   // The global --plan is the default account's plan here.
   const plan: Plan = global.plan ?? 'free';
   const output = createOutput(global.json);

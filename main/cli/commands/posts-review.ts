@@ -24,7 +24,7 @@ function registerMove(posts: Command, name: string, operation: Move, what: strin
     .description(what)
     .option('--comment <text>', 'a comment beside it (required to request changes)')
     .action(async (id: string, options: { comment?: string }, command: Command) => {
-      const output = createOutput(globalOptions(command).json);
+      const output = createOutput((await globalOptions(command)).json);
       if (operation === 'requestChanges' && options.comment === undefined)
         throw new CliError('Say what to change: give --comment "…".');
       const input = {
@@ -57,7 +57,7 @@ export function registerReview(posts: Command): void {
     .description('Comment on a team post (shared with the team)')
     .requiredOption('--text <text>', 'the comment')
     .action(async (id: string, options: { text: string }, command: Command) => {
-      const output = createOutput(globalOptions(command).json);
+      const output = createOutput((await globalOptions(command)).json);
       const kept = await withWorkspace(command, (pressroom) =>
         call(pressroom, 'commentOnPost', { id: postId(id), text: options.text }),
       );
@@ -72,7 +72,7 @@ export const stateOption = new Option(
 ).choices(APPROVAL_STATES);
 
 export async function listInState(command: Command, state: ApprovalState): Promise<void> {
-  const output = createOutput(globalOptions(command).json);
+  const output = createOutput((await globalOptions(command)).json);
   const { inState } = await withWorkspace(command, (pressroom) =>
     call(pressroom, 'listReview', { state }),
   );

@@ -62,7 +62,7 @@ export function registerPosts(program: Command): void {
       false,
     )
     .action(async (options: AddOptions, command: Command) => {
-      const output = createOutput(globalOptions(command).json);
+      const output = createOutput((await globalOptions(command)).json);
       if (
         options.queueNext &&
         (options.at !== undefined || options.zone !== undefined || options.mode !== 'schedule')
@@ -97,7 +97,7 @@ export function registerPosts(program: Command): void {
     .addOption(stateOption)
     .action(async (options: { state?: ApprovalState }, command: Command) => {
       if (options.state) return listInState(command, options.state);
-      const output = createOutput(globalOptions(command).json);
+      const output = createOutput((await globalOptions(command)).json);
       const list = await withWorkspace(command, (pressroom) => call(pressroom, 'listPosts'));
       output.result(
         list,

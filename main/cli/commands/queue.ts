@@ -28,7 +28,7 @@ function registerPublish(program: Command): void {
     .option('--until-empty', 'wait for future due times until nothing is queued or retrying', false)
     .option('--watch', 'run as a daemon until stopped', false)
     .action(async (options: PublishOptions, command: Command) => {
-      const output = createOutput(globalOptions(command).json);
+      const output = createOutput((await globalOptions(command)).json);
       const started = Date.now();
       const progress = (report: DrainReport) =>
         output.progress(
@@ -90,7 +90,7 @@ function registerSync(program: Command): void {
       'Fetch every page of bots, posts, products, orders and subscribers into the workspace',
     )
     .action(async (_options: unknown, command: Command) => {
-      const output = createOutput(globalOptions(command).json);
+      const output = createOutput((await globalOptions(command)).json);
       const report = await withWorkspace(command, (pressroom) =>
         pressroom.queue.sync(({ resource, fetched }) => output.progress(`${resource}: ${fetched}`)),
       );
@@ -120,7 +120,7 @@ function registerStatus(program: Command): void {
     .command('status')
     .description('Queue counts by state, posts and products by status, and the rate-limit state')
     .action(async (_options: unknown, command: Command) => {
-      const output = createOutput(globalOptions(command).json);
+      const output = createOutput((await globalOptions(command)).json);
       const status = await withWorkspace(command, (pressroom) => call(pressroom, 'status'));
       const line = (counts: Record<string, number>) =>
         Object.entries(counts)
@@ -153,7 +153,7 @@ function registerQueueItems(program: Command): void {
       .command(`${verb} <id>`)
       .description(description)
       .action(async (id: string, _options: unknown, command: Command) => {
-        const output = createOutput(globalOptions(command).json);
+        const output = createOutput((await globalOptions(command)).json);
         const itemId = intOption('id', 1, Number.MAX_SAFE_INTEGER)(id);
         const item = await withWorkspace(command, (pressroom) =>
           verb === 'retry'
@@ -171,7 +171,7 @@ function registerQueueItems(program: Command): void {
     )
     .option('--confirm-not-sent', 'you looked on the platform and the post is not there', false)
     .action(async (id: string, options: { confirmNotSent: boolean }, command: Command) => {
-      const output = createOutput(globalOptions(command).json);
+      const output = createOutput((await globalOptions(command)).json);
       const itemId = intOption('id', 1, Number.MAX_SAFE_INTEGER)(id);
       if (!options.confirmNotSent)
         throw new CliError(
@@ -190,7 +190,7 @@ function registerQueueItems(program: Command): void {
     )
     .option('--remote-id <id>', 'the platform’s id of the post, to link it')
     .action(async (id: string, options: { remoteId?: string }, command: Command) => {
-      const output = createOutput(globalOptions(command).json);
+      const output = createOutput((await globalOptions(command)).json);
       const itemId = intOption('id', 1, Number.MAX_SAFE_INTEGER)(id);
       const item = await withWorkspace(command, (pressroom) =>
         call(pressroom, 'markItemPublished', {

@@ -32,7 +32,7 @@ export function registerSchedule(program: Command): void {
     .command('show <bot>')
     .description("The bot's schedule and its next free slots, in the workspace's time zone")
     .action(async (botId: string, _options: unknown, command: Command) => {
-      const output = createOutput(globalOptions(command).json);
+      const output = createOutput((await globalOptions(command)).json);
       const shown = await withWorkspace(command, (pressroom) =>
         call(pressroom, 'getSchedule', { botId }),
       );
@@ -43,7 +43,7 @@ export function registerSchedule(program: Command): void {
     .command('set <bot> <schedule>')
     .description('Replace the schedule, e.g. "mon-fri 09:00,12:30,17:00; sat 10:00" ("" clears it)')
     .action(async (botId: string, text: string, _options: unknown, command: Command) => {
-      const output = createOutput(globalOptions(command).json);
+      const output = createOutput((await globalOptions(command)).json);
       const saved = await withWorkspace(command, (pressroom) =>
         call(pressroom, 'setSchedule', { botId, schedule: text }),
       );

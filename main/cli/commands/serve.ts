@@ -44,7 +44,7 @@ export function registerServe(program: Command): void {
       ].join('\n'),
     )
     .action(async (options: ServeOptions, command: Command) => {
-      const global = globalOptions(command);
+      const global = await globalOptions(command);
       const output = createOutput(global.json);
       // npm runs the command in the project's folder, where the interface is built and served.
       await ensureInterface(process.cwd(), {

@@ -19,8 +19,8 @@ import { globalOptions } from '../options';
 import { defaultWorkspaceFile, withWorkspace } from '../workspace';
 import { call } from '../../core/operations';
 
-function workspaceFile(command: Command): string {
-  const file = globalOptions(command).db ?? defaultWorkspaceFile();
+async function workspaceFile(command: Command): Promise<string> {
+  const file = (await globalOptions(command)).db ?? defaultWorkspaceFile();
   createPrivateFolder(dirname(file));
   return file;
 }
@@ -93,8 +93,8 @@ export function registerTeamDesktop(team: Command): void {
     .command('join <link>')
     .description('Join this workspace to a team (token in PRESSROOM_TEAM_TOKEN or on stdin)')
     .action(async (link: string, _options: unknown, command: Command) => {
-      const output = createOutput(globalOptions(command).json);
-      const file = workspaceFile(command);
+      const output = createOutput((await globalOptions(command)).json);
+      const file = await workspaceFile(command);
       const token = tokenFromEnvironment();
       // Settings → Team's join: the token is checked with the team server before the file is
       // touched, so a refusal (a token, another protocol) leaves it out of any team.
@@ -118,8 +118,8 @@ export function registerTeamDesktop(team: Command): void {
       'Sync with the team server once and say: connected / offline since … / changes waiting',
     )
     .action(async (_options: unknown, command: Command) => {
-      const output = createOutput(globalOptions(command).json);
-      const file = workspaceFile(command);
+      const output = createOutput((await globalOptions(command)).json);
+      const file = await workspaceFile(command);
       const { token } = linkedOrFail(file);
       const status = await syncOnce(file, token, 3000);
       output.result(status, describeStatus(status));
@@ -131,10 +131,10 @@ export function registerTeamDesktop(team: Command): void {
     .requiredOption('--name <name>', "the member's name")
     .option('--role <role>', `one of ${TEAM_ROLES.join(', ')}`, 'editor')
     .action(async (options: { name: string; role: string }, command: Command) => {
-      const output = createOutput(globalOptions(command).json);
+      const output = createOutput((await globalOptions(command)).json);
       if (!TEAM_ROLES.includes(options.role as TeamRole))
         throw new CliError(`--role is one of ${TEAM_ROLES.join(', ')}`);
-      const { link, token } = linkedOrFail(workspaceFile(command));
+      const { link, token } = linkedOrFail(await workspaceFile(command));
       const answer = await askTeamServer(link, token, {
         kind: 'invite',
         name: options.name,
@@ -151,8 +151,8 @@ export function registerTeamDesktop(team: Command): void {
     .command('members')
     .description("The team's members and their roles")
     .action(async (_options: unknown, command: Command) => {
-      const output = createOutput(globalOptions(command).json);
-      const { link, token } = linkedOrFail(workspaceFile(command));
+      const output = createOutput((await globalOptions(command)).json);
+      const { link, token } = linkedOrFail(await workspaceFile(command));
       const answer = await askTeamServer(link, token, { kind: 'members' });
       if (!answer.ok) throw new CliError(answer.error);
       output.result(answer.value, answer.value.members.map(describeMember).join('\n'));
@@ -162,8 +162,8 @@ export function registerTeamDesktop(team: Command): void {
     .command('revoke <member>')
     .description("Revoke a member's token (owner only); their desktops are cut off within 5 s")
     .action(async (member: string, _options: unknown, command: Command) => {
-      const output = createOutput(globalOptions(command).json);
-      const { link, token } = linkedOrFail(workspaceFile(command));
+      const output = createOutput((await globalOptions(command)).json);
+      const { link, token } = linkedOrFail(await workspaceFile(command));
       const answer = await askTeamServer(link, token, { kind: 'revoke', member });
       if (!answer.ok) throw new CliError(answer.error);
       output.result(answer.value, `Revoked: ${describeMember(answer.value.member)}`);
@@ -178,9 +178,9 @@ function registerApprovalCommands(team: Command): void {
     .description("Whether team posts need an approver's yes before they go out (owner only)")
     .option('--bot <id...>', 'only the posts of these bots')
     .action(async (switched: string, options: { bot?: string[] }, command: Command) => {
-      const output = createOutput(globalOptions(command).json);
+      const output = createOutput((await globalOptions(command)).json);
       if (switched !== 'on' && switched !== 'off') throw new CliError('Say on or off.');
-      const { link, token } = linkedOrFail(workspaceFile(command));
+      const { link, token } = linkedOrFail(await workspaceFile(command));
       const required = switched === 'on';
       const bots = required && options.bot ? options.bot : null;
       const answer = await askTeamServer(link, token, { kind: 'set_approval', required, bots });
@@ -198,7 +198,7 @@ function registerApprovalCommands(team: Command): void {
     .option('--member <id>', "only this member's entries")
     .option('--csv', 'as CSV')
     .action(async (options: { member?: string; csv?: boolean }, command: Command) => {
-      const output = createOutput(globalOptions(command).json);
+      const output = createOutput((await globalOptions(command)).json);
       const log = await withWorkspace(command, (pressroom) =>
         call(pressroom, 'teamLog', {
           format: options.csv ? 'csv' : 'json',

@@ -36,7 +36,7 @@ export function registerTeam(program: Command): void {
     .option('--tls-cert <file>', 'TLS certificate (PEM), to serve wss:// beyond this computer')
     .option('--tls-key <file>', 'TLS private key (PEM)')
     .action(async (options: ServeOptions, command: Command) => {
-      const output = createOutput(globalOptions(command).json);
+      const output = createOutput((await globalOptions(command)).json);
       if (Boolean(options.tlsCert) !== Boolean(options.tlsKey))
         throw new CliError('Give both --tls-cert and --tls-key, or neither.');
       createPrivateFolder(options.data);
@@ -68,8 +68,11 @@ export function registerTeam(program: Command): void {
     .requiredOption('--name <name>', "the team's name")
     .option('--owner <name>', "the owner's name", 'Owner')
     .action(
-      (options: { data: string; url: string; name: string; owner: string }, command: Command) => {
-        const output = createOutput(globalOptions(command).json);
+      async (
+        options: { data: string; url: string; name: string; owner: string },
+        command: Command,
+      ) => {
+        const output = createOutput((await globalOptions(command)).json);
         createPrivateFolder(options.data);
         const db = openTeamDb(options.data);
         try {
@@ -107,8 +110,8 @@ function registerServerKey(team: Command): void {
       'Make a server key, with which an owner creates a team from the app (Settings → Team); printed once',
     )
     .requiredOption('--data <dir>', "the team server's data folder")
-    .action((options: { data: string }, command: Command) => {
-      const output = createOutput(globalOptions(command).json);
+    .action(async (options: { data: string }, command: Command) => {
+      const output = createOutput((await globalOptions(command)).json);
       createPrivateFolder(options.data);
       const db = openTeamDb(options.data);
       try {
