@@ -3,19 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import type { TeamStatus } from '../../shared/team';
 import { editorsByPost, editorsOf } from '../../renderer/src/lib/presence';
+import { TEAM } from './post-editor-fixtures';
 
-const team = (present: TeamStatus['present']): TeamStatus => ({
-  team: 't_0123456789abcdef',
-  url: 'wss://team.example.com',
-  device: 'd_ab12cd34',
-  state: 'connected',
-  refusal: null,
-  offlineSince: null,
-  waiting: 0,
-  lastSyncedAt: null,
-  publishes: true,
-  present,
-});
+const team = (present: TeamStatus['present']): TeamStatus => ({ ...TEAM, present });
 
 describe('editorsByPost', () => {
   it('lists each post’s editors in the order present, as editorsOf does, and leaves idle desktops out', () => {
