@@ -2,7 +2,7 @@
 // bytes stop coming (a big page on a slow line still arrives), decoded by its declared charset,
 // and read as JSON with ids past 2^53 kept exact.
 import iconv from 'iconv-lite';
-import { isInteger, isSafeNumber, parse as parseLossless } from 'lossless-json';
+import { parseJsonUninterned } from './json-slices';
 
 /** An abort signal that fires after `ms` without progress; `restart` begins the wait again. */
 export interface IdleTimeout {
@@ -110,8 +110,5 @@ const LONG_DIGITS = /\d{16}/;
  * digits in a string instead of being rounded. Texts without a long digit run take the fast path.
  */
 export function parseJsonExact(text: string): unknown {
-  if (!LONG_DIGITS.test(text)) return JSON.parse(text) as unknown;
-  return parseLossless(text, undefined, (digits) =>
-    isInteger(digits) && !isSafeNumber(digits) ? digits : Number(digits),
-  );
+  return LONG_DIGITS.test(text) ? parseJsonUninterned(text) : (JSON.parse(text) as unknown);
 }

@@ -16,6 +16,7 @@ import {
   writeWasSent,
 } from './errors';
 import { readErrorBody } from './normalize/errors';
+import { parseJsonUninterned } from './json-slices';
 import { nextFromLinkHeader, readList, unwrapOne } from './normalize/lists';
 import type { Page, RejectedItem } from './lists';
 import { parseRateLimit, parseRetryAfter } from './rate-limit';
@@ -91,7 +92,8 @@ export class Transport {
     this.now = options.now ?? Date.now;
   }
 
-  async request(call: Call): Promise<Answer> {
+  /** `parse` reads a body's JSON; a list's pages are read uninterned (json-slices.ts says why). */
+  async request(call: Call, parse: (text: string) => unknown = parseJsonExact): Promise<Answer> {
     const url = call.url ?? new URL(this.base + call.path);
     for (const [key, value] of Object.entries(call.query ?? {})) {
       if (value !== undefined) url.searchParams.set(key, String(value));
@@ -111,7 +113,7 @@ export class Transport {
     if (response.status >= 300 && response.status < 400) throw redirected(call, response, url);
     let body: unknown;
     try {
-      body = text.trim() === '' ? null : parseJsonExact(text);
+      body = text.trim() === '' ? null : parse(text);
     } catch {
       body = undefined; // not JSON: an error keeps the text, a success is a bad response
     }
@@ -222,7 +224,7 @@ export class Transport {
    * 45 ms to read at once, a stall of the app's other calls (#32).
    */
   async list<T>(reader: ItemReader<T>, call: Call): Promise<Page<T>> {
-    const answer = await this.request(listCall(call, this.base));
+    const answer = await this.request(listCall(call, this.base), parseJsonUninterned);
     const shape = readList(answer.body, pageAsked(call.query));
     if (!shape) throw badResponse(answer, 'the answer is not a list');
     const items: T[] = [];

@@ -45,7 +45,9 @@ export class PullSync {
 
   /** One full sync; a call while one runs joins it. */
   run(onProgress?: (progress: SyncProgress) => void): Promise<SyncReport> {
-    this.running ??= this.all(onProgress).finally(() => (this.running = null));
+    this.running ??= this.store.cache
+      .withSyncPageCache(() => this.all(onProgress))
+      .finally(() => (this.running = null));
     return this.running;
   }
 
