@@ -12,16 +12,17 @@ import { SLICE_BUDGET_MS, SliceSizer } from '../../shared/slices';
 import type { WorkspaceStore } from '../store';
 import { IMPORT_BEAT_MS } from '../store/imports';
 import type { NewOutboxItem } from '../store/outbox';
+import type { WriteSteps } from '../store/write-thread';
 import { mapColumns } from './columns';
 import type { ColumnMapping, ImportKind } from './columns';
 import { BadRowsFile } from './export';
 import { keepFirst } from './import-options';
 import type { ImportOptions } from './import-options';
 import { ImportRows } from './import-rows';
-import { writeRows } from './import-writes';
+import { writePosts, writeProducts } from './import-writes';
 import { openCsv, UnusableFile } from './read';
 import type { CsvFile, CsvRow } from './read';
-import type { Valid } from './row-checks';
+import type { Valid, ValidPost, ValidProduct } from './row-checks';
 import {
   detectSource,
   looksLikeData,
@@ -200,6 +201,10 @@ class ImportRun {
   // Real time, not options.now: it spaces the beats out while the import runs.
   private lastBeat = Date.now();
   private readonly writeRows = new SliceSizer(WRITE_ROWS);
+  /** Where a products import's inserts run: opened at its first write (see flush). */
+  private writer: WriteSteps | null = null;
+  /** The products' write still running while the next rows are read and checked. */
+  private inFlight: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly store: WorkspaceStore,
@@ -239,15 +244,19 @@ class ImportRun {
     }
     try {
       await this.readAll();
-      if (result.batch && this.onError === 'abort' && result.invalid > 0)
+      if (result.batch && this.onError === 'abort' && result.invalid > 0) {
+        await this.inFlight;
         this.abandon(result.batch);
-      else if (result.batch) await this.finish(result.batch);
+      } else if (result.batch) await this.finish(result.batch);
     } catch (error) {
-      // Whatever failed (the file, the disk), the import is all or nothing.
+      // Whatever failed (the file, the disk), the import is all or nothing: once nothing of it
+      // is still being written.
+      await this.inFlight.catch(() => undefined);
       if (result.batch) store.imports.abandonBatch(result.batch);
       throw error;
     } finally {
       this.badRows?.close();
+      await this.writer?.close();
     }
     this.report();
     result.leftOut = [...this.importRows.leftOut].map(([reason, rows]) => ({ reason, rows }));
@@ -263,7 +272,7 @@ class ImportRun {
         // A write is a turn of its own: the app's other calls get one before and after it.
         if (this.pending.length >= this.writeRows.size) {
           await this.store.room();
-          this.flush();
+          await this.flush(false);
           await setImmediate();
           lastYield = performance.now();
         } else if (performance.now() - lastYield >= SLICE_BUDGET_MS) {
@@ -317,20 +326,47 @@ class ImportRun {
     if (this.onError === 'abort') this.pending.length = 0;
   }
 
-  private write(items: Valid[]): void {
+  /** Posts, in a transaction on this thread: few, and each checked against the store. */
+  private writePosts(items: ValidPost[]): void {
     const { store, result } = this;
     const started = performance.now();
     store.transactionDurableLater(() => {
-      writeRows(store, items, result, this.options, this.toQueue);
+      writePosts(store, items, result, this.options, this.toQueue);
       if (result.batch) store.imports.beat(result.batch);
     });
-    this.writeRows.took(items.length, performance.now() - started);
+    this.written(items.length, performance.now() - started);
+  }
+
+  /**
+   * Products, through the writer, while the caller goes on reading: `inFlight` holds the write
+   * until the next flush or the end awaits it (and so meets its error, which ends the import).
+   */
+  private writeProducts(items: ValidProduct[], writer: WriteSteps): void {
+    const write = writeProducts(this.store, writer, items, this.result);
+    this.inFlight = write.then((ms) => this.written(items.length, ms));
+    // Seen by whoever awaits `inFlight` next; until then it must not count as unhandled.
+    this.inFlight.catch(() => undefined);
+  }
+
+  private written(rows: number, ms: number): void {
+    const { result } = this;
+    this.writeRows.took(rows, ms);
     this.lastBeat = Date.now();
     this.progress.rowsWritten = result.inserted + result.updated + result.unchanged;
   }
 
-  private flush(): void {
-    if (this.pending.length > 0) this.write(this.pending.splice(0));
+  /**
+   * Writes the pending rows, once the last write is done: at most one runs while the next rows
+   * are read. A products import that reaches its end before its first write (`last`: a file of
+   * a few rows) writes on this thread, not paying for a thread's start.
+   */
+  private async flush(last: boolean): Promise<void> {
+    if (this.pending.length === 0) return;
+    const items = this.pending.splice(0);
+    await this.inFlight;
+    if (this.kind === 'posts') return this.writePosts(items as ValidPost[]);
+    this.writer ??= this.store.openWriteSteps(!last);
+    this.writeProducts(items as ValidProduct[], this.writer);
   }
 
   private report(): void {
@@ -359,7 +395,8 @@ class ImportRun {
   /** The last rows, the queue items (products queued unless held back), and the batch's summary. */
   private async finish(batch: string): Promise<void> {
     const { store, result, options, toQueue } = this;
-    this.flush();
+    await this.flush(true);
+    await this.inFlight;
     const held = store.imports.productsBySku([...this.importRows.held]).values();
     const keptBack = new Set([...held].map((product) => product.id));
     if (options.queue && this.kind === 'products')
