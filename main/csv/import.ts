@@ -34,8 +34,8 @@ import {
 export { UnusableFile };
 
 /**
- * Rows per write transaction. Each holds the app's other calls until it commits, so each is a
- * slice bounded by time, not rows (shared/slices.ts): the first takes 100 rows, and each next one
+ * Rows per write transaction. Each holds the app's other writes until it commits (and, on this
+ * thread, its other calls too), so each is a slice bounded by time, not rows (shared/slices.ts): the first takes 100 rows, and each next one
  * as many as the last one's pace fits in a slice's budget, up to 10,000, and at most twice the
  * last: a write's pace per row swings several times over (a warm page cache, the checkpoint
  * thread, the JIT), and sized by one quick write alone the next held the event loop 20-30 ms.
