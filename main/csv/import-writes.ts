@@ -5,46 +5,35 @@ import { PRIORITY } from '../../shared/domain';
 import type { ImportResult } from '../../shared/domain';
 import type { WorkspaceStore } from '../store';
 import type { NewOutboxItem } from '../store/outbox';
-import type { WriteSteps } from '../store/write-thread';
 import { keepFirst } from './import-options';
 import type { ImportOptions } from './import-options';
-import type { ValidPost, ValidProduct } from './row-checks';
+import type { Valid, ValidPost, ValidProduct } from './row-checks';
 
-/** Writes one transaction's post rows, on this thread; those to queue are added to `toQueue`. */
-export function writePosts(
+/** Writes one transaction's rows, products first; post rows to queue are added to `toQueue`. */
+export function writeRows(
   store: WorkspaceStore,
-  items: ValidPost[],
+  items: Valid[],
   result: ImportResult,
   options: ImportOptions,
   toQueue: NewOutboxItem[],
 ): void {
-  for (const item of items) writePost(store, item, result, options, toQueue);
+  writeProducts(store, items.filter(isProduct), result);
+  for (const item of items)
+    if (item.kind === 'posts') writePost(store, item, result, options, toQueue);
 }
+
+const isProduct = (item: Valid): item is ValidProduct => item.kind === 'products';
 
 /**
- * Writes one batch of valid products: new SKUs go straight in, in multi-row inserts through
- * `writer` (with the batch's beat, in the same transaction); the few already in the catalog come
- * back from the insert and are looked up in one query, then compared and updated on this thread.
- * Resolves with the time the insert held the write lock.
+ * Writes one batch of valid products: new SKUs go straight in, in multi-row inserts; the few
+ * already in the catalog come back from the insert and are looked up in one query.
  */
-export async function writeProducts(
-  store: WorkspaceStore,
-  writer: WriteSteps,
-  items: ValidProduct[],
-  result: ImportResult,
-): Promise<number> {
+function writeProducts(store: WorkspaceStore, items: ValidProduct[], result: ImportResult): void {
+  if (items.length === 0) return;
   const batchId = result.batch;
-  const beat = batchId === null ? [] : [store.imports.beatStep(batchId)];
-  const { results, ms } = await writer.run(store.products.insertNewSteps(items, batchId, beat));
-  const taken = store.products.takenAfterInsert(items, results);
+  const taken = store.products.insertNew(items, batchId);
   result.inserted += items.length - taken.length;
-  if (taken.length > 0) store.transactionDurableLater(() => keepOrUpdate(store, taken, result));
-  return ms;
-}
-
-/** Products whose SKU the catalog already had: left alone, or their draft updated. */
-function keepOrUpdate(store: WorkspaceStore, taken: ValidProduct[], result: ImportResult): void {
-  const batchId = result.batch;
+  if (taken.length === 0) return;
   const existingBySku = store.imports.productsBySku(taken.map((item) => item.sku));
   for (const item of taken) {
     const existing = existingBySku.get(item.sku);

@@ -12,17 +12,16 @@ import { SLICE_BUDGET_MS, SliceSizer } from '../../shared/slices';
 import type { WorkspaceStore } from '../store';
 import { IMPORT_BEAT_MS } from '../store/imports';
 import type { NewOutboxItem } from '../store/outbox';
-import type { WriteSteps } from '../store/write-thread';
 import { mapColumns } from './columns';
 import type { ColumnMapping, ImportKind } from './columns';
 import { BadRowsFile } from './export';
 import { keepFirst } from './import-options';
 import type { ImportOptions } from './import-options';
 import { ImportRows } from './import-rows';
-import { writePosts, writeProducts } from './import-writes';
+import { writeRows } from './import-writes';
 import { openCsv, UnusableFile } from './read';
 import type { CsvFile, CsvRow } from './read';
-import type { Valid, ValidPost, ValidProduct } from './row-checks';
+import type { Valid } from './row-checks';
 import {
   detectSource,
   looksLikeData,
@@ -34,8 +33,8 @@ import {
 export { UnusableFile };
 
 /**
- * Rows per write transaction. Each holds the app's other writes until it commits (and, on this
- * thread, its other calls too), so each is a slice bounded by time, not rows (shared/slices.ts): the first takes 100 rows, and each next one
+ * Rows per write transaction. Each holds the app's other calls until it commits, so each is a
+ * slice bounded by time, not rows (shared/slices.ts): the first takes 100 rows, and each next one
  * as many as the last one's pace fits in a slice's budget, up to 10,000, and at most twice the
  * last: a write's pace per row swings several times over (a warm page cache, the checkpoint
  * thread, the JIT), and sized by one quick write alone the next held the event loop 20-30 ms.
@@ -201,10 +200,6 @@ class ImportRun {
   // Real time, not options.now: it spaces the beats out while the import runs.
   private lastBeat = Date.now();
   private readonly writeRows = new SliceSizer(WRITE_ROWS);
-  /** Where a products import's inserts run: opened at its first write (see flush). */
-  private writer: WriteSteps | null = null;
-  /** The products' write still running while the next rows are read and checked. */
-  private inFlight: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly store: WorkspaceStore,
@@ -244,19 +239,15 @@ class ImportRun {
     }
     try {
       await this.readAll();
-      if (result.batch && this.onError === 'abort' && result.invalid > 0) {
-        await this.inFlight;
+      if (result.batch && this.onError === 'abort' && result.invalid > 0)
         this.abandon(result.batch);
-      } else if (result.batch) await this.finish(result.batch);
+      else if (result.batch) await this.finish(result.batch);
     } catch (error) {
-      // Whatever failed (the file, the disk), the import is all or nothing: once nothing of it
-      // is still being written.
-      await this.inFlight.catch(() => undefined);
+      // Whatever failed (the file, the disk), the import is all or nothing.
       if (result.batch) store.imports.abandonBatch(result.batch);
       throw error;
     } finally {
       this.badRows?.close();
-      await this.writer?.close();
     }
     this.report();
     result.leftOut = [...this.importRows.leftOut].map(([reason, rows]) => ({ reason, rows }));
@@ -272,7 +263,7 @@ class ImportRun {
         // A write is a turn of its own: the app's other calls get one before and after it.
         if (this.pending.length >= this.writeRows.size) {
           await this.store.room();
-          await this.flush(false);
+          this.flush();
           await setImmediate();
           lastYield = performance.now();
         } else if (performance.now() - lastYield >= SLICE_BUDGET_MS) {
@@ -326,47 +317,20 @@ class ImportRun {
     if (this.onError === 'abort') this.pending.length = 0;
   }
 
-  /** Posts, in a transaction on this thread: few, and each checked against the store. */
-  private writePosts(items: ValidPost[]): void {
+  private write(items: Valid[]): void {
     const { store, result } = this;
     const started = performance.now();
     store.transactionDurableLater(() => {
-      writePosts(store, items, result, this.options, this.toQueue);
+      writeRows(store, items, result, this.options, this.toQueue);
       if (result.batch) store.imports.beat(result.batch);
     });
-    this.written(items.length, performance.now() - started);
-  }
-
-  /**
-   * Products, through the writer, while the caller goes on reading: `inFlight` holds the write
-   * until the next flush or the end awaits it (and so meets its error, which ends the import).
-   */
-  private writeProducts(items: ValidProduct[], writer: WriteSteps): void {
-    const write = writeProducts(this.store, writer, items, this.result);
-    this.inFlight = write.then((ms) => this.written(items.length, ms));
-    // Seen by whoever awaits `inFlight` next; until then it must not count as unhandled.
-    this.inFlight.catch(() => undefined);
-  }
-
-  private written(rows: number, ms: number): void {
-    const { result } = this;
-    this.writeRows.took(rows, ms);
+    this.writeRows.took(items.length, performance.now() - started);
     this.lastBeat = Date.now();
     this.progress.rowsWritten = result.inserted + result.updated + result.unchanged;
   }
 
-  /**
-   * Writes the pending rows, once the last write is done: at most one runs while the next rows
-   * are read. A products import that reaches its end before its first write (`last`: a file of
-   * a few rows) writes on this thread, not paying for a thread's start.
-   */
-  private async flush(last: boolean): Promise<void> {
-    if (this.pending.length === 0) return;
-    const items = this.pending.splice(0);
-    await this.inFlight;
-    if (this.kind === 'posts') return this.writePosts(items as ValidPost[]);
-    this.writer ??= this.store.openWriteSteps(!last);
-    this.writeProducts(items as ValidProduct[], this.writer);
+  private flush(): void {
+    if (this.pending.length > 0) this.write(this.pending.splice(0));
   }
 
   private report(): void {
@@ -395,8 +359,7 @@ class ImportRun {
   /** The last rows, the queue items (products queued unless held back), and the batch's summary. */
   private async finish(batch: string): Promise<void> {
     const { store, result, options, toQueue } = this;
-    await this.flush(true);
-    await this.inFlight;
+    this.flush();
     const held = store.imports.productsBySku([...this.importRows.held]).values();
     const keptBack = new Set([...held].map((product) => product.id));
     if (options.queue && this.kind === 'products')

@@ -5,7 +5,6 @@ import type { LocalPost, LocalProduct } from '../../shared/domain';
 import { GONE_OUT } from '../../shared/domain';
 import type { WorkspaceDb } from './db';
 import { inSet, statement } from './statements';
-import type { WriteStep } from './write-thread';
 
 export interface BatchSummary {
   rows: number;
@@ -73,16 +72,10 @@ export class ImportsStore {
 
   /** Says the batch's import is still running (see abandonStale). */
   beat(id: string): void {
-    const { sql, args } = this.beatStep(id);
-    statement(this.db, sql).run(...args);
-  }
-
-  /** The same as a step of a transaction run elsewhere (../store/write-thread.ts). */
-  beatStep(id: string): WriteStep {
-    return {
-      sql: 'UPDATE import_batches SET heartbeat_at = ? WHERE id = ?',
-      args: [this.now(), id],
-    };
+    statement(this.db, 'UPDATE import_batches SET heartbeat_at = ? WHERE id = ?').run(
+      this.now(),
+      id,
+    );
   }
 
   finishBatch(id: string, summary: BatchSummary): void {

@@ -14,8 +14,6 @@ import { ProductsStore } from './products';
 import { SchedulesStore } from './schedules';
 import { SettingsStore } from './settings';
 import { WebhooksStore } from './webhooks';
-import { openWriteSteps } from './write-thread';
-import type { WriteSteps } from './write-thread';
 import { loopTurn } from '../../shared/slices';
 
 export class WorkspaceStore {
@@ -77,14 +75,6 @@ export class WorkspaceStore {
   /** A transaction whose commit does not wait for the disk: see durableLater in ./db.ts. */
   transactionDurableLater<T>(work: () => T): T {
     return durableLater(this.db, () => this.transaction(work));
-  }
-
-  /**
-   * A job's bulk writes, on a connection of their own on a worker thread (this thread's for a
-   * database in memory, or when `thread` is false); the caller closes them when done.
-   */
-  openWriteSteps(thread = true): WriteSteps {
-    return openWriteSteps(this.db, thread);
   }
 
   close(): void {

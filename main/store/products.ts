@@ -4,8 +4,6 @@ import type { LocalProduct, Origin, ProductStatus } from '../../shared/domain';
 import { keptCounts } from './count-by';
 import type { WorkspaceDb } from './db';
 import { statement } from './statements';
-import { runStepsHere } from './write-thread';
-import type { WriteStep, WriteStepResult } from './write-thread';
 
 interface ProductRow {
   id: number;
@@ -41,9 +39,6 @@ const ROWS_PER_INSERT = 100;
 const CURRENCY_SAMPLE = 1000;
 /** The values of one draft that insertSql takes as positional parameters. */
 const DRAFT_VALUES = 7;
-/** Adds its one value, the rows an import's statements added, to the kept count of drafts. */
-const COUNT_INSERTED_SQL = `INSERT INTO status_counts (family, status, n) VALUES ('products', 'draft', ?)
-  ON CONFLICT (family, status) DO UPDATE SET n = n + excluded.n`;
 
 function insertSql(rows: number, skipTakenSkus = false): string {
   // The batch and time are the same on every row: named, they are bound once per statement.
@@ -114,77 +109,67 @@ export class ProductsStore {
    */
   private countInserted(batchId: string | null, rows: number): void {
     if (batchId === null || rows === 0) return;
-    statement(this.db, COUNT_INSERTED_SQL).run(rows);
+    statement(
+      this.db,
+      `INSERT INTO status_counts (family, status, n) VALUES ('products', 'draft', ?)
+       ON CONFLICT (family, status) DO UPDATE SET n = n + excluded.n`,
+    ).run(rows);
   }
 
   /**
-   * Adds the drafts whose SKU is free, in order, and returns the others untouched, in one
-   * transaction on this connection (see insertNewSteps).
+   * Adds the drafts whose SKU is free, in order, many rows per statement, and returns the others
+   * untouched; their SKUs must differ from each other (an import refuses a repeated one before it
+   * gets here). An import adds thousands and reads none back: binding them a statement at a time
+   * cost more than SQLite's own work, and looking every SKU up first cost more than letting the
+   * SKU index refuse the few that are taken.
    */
   insertNew<Draft extends CatalogFields>(
     drafts: readonly Draft[],
     batchId: string | null,
   ): Draft[] {
-    return this.takenAfterInsert(
-      drafts,
-      runStepsHere(this.db, this.insertNewSteps(drafts, batchId)),
-    );
+    return this.db.transaction(() => this.insertNewRows(drafts, batchId))();
   }
 
-  /**
-   * The steps of one transaction adding the drafts whose SKU is free, in order, many rows per
-   * statement; their SKUs must differ from each other (an import refuses a repeated one before
-   * it gets here). An import adds thousands and reads none back: binding them a statement at a
-   * time cost more than SQLite's own work, and looking every SKU up first cost more than letting
-   * the SKU index refuse the few that are taken. Run where the caller chooses (./write-thread.ts);
-   * takenAfterInsert reads their results. `extra` steps join the same transaction.
-   */
-  insertNewSteps(
-    drafts: readonly CatalogFields[],
-    batchId: string | null,
-    extra: readonly WriteStep[] = [],
-  ): WriteStep[] {
-    const shared = { batchId, now: this.now() };
-    const many = insertSql(ROWS_PER_INSERT, true);
-    const one = insertSql(1, true);
-    // Rows added here get ids above every existing one (SQLite's rowid is the largest plus one).
-    const steps: WriteStep[] = [{ sql: 'SELECT max(id) AS id FROM products', args: [], get: true }];
-    // Whole statements of ROWS_PER_INSERT rows, then the rest one row at a time: two prepared
-    // statements instead of one per remainder size.
-    const inMany = drafts.length - (drafts.length % ROWS_PER_INSERT);
-    for (let first = 0; first < inMany; first += ROWS_PER_INSERT) {
-      const params = Array<unknown>(ROWS_PER_INSERT * DRAFT_VALUES);
-      for (let slot = 0; slot < ROWS_PER_INSERT; slot++)
-        bindDraft(params, slot * DRAFT_VALUES, drafts[first + slot] as CatalogFields);
-      steps.push({ sql: many, args: [params, shared] });
-    }
-    for (let index = inMany; index < drafts.length; index++) {
-      const params = Array<unknown>(DRAFT_VALUES);
-      bindDraft(params, 0, drafts[index] as CatalogFields);
-      steps.push({ sql: one, args: [params, shared] });
-    }
-    if (batchId !== null) steps.push({ sql: COUNT_INSERTED_SQL, args: [], withChanges: true });
-    return [...steps, ...extra];
-  }
-
-  /**
-   * The drafts of insertNewSteps that were not added because their SKU was already in the
-   * catalog, from the steps' results: only the drafts of a statement that added fewer rows than
-   * it had are looked up, against the rows that were there before it (on this connection, once
-   * the steps have committed).
-   */
-  takenAfterInsert<Draft extends CatalogFields>(
+  private insertNewRows<Draft extends CatalogFields>(
     drafts: readonly Draft[],
-    results: readonly WriteStepResult[],
+    batchId: string | null,
   ): Draft[] {
-    const lastIdBefore = (results[0] as { id: number | null } | null)?.id ?? 0;
+    const shared = { batchId, now: this.now() };
+    const many = statement(this.db, insertSql(ROWS_PER_INSERT, true));
+    const one = statement(this.db, insertSql(1, true));
+    // Rows added here get ids above every existing one (SQLite's rowid is the largest plus one).
+    const lastIdBefore =
+      (
+        statement(this.db, 'SELECT max(id) AS id FROM products').get() as {
+          id: number | null;
+        }
+      ).id ?? 0;
+    /** Drafts of statements that added fewer rows than they had: some of their SKUs are taken. */
     const suspects: Draft[] = [];
+    let inserted = 0;
+    // Whole statements of ROWS_PER_INSERT rows, then the rest one row at a time: two prepared
+    // statements instead of one per remainder size. The parameter arrays are filled in place,
+    // never grown.
     const inMany = drafts.length - (drafts.length % ROWS_PER_INSERT);
-    for (let first = 0, step = 1; first < drafts.length; step++) {
-      const rows = first < inMany ? ROWS_PER_INSERT : 1;
-      if ((results[step] as number) < rows) suspects.push(...drafts.slice(first, first + rows));
-      first += rows;
+    const manyParams = Array<unknown>(ROWS_PER_INSERT * DRAFT_VALUES);
+    for (let index = 0; index < inMany; index++) {
+      const slot = index % ROWS_PER_INSERT;
+      bindDraft(manyParams, slot * DRAFT_VALUES, drafts[index] as Draft);
+      if (slot < ROWS_PER_INSERT - 1) continue;
+      const { changes } = many.run(manyParams, shared);
+      inserted += changes;
+      if (changes < ROWS_PER_INSERT)
+        suspects.push(...drafts.slice(index + 1 - ROWS_PER_INSERT, index + 1));
     }
+    const oneParams = Array<unknown>(DRAFT_VALUES);
+    for (let index = inMany; index < drafts.length; index++) {
+      const draft = drafts[index] as Draft;
+      bindDraft(oneParams, 0, draft);
+      const { changes } = one.run(oneParams, shared);
+      inserted += changes;
+      if (changes === 0) suspects.push(draft);
+    }
+    this.countInserted(batchId, inserted);
     if (suspects.length === 0) return [];
     const taken = new Set(
       (
