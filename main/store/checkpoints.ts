@@ -57,6 +57,7 @@ const timer = setInterval(() => {
   if (db.pragma('data_version', { simple: true }) !== seen) parentPort.postMessage(checkpoint());
 }, everyMs);
 parentPort.on('message', (message) => {
+  if (message === 'look') parentPort.postMessage(checkpoint());
   if (message === 'checkpoint') parentPort.postMessage({ ...checkpoint(), asked: true });
   if (message !== 'close') return;
   clearInterval(timer);
@@ -80,26 +81,29 @@ export class WalCheckpoints {
   private logPages = 0;
   /** Jobs waiting for the checkpoint they asked for; any answer (or the worker's end) frees all. */
   private waiting: (() => void)[] = [];
+  /** A job's look asked for and not yet answered: one at a time, however often it asks. */
+  private looking = false;
 
   /**
    * Starts checkpointing the log of `db`, open on `file`, from a worker thread; null for a
    * database in memory, which has no log.
    */
-  static start(db: WorkspaceDb, file: string): WalCheckpoints | null {
+  static start(db: WorkspaceDb, file: string, everyMs = LOOK_EVERY_MS): WalCheckpoints | null {
     if (db.memory) return null;
     // Not in a commit on this thread: a checkpoint crossing it there could wait on the disk.
     db.pragma('wal_autocheckpoint = 0');
-    return new WalCheckpoints(db, file);
+    return new WalCheckpoints(db, file, everyMs);
   }
 
   private constructor(
     private readonly db: WorkspaceDb,
     file: string,
+    everyMs: number,
   ) {
     const sqlite = createRequire(import.meta.url).resolve('better-sqlite3');
     this.worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { file, sqlite, state: this.state.buffer, everyMs: LOOK_EVERY_MS },
+      workerData: { file, sqlite, state: this.state.buffer, everyMs },
     });
     // Never what keeps a process alive.
     this.worker.unref();
@@ -113,7 +117,17 @@ export class WalCheckpoints {
    * once the worker has copied all of it, so the caller's next write starts the log over.
    */
   async room(): Promise<void> {
-    if (this.gone || this.logPages < WAL_LIMIT_PAGES) return loopTurn(setImmediate);
+    if (this.gone) return loopTurn(setImmediate);
+    if (this.logPages < WAL_LIMIT_PAGES) {
+      // A look asked for now, not waited for, answers before the job's next `room()` unless the
+      // worker is far behind: the worker's own looks, every LOOK_EVERY_MS, let a fast machine
+      // write tens of megabytes past the limit between two of them.
+      if (!this.looking) {
+        this.looking = true;
+        this.worker.postMessage('look');
+      }
+      return loopTurn(setImmediate);
+    }
     await new Promise<void>((resolve) => {
       this.waiting.push(resolve);
       this.worker.postMessage('checkpoint');
@@ -133,6 +147,7 @@ export class WalCheckpoints {
   }
 
   private heard(report: CheckpointReport): void {
+    if (!report.asked) this.looking = false;
     // All of it copied for a job that waits: its next write starts the log over. Not so for the
     // worker's own looks: by then a job writing without a pause has already written more.
     const whole = report.busy === 0 && report.checkpointed === report.log;

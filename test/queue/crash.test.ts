@@ -71,7 +71,9 @@ describe('crash safety', () => {
       await platform.admin('PUT', '/faults', {
         drop_after_commit_rate: 0.1,
         odd_answer_rate: 0.15,
-        latency_ms: 60,
+        // The server's pace, not the machine's, decides how many runs the backlog lasts: at 60 ms
+        // a fast machine's engines sent it all within 5 of the 12 runs, and the test proved less.
+        latency_ms: 150,
         ignore_idempotency: true,
         ignore_reference_filter: true,
       });
@@ -239,7 +241,6 @@ describe('crash safety', () => {
       // The test proves something only if the engine really died mid-work and answers were lost.
       expect(kills).toBeGreaterThanOrEqual(KILLS / 2);
       expect(standbys).toBeGreaterThan(0); // two engines did open the file at once
-      console.log('MEASURE', movedTo.size, cancelledUnknown, kills, standbys);
       expect(movedTo.size).toBeGreaterThan(0); // the user moved posts the engine held
       expect(cancelledUnknown).toBeGreaterThan(0); // and cancelled unknown outcomes
       expect(platform.server.stats.droppedAfterCommit).toBeGreaterThan(0);

@@ -8,7 +8,8 @@ import type { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WorkspaceStore } from '../../main/store';
 import { backupDatabase } from '../../main/store/backup';
-import { WAL_LIMIT_PAGES } from '../../main/store/checkpoints';
+import { WAL_LIMIT_PAGES, WalCheckpoints } from '../../main/store/checkpoints';
+import { openWorkspaceDb } from '../../main/store/db';
 
 const folder = mkdtempSync(join(tmpdir(), 'pressroom-checkpoints-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -64,6 +65,29 @@ describe('checkpoints of the write-ahead log', () => {
       }
       expect(longest).toBeLessThan(3 * WAL_LIMIT_PAGES * 4096);
       expect(store.db.prepare('SELECT COUNT(*) AS n FROM orders').get()).toEqual({ n: 120_000 });
+    } finally {
+      store.close();
+    }
+  });
+
+  it("keep a long job's log bounded however late the worker's own looks come", async () => {
+    const file = newFile();
+    const db = openWorkspaceDb(file);
+    // Its own looks once a minute: a job writing meanwhile must not depend on them.
+    const store = new WorkspaceStore(
+      db,
+      undefined,
+      undefined,
+      WalCheckpoints.start(db, file, 60_000),
+    );
+    try {
+      let longest = 0;
+      for (let i = 0; i < 120; i++) {
+        await store.room();
+        writeOrders(store, i * 1_000, 1_000);
+        longest = Math.max(longest, size(`${file}-wal`));
+      }
+      expect(longest).toBeLessThan(3 * WAL_LIMIT_PAGES * 4096);
     } finally {
       store.close();
     }
