@@ -300,6 +300,53 @@ describe('workspace migrations', () => {
     v13.close();
   });
 
+  it('17 keeps each UUID once, indexes only the rows that have one, and finds rows by UUID with it', () => {
+    const file = tempFile();
+    const v16 = openWorkspaceDb(file, MIGRATIONS.slice(0, 16));
+    const addProduct = (db: Database.Database, sku: string, uuid: string | null) =>
+      db
+        .prepare(
+          `INSERT INTO products (sku, name, price_minor, currency, status, uuid, created_at, updated_at)
+           VALUES (?, 'Rye', 450, 'EUR', 'draft', ?, 0, 0)`,
+        )
+        .run(sku, uuid);
+    addProduct(v16, 'A', 'u-a');
+    addProduct(v16, 'B', null);
+    v16
+      .prepare(
+        "INSERT INTO posts (text, status, uuid, created_at, updated_at) VALUES ('Hi', 'draft', 'p-1', 0, 0)",
+      )
+      .run();
+    v16.close();
+    const v17 = openWorkspaceDb(file, MIGRATIONS.slice(0, 17));
+    expect(v17.prepare('SELECT sku, uuid FROM products ORDER BY sku').all()).toEqual([
+      { sku: 'A', uuid: 'u-a' },
+      { sku: 'B', uuid: null },
+    ]);
+    addProduct(v17, 'C', null);
+    expect(() => addProduct(v17, 'D', 'u-a')).toThrow(/UNIQUE constraint failed: products.uuid/);
+    expect(() =>
+      v17
+        .prepare(
+          "INSERT INTO posts (text, status, uuid, created_at, updated_at) VALUES ('Ho', 'draft', 'p-1', 0, 0)",
+        )
+        .run(),
+    ).toThrow(/UNIQUE constraint failed: posts.uuid/);
+    for (const table of ['products', 'posts']) {
+      const index = v17
+        .prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?")
+        .get(`${table}_uuid`) as { sql: string };
+      expect(index.sql).toMatch(/WHERE uuid IS NOT NULL$/);
+      for (const where of ['uuid = ?', 'uuid IN (SELECT value FROM json_each(?))']) {
+        const plan = v17
+          .prepare(`EXPLAIN QUERY PLAN SELECT id FROM ${table} WHERE ${where}`)
+          .all('x') as { detail: string }[];
+        expect(plan.map((step) => step.detail).join()).toMatch(`INDEX ${table}_uuid`);
+      }
+    }
+    v17.close();
+  });
+
   it('refuses a migration that would leave rows pointing at nothing, as a whole', () => {
     const file = tempFile();
     const current = openWorkspaceDb(file);

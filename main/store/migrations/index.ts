@@ -18,6 +18,7 @@ import { migration013 } from './013-status-counts';
 import { migration014 } from './014-team-workspace';
 import { migration015 } from './015-team-pending-transitions';
 import { migration016 } from './016-import-rows-counted-per-statement';
+import { migration017 } from './017-uuid-indexes-partial';
 
 export type { Migration } from './migration';
 
@@ -38,4 +39,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration014,
   migration015,
   migration016,
+  migration017,
 ];
