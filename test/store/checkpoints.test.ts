@@ -52,46 +52,38 @@ describe('checkpoints of the write-ahead log', () => {
     }
   });
 
-  it("keep a long job's log bounded: a write after `room()` starts the log over once it is long", async () => {
-    const file = newFile();
-    const store = WorkspaceStore.open(file);
-    try {
-      let longest = 0;
-      // 120 MB in 1 MB transactions, as fast as the job can write them.
-      for (let i = 0; i < 120; i++) {
-        await store.room();
-        writeOrders(store, i * 1_000, 1_000);
-        longest = Math.max(longest, size(`${file}-wal`));
+  it.each([
+    ['every 100 ms', undefined],
+    // Once a minute: a job writing meanwhile must not depend on the worker's own looks.
+    ['once a minute', 60_000],
+  ])(
+    "keep a long job's log bounded, the worker's own looks coming %s: a write after `room()` starts the log over once it is long",
+    async (_, everyMs) => {
+      const file = newFile();
+      const db = openWorkspaceDb(file);
+      const store = new WorkspaceStore(
+        db,
+        undefined,
+        undefined,
+        WalCheckpoints.start(db, file, everyMs),
+      );
+      try {
+        let longest = 0;
+        // 120 MB in 1 MB transactions, as fast as the job can write them.
+        for (let i = 0; i < 120; i++) {
+          await store.room();
+          writeOrders(store, i * 1_000, 1_000);
+          longest = Math.max(longest, size(`${file}-wal`));
+        }
+        expect(longest).toBeLessThan(3 * WAL_LIMIT_PAGES * 4096);
+        expect(store.db.prepare('SELECT COUNT(*) AS n FROM orders').get()).toEqual({
+          n: 120_000,
+        });
+      } finally {
+        store.close();
       }
-      expect(longest).toBeLessThan(3 * WAL_LIMIT_PAGES * 4096);
-      expect(store.db.prepare('SELECT COUNT(*) AS n FROM orders').get()).toEqual({ n: 120_000 });
-    } finally {
-      store.close();
-    }
-  });
-
-  it("keep a long job's log bounded however late the worker's own looks come", async () => {
-    const file = newFile();
-    const db = openWorkspaceDb(file);
-    // Its own looks once a minute: a job writing meanwhile must not depend on them.
-    const store = new WorkspaceStore(
-      db,
-      undefined,
-      undefined,
-      WalCheckpoints.start(db, file, 60_000),
-    );
-    try {
-      let longest = 0;
-      for (let i = 0; i < 120; i++) {
-        await store.room();
-        writeOrders(store, i * 1_000, 1_000);
-        longest = Math.max(longest, size(`${file}-wal`));
-      }
-      expect(longest).toBeLessThan(3 * WAL_LIMIT_PAGES * 4096);
-    } finally {
-      store.close();
-    }
-  });
+    },
+  );
 
   it('leave closing, reopening and backing up the file as they were', async () => {
     const file = newFile();
