@@ -20,12 +20,34 @@ export interface MigratedDbOptions {
 
 export class DatabaseRefused extends Error {}
 
+const BUSY_TIMEOUT_MS = 5000;
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Switches the file to WAL. On a new file, still in rollback-journal mode, the switch needs an
+ * exclusive lock, and SQLite answers busy at once instead of waiting when another process
+ * opening the same file holds a shared lock (waiting could deadlock); so it is tried again after
+ * a short, jittered pause, until the busy timeout.
+ */
+function enterWal(db: Database.Database): void {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      const busy = error instanceof Database.SqliteError && error.code.startsWith('SQLITE_BUSY');
+      if (!busy || Date.now() >= deadline) throw error;
+      Atomics.wait(pause, 0, 0, 5 + Math.random() * 20);
+    }
+  }
+}
+
 export function openMigratedDb(file: string, options: MigratedDbOptions): Database.Database {
   ensurePrivateDatabase(file);
-  const db = new Database(file);
+  const db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
   try {
-    db.pragma('journal_mode = WAL');
-    db.pragma('busy_timeout = 5000');
+    enterWal(db);
     db.pragma(`synchronous = ${options.synchronous}`);
     // Outside a transaction: SQLite ignores this pragma inside one.
     db.pragma('foreign_keys = OFF');
@@ -38,7 +60,12 @@ export function openMigratedDb(file: string, options: MigratedDbOptions): Databa
   }
 }
 
-function migrate(db: Database.Database, file: string, options: MigratedDbOptions): void {
+/**
+ * The file's schema version, once it is known to be this kind's and not newer than the code.
+ * Called inside a transaction, so that its three reads see one state of the file: read one by
+ * one, they could straddle another process's migration and find its tables but not yet its id.
+ */
+function checkedVersion(db: Database.Database, file: string, options: MigratedDbOptions): number {
   const { applicationId, migrations } = options;
   const foundId = db.pragma('application_id', { simple: true }) as number;
   const version = db.pragma('user_version', { simple: true }) as number;
@@ -52,10 +79,16 @@ function migrate(db: Database.Database, file: string, options: MigratedDbOptions
       `${file} was written by a newer Pressroom (schema ${version}; this one knows ${migrations.length}); update Pressroom to open it`,
     );
   }
+  return version;
+}
+
+function migrate(db: Database.Database, file: string, options: MigratedDbOptions): void {
+  const { applicationId, migrations } = options;
+  const version = db.transaction(() => checkedVersion(db, file, options))();
   if (version === migrations.length) return;
   db.transaction(() => {
-    // Read again under the write lock: another process opening the file may have migrated it.
-    const current = db.pragma('user_version', { simple: true }) as number;
+    // Checked again under the write lock: another process opening the file may have migrated it.
+    const current = checkedVersion(db, file, options);
     for (const sql of migrations.slice(current)) db.exec(sql);
     const broken = db.pragma('foreign_key_check') as { table: string; parent: string }[];
     if (broken.length > 0) {
