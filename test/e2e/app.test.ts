@@ -199,18 +199,23 @@ describe('the app in Chromium', () => {
       await views.getByRole('button', { name: view, exact: true }).click();
       await page.locator(`${chip} .title`).first().waitFor();
       // Each chip shows at least a few words of its post, and its whole time where it shows one.
-      const chips = await page.locator(`${chip} .post`).evaluateAll((posts) =>
-        posts.map((post) => {
-          const time = post.querySelector('.time')!;
-          const title = post.querySelector('.title')!;
-          return {
-            text: title.textContent,
-            // Cut short, unlike a time left to screen readers in a narrow week column.
-            timeClipped:
-              time.getBoundingClientRect().width > 1 && time.scrollWidth > time.clientWidth + 1,
-            titleWidth: title.getBoundingClientRect().width,
-          };
-        }),
+      // Found and measured in one evaluation: a locator's evaluateAll finds the elements first,
+      // and the library may draw its events anew meanwhile, leaving the found ones detached, with
+      // no size.
+      const chips = await page.evaluate(
+        (selector) =>
+          [...document.querySelectorAll(selector)].map((post) => {
+            const time = post.querySelector('.time')!;
+            const title = post.querySelector('.title')!;
+            return {
+              text: title.textContent,
+              // Cut short, unlike a time left to screen readers in a narrow week column.
+              timeClipped:
+                time.getBoundingClientRect().width > 1 && time.scrollWidth > time.clientWidth + 1,
+              titleWidth: title.getBoundingClientRect().width,
+            };
+          }),
+        `${chip} .post`,
       );
       expect(chips.length).toBeGreaterThan(0);
       expect(chips.filter((chip) => chip.timeClipped || chip.titleWidth < 30)).toEqual([]);
