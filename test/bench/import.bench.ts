@@ -19,7 +19,8 @@
 //  4. A pull sync of 25,000 and of 100,000 orders from the reference server (./sync-measure.ts):
 //     the core's longest wait for `status` while it runs (target < 16 ms) and peak memory (target
 //     < 150 MB, flat in the list's length) beside the same process's idle peak, beside 1880bb5.
-//     BENCH_SKIP_SYNC=1 leaves it out.
+//     BENCH_SYNC_ORDERS (say "25000,100000,400000") sets the lengths; BENCH_SKIP_SYNC=1 leaves
+//     it out.
 // Every import and sync runs in a child process from a bundle of its script and the tree's code
 // made with esbuild (./baseline.ts, runInTree), for this tree and the baseline's alike: the app
 // runs bundled code (out/node), so the figures measure it, not tsx compiling it as it loads.
@@ -310,7 +311,9 @@ if (process.env.BENCH_SKIP_MILLION !== '1') {
 }
 
 if (process.env.BENCH_SKIP_SYNC !== '1') {
-  for (const orders of [25_000, 100_000]) {
+  // BENCH_SYNC_ORDERS="25000,100000,400000" measures other lengths.
+  const lengths = (process.env.BENCH_SYNC_ORDERS ?? '25000,100000').split(',').map(Number);
+  for (const orders of lengths) {
     const serverDb = join(folder, `orders-${orders}.sqlite`);
     seedOrders(serverDb, orders);
     const platform = await servePlatform(serverDb);
