@@ -197,6 +197,9 @@ describe('the calendar in Chromium', () => {
       .getByRole('button', { name: 'Discard changes' })
       .click();
     await copy.waitFor({ state: 'hidden' });
+    // The calendar's keys come back once the closed dialog's close event has run and taken it
+    // away, which may be a while after it is hidden.
+    await expect.poll(() => page.locator('dialog').count()).toBe(0);
 
     await chip.focus();
     await page.keyboard.press('Delete');
