@@ -8,6 +8,7 @@ import type { PlatformClient } from '../platform/client';
 import type { Plan } from '../platform/wire';
 import { PLANS } from '../platform/wire';
 import { RateGovernor } from '../platform/governor';
+import { platformFetch } from '../platform/http-fetch';
 import type { GovernorOptions } from '../platform/governor';
 import type { RetryRules } from '../queue/retry';
 import type { WorkspaceStore } from '../store';
@@ -59,7 +60,7 @@ export class GovernedClient {
             token: options.token,
             now,
             ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
-            fetch: this.watchReachability(options.fetch ?? fetch),
+            fetch: this.watchReachability(options.fetch ?? platformFetch),
             onResponse: (info) => {
               this.stats.requests++;
               if (info.status === 429) this.stats.rateLimited++;

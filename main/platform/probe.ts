@@ -4,6 +4,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readErrorBody } from './normalize/errors';
 import { parseRateLimit, rateLimitFamily } from './rate-limit';
+import { platformFetch } from './http-fetch';
 import type { ConnectionReport, ErrorShape, PaginationStyle } from '../../shared/connection';
 import { ServerClock } from './server-clock';
 
@@ -75,7 +76,7 @@ async function probeGet(
   if (report.requests > 0 && options.spacingMs) await sleep(options.spacingMs);
   report.requests++;
   const sentAtMs = Date.now();
-  const send = options.fetch ?? fetch;
+  const send = options.fetch ?? platformFetch;
   const response = await send(options.baseUrl.replace(/\/+$/, '') + path, {
     headers: { Authorization: `Bearer ${options.token}`, Accept: 'application/json' },
     signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),

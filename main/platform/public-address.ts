@@ -9,10 +9,8 @@ import type { LookupAddress } from 'node:dns';
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import type { LookupFunction } from 'node:net';
-import type * as undiciModule from 'undici';
 import { LOCAL_ADDRESS_REFUSED } from './errors';
-
-type UndiciModule = typeof undiciModule;
+import { httpFetch } from './http-fetch';
 
 /**
  * This computer, private networks, link-local, carrier-grade NAT and the unspecified address, and
@@ -142,30 +140,11 @@ function publicLookup(
  * A fetch whose every connection goes to a public address only: the address is checked as the
  * socket is opened, so a name that resolves to a local address since the page's check (DNS
  * rebinding) and a redirect to a local address are refused alike, before a byte is sent.
- * undici loads at the first request (about 150 ms), not with the app.
  */
 export function publicOnlyFetch(policy: AddressPolicy = {}): typeof fetch {
-  let built: Promise<typeof fetch> | null = null;
-  return async (input, init) => {
-    built ??= import('undici').then((undici) => checkedFetch(undici, policy));
-    return (await built)(input, init);
-  };
-}
-
-function checkedFetch(undici: UndiciModule, policy: AddressPolicy): typeof fetch {
   const { resolve = lookupCallback, isLocal = isLocalAddress } = policy;
-  const connectPublic = undici.buildConnector({ lookup: publicLookup(resolve, isLocal) });
-  const dispatcher = new undici.Agent({
-    connect: (options, callback) => {
-      const host = options.hostname.replace(/^\[|\]$/g, '');
-      if (isIP(host) !== 0 && isLocal(host)) return callback(new LocalAddressRefused(host), null);
-      return connectPublic(options, callback);
-    },
+  return httpFetch({
+    lookup: publicLookup(resolve, isLocal),
+    refuseAddress: (address) => (isLocal(address) ? new LocalAddressRefused(address) : null),
   });
-  // undici's own fetch, with the dispatcher it was built for (Node's bundled one may differ).
-  return ((input: string | URL | Request, init?: RequestInit) =>
-    undici.fetch(input as string | URL, {
-      ...(init as Parameters<typeof undici.fetch>[1]),
-      dispatcher,
-    })) as unknown as typeof fetch;
 }

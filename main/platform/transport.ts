@@ -20,6 +20,7 @@ import { parseJsonUninterned } from './json-slices';
 import { nextFromLinkHeader, readList, unwrapOne } from './normalize/lists';
 import type { Page, RejectedItem } from './lists';
 import { parseRateLimit, parseRetryAfter } from './rate-limit';
+import { platformFetch } from './http-fetch';
 import type { RateLimitState } from './rate-limit';
 
 export interface ResponseInfo {
@@ -88,7 +89,7 @@ export class Transport {
 
   constructor(private readonly options: PlatformClientOptions) {
     this.base = options.baseUrl.replace(/\/+$/, '');
-    this.send = options.fetch ?? fetch;
+    this.send = options.fetch ?? platformFetch;
     this.now = options.now ?? Date.now;
   }
 

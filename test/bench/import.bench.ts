@@ -19,7 +19,8 @@
 //  4. A pull sync of 25,000, 100,000 and 400,000 orders from the reference server
 //     (./sync-measure.ts): the core's longest wait for `status` while it runs (target < 16 ms)
 //     and peak memory (target < 150 MB, flat in the list's length) beside the same process's idle
-//     peak, beside 1880bb5 up to 100,000. BENCH_SYNC_ORDERS (say "25000,100000") sets the
+//     peak, beside the baseline up to 100,000 (BENCH_SYNC_BASELINE_MAX sets how far; 1880bb5
+//     holds the whole list in memory). BENCH_SYNC_ORDERS (say "25000,100000") sets the
 //     lengths; BENCH_SKIP_SYNC=1 leaves it out.
 // Every import and sync runs in a child process from a bundle of its script and the tree's code
 // made with esbuild (./baseline.ts, runInTree), for this tree and the baseline's alike: the app
@@ -312,7 +313,9 @@ if (process.env.BENCH_SKIP_MILLION !== '1') {
 
 if (process.env.BENCH_SKIP_SYNC !== '1') {
   const lengths = (process.env.BENCH_SYNC_ORDERS ?? '25000,100000,400000').split(',').map(Number);
+  const baselineMax = Number(process.env.BENCH_SYNC_BASELINE_MAX ?? 100_000);
   const peaks: { orders: number; mb: number }[] = [];
+  const baselinePeaks: { orders: number; mb: number }[] = [];
   for (const orders of lengths) {
     const serverDb = join(folder, `orders-${orders}.sqlite`);
     seedOrders(serverDb, orders);
@@ -325,7 +328,7 @@ if (process.env.BENCH_SKIP_SYNC !== '1') {
       peaks.push({ orders, mb: ours.peakMb });
       console.log(describeSync(label, ours, idle));
       // 1880bb5 holds the whole list in memory (592 MB at 100,000 orders): longer lists without it.
-      if (baseline && orders <= 100_000) {
+      if (baseline && orders <= baselineMax) {
         const before = (() => {
           try {
             return syncInChild(baseline, into('baseline'), platform);
@@ -334,17 +337,25 @@ if (process.env.BENCH_SKIP_SYNC !== '1') {
           }
         })();
         const baselineIdle = idleInChild(baseline, into('baseline-idle'), platform);
+        if (!(before instanceof Error)) baselinePeaks.push({ orders, mb: before.peakMb });
         console.log(describeSync(`  ${BASELINE_COMMIT}`, before, baselineIdle));
       }
     } finally {
       await platform.stop();
     }
   }
+  printGrowth("sync's peak memory", peaks);
+  printGrowth(`  ${BASELINE_COMMIT}`, baselinePeaks);
+}
+
+/** How a sync's peak grew from the shortest list to the longest, when there are two. */
+function printGrowth(label: string, peaks: { orders: number; mb: number }[]): void {
   const [shortest, longest] = [peaks[0], peaks.at(-1)];
-  if (shortest && longest && longest !== shortest)
-    console.log(
-      `sync's peak memory from ${shortest.orders.toLocaleString('en')} to ${longest.orders.toLocaleString('en')} orders: ${longest.mb - shortest.mb >= 0 ? '+' : ''}${(longest.mb - shortest.mb).toFixed(0)} MB (target: flat, and each < 150 MB)`,
-    );
+  if (!shortest || !longest || longest === shortest) return;
+  const growth = longest.mb - shortest.mb;
+  console.log(
+    `${label} from ${shortest.orders.toLocaleString('en')} to ${longest.orders.toLocaleString('en')} orders: ${growth >= 0 ? '+' : ''}${growth.toFixed(0)} MB (target: flat, and each < 150 MB)`,
+  );
 }
 
 // The files and databases take about 300 MB.

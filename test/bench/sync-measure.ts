@@ -5,8 +5,8 @@
 // length), for each list length, beside the baseline's. The server runs in a process of its own
 // (this tree's `platform` command), so its answers never weigh on the core measured (it shares
 // the machine's cores, as a real server does not). The longest wait is also printed from the
-// sync's first page on: before it comes the process's first request, in which Node loads its
-// HTTP client (undici, 45-50 ms in one step), once a process, whatever the list's length.
+// sync's first page on: before it comes the process's first request, once a process, whatever
+// the list's length (a tree on Node's fetch loads it there, 45-50 ms in one step).
 import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
