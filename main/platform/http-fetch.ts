@@ -127,6 +127,10 @@ function responseOf(answer: IncomingMessage, method: string): Response {
     if (name !== undefined && value !== undefined) headers.append(name, value);
   }
   const status = answer.statusCode ?? 0;
+  if (status < 200 || status > 599) {
+    answer.resume();
+    throw fetchFailed(new Error(`the server answered with status ${status}, which HTTP has not`));
+  }
   const empty = method === 'HEAD' || NULL_BODY_STATUSES.has(status);
   if (empty) answer.resume();
   const stream = empty ? null : (Readable.toWeb(decoded(answer)) as WebReadableStream<Uint8Array>);

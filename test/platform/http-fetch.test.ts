@@ -181,6 +181,13 @@ describe('the platform fetch on Node’s http client', () => {
     await expect(broken.text()).rejects.toThrow();
   });
 
+  it('fails as when no answer came for a status HTTP has not', async () => {
+    const origin = await serve((_request, response) => response.writeHead(799).end('{}'));
+    const failure = await send(`${origin}/odd`).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(TypeError);
+    expect(((failure as TypeError).cause as Error).message).toMatch(/status 799/);
+  });
+
   it('refuses what the transport never sends: a Request, a body that is not text', async () => {
     const origin = await serve((_request, response) => response.end());
     await expect(send(new Request(`${origin}/x`))).rejects.toThrow(/takes a URL/);
