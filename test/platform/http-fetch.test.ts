@@ -5,6 +5,8 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createPlatformClient } from '../../main/platform/client';
+import { PlatformError } from '../../main/platform/errors';
 import { httpFetch } from '../../main/platform/http-fetch';
 
 const servers: Server[] = [];
@@ -179,6 +181,29 @@ describe('the platform fetch on Node’s http client', () => {
     await expect(cut.text()).rejects.toThrow();
     const broken = await send(`${origin}/broken`);
     await expect(broken.text()).rejects.toThrow();
+  });
+
+  it('refuses a compressed answer that inflates past the client’s size cap, and goes on', async () => {
+    const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024, ' '));
+    const origin = await serve((request, response) => {
+      const gzip = request.url?.startsWith('/api/v1/bots');
+      response.writeHead(200, {
+        'content-type': 'application/json',
+        ...(gzip ? { 'content-encoding': 'gzip' } : {}),
+      });
+      response.end(gzip ? bomb : '[]');
+    });
+    const client = createPlatformClient({
+      baseUrl: `${origin}/api/v1`,
+      token: 'tok_bomb',
+      maxBodyBytes: 1024 * 1024,
+    });
+    const error = await client.listBots().catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(PlatformError);
+    expect(error).toMatchObject({ kind: 'bad_response', status: 200 });
+    expect((error as Error).message).toContain('the answer is over');
+    // The stopped read left nothing behind: the next request is answered.
+    expect((await client.listPosts()).items).toEqual([]);
   });
 
   it('fails as when no answer came for a status HTTP has not', async () => {
