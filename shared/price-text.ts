@@ -95,7 +95,5 @@ function plainDecimal(text: string): string | undefined {
     if ((code !== 0x2e && code !== 0x2c) || separator !== -1 || !decimalPlace) return undefined;
     separator = index;
   }
-  // A point is already the decimal's own: the text itself, nothing made per row.
-  if (separator === -1 || text.charCodeAt(separator) === 0x2e) return text;
-  return `${text.slice(0, separator)}.${text.slice(separator + 1)}`;
+  return separator === -1 ? text : `${text.slice(0, separator)}.${text.slice(separator + 1)}`;
 }
