@@ -30,8 +30,9 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const NULL_BODY_STATUSES = new Set([204, 205, 304]);
 /**
  * How long an idle connection is kept for the next request, as undici does. A server's
- * `Keep-Alive: timeout=N` hint shortens it to a second less (Node's agent): a connection the
- * server is closing is not reused, where a write would meet a reset and its fate be unknown.
+ * `Keep-Alive: timeout=N` hint shortens it to a second less (Node's agent): a connection is let
+ * go before the server says it closes it, where a write would meet a reset and its fate be
+ * unknown (the queue then looks it up before sending again).
  */
 const IDLE_CONNECTION_MS = 4_000;
 /** What a server may send back compressed, as fetch asks. */
