@@ -314,8 +314,8 @@ if (process.env.BENCH_SKIP_MILLION !== '1') {
 if (process.env.BENCH_SKIP_SYNC !== '1') {
   const lengths = (process.env.BENCH_SYNC_ORDERS ?? '25000,100000,400000').split(',').map(Number);
   const baselineMax = Number(process.env.BENCH_SYNC_BASELINE_MAX ?? 100_000);
-  const peaks: { orders: number; mb: number }[] = [];
-  const baselinePeaks: { orders: number; mb: number }[] = [];
+  const peaks: SyncPeak[] = [];
+  const baselinePeaks: SyncPeak[] = [];
   for (const orders of lengths) {
     const serverDb = join(folder, `orders-${orders}.sqlite`);
     seedOrders(serverDb, orders);
@@ -348,8 +348,14 @@ if (process.env.BENCH_SKIP_SYNC !== '1') {
   printGrowth(`  ${BASELINE_COMMIT}`, baselinePeaks);
 }
 
+/** A sync's peak memory at one list length. */
+interface SyncPeak {
+  orders: number;
+  mb: number;
+}
+
 /** How a sync's peak grew from the shortest list to the longest, when there are two. */
-function printGrowth(label: string, peaks: { orders: number; mb: number }[]): void {
+function printGrowth(label: string, peaks: SyncPeak[]): void {
   const [shortest, longest] = [peaks[0], peaks.at(-1)];
   if (!shortest || !longest || longest === shortest) return;
   const growth = longest.mb - shortest.mb;
