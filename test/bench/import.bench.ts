@@ -26,15 +26,16 @@
 // made with esbuild (./baseline.ts, runInTree), for this tree and the baseline's alike: the app
 // runs bundled code (out/node), so the figures measure it, not tsx compiling it as it loads.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createWriteStream, statSync } from 'node:fs';
 import { once } from 'node:events';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { openWorkspaceDb } from '../../main/store/db';
 import { describeSync, idleInChild, seedOrders, servePlatform, syncInChild } from './sync-measure';
 import { BASELINE_COMMIT, baselineTree, runInTree, treeModules } from './baseline';
+import { benchFolder } from './folders';
 
-const folder = mkdtempSync(join(tmpdir(), 'pressroom-bench-import-'));
+const folder = benchFolder('pressroom-bench-import-');
 
 async function generate(path: string, rows: number): Promise<void> {
   const out = createWriteStream(path);
@@ -363,6 +364,3 @@ function printGrowth(label: string, peaks: SyncPeak[]): void {
     `${label} from ${shortest.orders.toLocaleString('en')} to ${longest.orders.toLocaleString('en')} orders: ${growth >= 0 ? '+' : ''}${growth.toFixed(0)} MB (target: flat, and each < 150 MB)`,
   );
 }
-
-// The files and databases take about 300 MB.
-rmSync(folder, { recursive: true, force: true });

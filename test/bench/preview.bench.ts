@@ -5,17 +5,17 @@
 // opened and mapped it twice. Each tree runs in its
 // own Node process on its own workspace, the two trees in turns; the median of three previews each.
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { baselineTree, treeModules } from './baseline';
+import { benchFolder } from './folders';
 
 const BASELINE_COMMIT = process.env.BENCH_BASELINE_COMMIT ?? '189f896';
 
 const MEGABYTES = Number(process.env.BENCH_PREVIEW_MB ?? 50);
 const RUNS = 3;
-const folder = mkdtempSync(join(tmpdir(), 'pressroom-bench-preview-'));
+const folder = benchFolder('pressroom-bench-preview-');
 
 async function writeProducts(path: string, bytes: number): Promise<number> {
   const out = createWriteStream(path);
@@ -67,24 +67,20 @@ function previewInChild(root: string, file: string): number {
   return Number(child.stdout.trim().split('\n').at(-1));
 }
 
-try {
-  const file = join(folder, 'products.csv');
-  const rows = await writeProducts(file, MEGABYTES * 1024 * 1024);
-  console.log(
-    `A ${MEGABYTES} MB products file, ${rows.toLocaleString('en')} rows; median of ${RUNS} previews each:`,
-  );
-  // Taken in turns, so a machine that gets busier halfway weighs on both trees alike.
-  const baseline = baselineTree(BASELINE_COMMIT);
-  const trees = [
-    ...(baseline ? [{ label: `${BASELINE_COMMIT} (baseline)`, root: baseline }] : []),
-    { label: 'this tree', root: process.cwd() },
-  ].map((tree) => ({ ...tree, times: [] as number[] }));
-  for (let run = 0; run < RUNS; run++)
-    for (const tree of trees) tree.times.push(previewInChild(tree.root, file));
-  for (const { label, times } of trees) {
-    const median = times.sort((a, b) => a - b)[Math.floor(RUNS / 2)] ?? NaN;
-    console.log(`  ${label.padEnd(20)} ${(median / 1000).toFixed(2)} s`);
-  }
-} finally {
-  rmSync(folder, { recursive: true, force: true });
+const file = join(folder, 'products.csv');
+const rows = await writeProducts(file, MEGABYTES * 1024 * 1024);
+console.log(
+  `A ${MEGABYTES} MB products file, ${rows.toLocaleString('en')} rows; median of ${RUNS} previews each:`,
+);
+// Taken in turns, so a machine that gets busier halfway weighs on both trees alike.
+const baseline = baselineTree(BASELINE_COMMIT);
+const trees = [
+  ...(baseline ? [{ label: `${BASELINE_COMMIT} (baseline)`, root: baseline }] : []),
+  { label: 'this tree', root: process.cwd() },
+].map((tree) => ({ ...tree, times: [] as number[] }));
+for (let run = 0; run < RUNS; run++)
+  for (const tree of trees) tree.times.push(previewInChild(tree.root, file));
+for (const { label, times } of trees) {
+  const median = times.sort((a, b) => a - b)[Math.floor(RUNS / 2)] ?? NaN;
+  console.log(`  ${label.padEnd(20)} ${(median / 1000).toFixed(2)} s`);
 }

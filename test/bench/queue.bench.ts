@@ -10,8 +10,6 @@
 // of the limit over whole windows (target ≥ 97 %), lateness p50/p99 under the limit (target
 // p99 < 1 s), and in 5 the span against the ideal (target: within 1.5 s).
 // `npm run bench:queue -- learned` runs only 5.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Workspace } from '../../main/core/workspace';
 import { createPlatformClient } from '../../main/platform/client';
@@ -19,6 +17,7 @@ import type { Plan } from '../../main/platform/wire';
 import { PLANS } from '../../main/platform/wire';
 import { adminOf, startPlatformCli } from '../support/cli';
 import { call } from '../../main/core/operations';
+import { benchFolder } from './folders';
 
 interface Run {
   label: string;
@@ -50,7 +49,7 @@ async function bench(run: Run) {
 
   const sentAt: number[] = [];
   const pressroom = new Workspace({
-    dbFile: join(mkdtempSync(join(tmpdir(), 'pressroom-bench-')), 'workspace.sqlite'),
+    dbFile: join(benchFolder('pressroom-bench-'), 'workspace.sqlite'),
     apiBase: server.base_url,
     token: server.token,
     plan: run.plan,
@@ -174,7 +173,7 @@ async function benchUnknownLimit(label: string, clockOffsetMs: number) {
   const sentAt: number[] = [];
   let lastAnswerAt = 0;
   const pressroom = new Workspace({
-    dbFile: join(mkdtempSync(join(tmpdir(), 'pressroom-bench-')), 'workspace.sqlite'),
+    dbFile: join(benchFolder('pressroom-bench-'), 'workspace.sqlite'),
     apiBase: server.base_url,
     token: server.token,
     plan: 'free',

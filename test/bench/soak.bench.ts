@@ -4,13 +4,12 @@
 //  soak:     5 % of the answers to committed writes dropped, the server's clock 90 s behind.
 // Prints duplicates, lost and left-failed posts (target 0 each), 429s (target at most 1), the
 // requests made and the time taken, for both, so the lookups' cost shows beside the baseline.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Workspace } from '../../main/core/workspace';
 import { createPlatformClient } from '../../main/platform/client';
 import { adminOf, startPlatformCli } from '../support/cli';
 import { call } from '../../main/core/operations';
+import { benchFolder } from './folders';
 
 const POSTS = 2_000;
 const WINDOW_MS = 2_000;
@@ -31,7 +30,7 @@ async function soak(label: string, dropRate: number, clockOffsetMs: number) {
   const admin = adminOf(server);
   await admin('PUT', '/faults', { drop_after_commit_rate: dropRate, latency_ms: 20 });
   const pressroom = new Workspace({
-    dbFile: join(mkdtempSync(join(tmpdir(), 'pressroom-soak-')), 'workspace.sqlite'),
+    dbFile: join(benchFolder('pressroom-soak-'), 'workspace.sqlite'),
     apiBase: server.base_url,
     token: server.token,
     plan: 'pro',

@@ -13,8 +13,7 @@
 //     must be 0), counted on a platform that ignores Idempotency-Key, so every POST shows.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import WebSocket, { WebSocketServer } from 'ws';
@@ -29,6 +28,7 @@ import { TeamWorkspace } from '../../main/team-client/workspace';
 import { until, writePost } from '../support/team';
 import { fillRows, joinedWorkspaceFile } from '../support/team-files';
 import { startPlatformServer } from '../../main/reference-server/server';
+import { benchFolder } from './folders';
 
 const percentile = (values: number[], share: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -36,7 +36,7 @@ const percentile = (values: number[], share: number) => {
 };
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 
-const dataDir = mkdtempSync(join(tmpdir(), 'prt-bench-'));
+const dataDir = benchFolder('prt-bench-');
 const setup = openTeamDb(dataDir);
 const members = new TeamMembers(setup);
 const { teamId, token } = members.createTeam('Bench', 'Owner');
@@ -144,7 +144,7 @@ function fillWorkspace(file: string): number {
 }
 
 async function joining(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'prt-join-'));
+  const dir = benchFolder('prt-join-');
   const baseline = fillWorkspace(join(dir, 'baseline.sqlite'));
   fillWorkspace(join(dir, 'owner.sqlite'));
   const teamLink = formatTeamLink(link);
@@ -284,7 +284,7 @@ function startPublisher(file: string, platformUrl: string, platformToken: string
 
 async function killedPublishers(): Promise<void> {
   const count = Number(process.env.BENCH_TEAM_POSTS ?? 500);
-  const platformFile = join(mkdtempSync(join(tmpdir(), 'prt-platform-')), 'platform.sqlite');
+  const platformFile = join(benchFolder('prt-platform-'), 'platform.sqlite');
   const platform = await startPlatformServer({
     dbFile: platformFile,
     seed: 'demo',

@@ -13,10 +13,9 @@
 // and its target, this tree beside the baseline. BENCH_BASELINE=off measures this tree alone;
 // BENCH_ONLY (a comma list of start, lighthouse, calendar, catalog) measures only those rows.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
@@ -26,8 +25,9 @@ import { launchChromium, openApp, serve } from '../e2e/harness';
 import { findBrowser } from '../support/browser';
 import { MANY_PRODUCTS_SQL } from '../support/many-products';
 import { BASELINE_COMMIT, baselineTree, treeModules } from './baseline';
+import { benchFolder } from './folders';
 
-const folder = mkdtempSync(join(tmpdir(), 'pressroom-bench-ui-'));
+const folder = benchFolder('pressroom-bench-ui-');
 const POSTS = 5_000;
 const PRODUCTS = 100_000;
 const MILLION = 1_000_000;

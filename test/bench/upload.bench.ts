@@ -7,16 +7,16 @@
 // resident memory beside its memory once started (target: under 300 MB; Linux's /proc only).
 // Files: a 16 MiB products file, every row bad; then a 63 MiB products file, every row valid
 // (about 280,000 rows); then two other 63 MiB files at once, as #27 took the host down with.
-import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '../e2e/harness';
 import { memoryMb, resetPeakMemory } from '../support/processes';
+import { benchFolder } from './folders';
 
 const DESCRIPTION = 'Stone-baked rye with caraway, sourdough started the night before. '.repeat(3);
-const folder = mkdtempSync(join(tmpdir(), 'pressroom-bench-upload-'));
+const folder = benchFolder('pressroom-bench-upload-');
 
 async function generate(path: string, bytes: number, line: (index: number) => string) {
   const out = createWriteStream(path);
@@ -148,5 +148,4 @@ try {
   );
 } finally {
   await served.stop();
-  rmSync(folder, { recursive: true, force: true });
 }
