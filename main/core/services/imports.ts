@@ -3,8 +3,7 @@
 // undo, and CSV out to a path or as text for a download.
 import { once } from 'node:events';
 import { createWriteStream, existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { uploadFileName } from '../../../shared/contract';
 import { MAX_UPLOAD_BYTES } from '../../../shared/upload-limits';
@@ -26,7 +25,7 @@ import type { ImportsStore } from '../../store/imports';
 import { InvalidInput, NotAllowed } from '../errors';
 import type { CoreEvents } from '../events';
 import type { Outbox } from '../outbox';
-import { PrivateFiles } from '../private-files';
+import { PrivateFiles, privateTemporaryFolder } from '../private-files';
 import type { SettingsService } from './settings';
 
 /**
@@ -57,7 +56,7 @@ const KEPT_UPLOADS = 4;
 const KEPT_BAD_ROWS = 8;
 
 async function withTemporaryFolder<T>(work: (folder: string) => Promise<T>): Promise<T> {
-  const folder = await mkdtemp(join(tmpdir(), 'pressroom-'));
+  const folder = privateTemporaryFolder();
   try {
     return await work(folder);
   } finally {
