@@ -135,6 +135,7 @@ export class Transport {
     const signal = call.options?.signal
       ? AbortSignal.any([call.options.signal, idle.signal])
       : idle.signal;
+    let head: Response | undefined;
     try {
       const response = await this.send(url, {
         method: call.method,
@@ -146,9 +147,22 @@ export class Transport {
         ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
       });
       idle.restart();
+      head = response;
       const maxBytes = this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
       return { response, text: await readBodyText(response, maxBytes, signal, idle) };
     } catch (error) {
+      // A write answered 2xx happened, whatever became of the rest of its answer.
+      if (head && !(error instanceof BodyTooLarge) && writeWasSent(call.method, head.status)) {
+        const rateLimit = parseRateLimit(head.headers, this.now());
+        report(head.status, rateLimit);
+        const answer = { call, status: head.status, rateLimit, headers: head.headers };
+        const why = call.options?.signal?.aborted
+          ? 'its reading was cancelled'
+          : idle.fired()
+            ? 'its body stopped coming before the timeout'
+            : 'the connection broke while its body came';
+        throw badResponse(answer, why);
+      }
       throw this.noAnswer(call, error, idle, report);
     } finally {
       idle.stop();

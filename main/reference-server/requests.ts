@@ -257,13 +257,19 @@ function sendOddly(response: ServerResponse, reply: Reply, how: OddAnswer, path:
         .end();
       return;
     case 'truncated':
-      response
-        .writeHead(reply.status, {
-          ...reply.headers,
-          'Content-Type': 'application/json; charset=utf-8',
-        })
-        .end(payload.slice(0, Math.floor(payload.length / 2)));
+    case 'cut_off': {
+      // Half the body: the answer ends there (JSON cut short), or its head says the whole
+      // length and the connection goes after the half.
+      const half = payload.slice(0, Math.floor(payload.length / 2));
+      response.writeHead(reply.status, {
+        ...reply.headers,
+        'Content-Type': 'application/json; charset=utf-8',
+        ...(how === 'cut_off' ? { 'Content-Length': Buffer.byteLength(payload) } : {}),
+      });
+      if (how === 'truncated') response.end(half);
+      else response.write(half, () => response.destroy());
       return;
+    }
     case 'html_502':
       response
         .writeHead(502, { 'Content-Type': 'text/html' })

@@ -4,12 +4,14 @@
 
 /**
  * Answers a write can get after it committed, seen from proxies and lax platforms: 204 without a
- * body, 201 with only a Location header, JSON cut short, a proxy's HTML 502 page, an empty 500.
+ * body, 201 with only a Location header, JSON cut short, the connection lost halfway through the
+ * body, a proxy's HTML 502 page, an empty 500.
  */
 export const ODD_ANSWERS = [
   'no_content',
   'location_only',
   'truncated',
+  'cut_off',
   'html_502',
   'empty_500',
 ] as const;

@@ -378,6 +378,35 @@ describe('answers to writes', () => {
     expect(list).toMatchObject({ kind: 'bad_response', sent: false, mayHaveCommitted: false });
   });
 
+  it('takes a 2xx whose body breaks off, or stalls past the timeout, to a write as sent', async () => {
+    const head = { status: 201, headers: { Location: '/api/v1/posts/post_81' } };
+    const dropped = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"id": "post_8'));
+        controller.error(new TypeError('terminated'));
+      },
+    });
+    const cut = await post(fakeClient(() => new Response(dropped, head)).client);
+    expect(cut).toMatchObject({ kind: 'bad_response', status: 201, sent: true });
+    expect(cut).toMatchObject({ createdId: 'post_81', mayHaveCommitted: true, retryable: false });
+    const stalled = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"id": "post_8'));
+      },
+    });
+    const slow = fakeClient(() => new Response(stalled, { status: 201 }), { timeoutMs: 50 });
+    const late = await post(slow.client);
+    expect(late).toMatchObject({ kind: 'bad_response', status: 201, sent: true, createdId: null });
+    // A read's broken body is no answer, as before.
+    const read = fakeClient(
+      () =>
+        new Response(
+          new ReadableStream({ start: (controller) => controller.error(new TypeError('x')) }),
+        ),
+    );
+    expect(await failure(read.client.listBots())).toMatchObject({ kind: 'network', sent: false });
+  });
+
   it.each([
     ['an HTML 502 from a proxy', 502, '<html><head><title>502 Bad Gateway</title></head></html>'],
     ['an empty 500', 500, ''],

@@ -206,6 +206,20 @@ describe('the platform fetch on Node’s http client', () => {
     expect((await client.listPosts()).items).toEqual([]);
   });
 
+  it('tells a write the platform answered 201 as sent when the line drops mid-body', async () => {
+    const origin = await serve((_request, response) => {
+      response.writeHead(201, { 'content-type': 'application/json', 'content-length': '200' });
+      response.write('{"id": "post_9');
+      setTimeout(() => response.socket?.destroy(), 20);
+    });
+    const client = createPlatformClient({ baseUrl: `${origin}/api/v1`, token: 'tok_cut' });
+    const error = await client
+      .createPost({ bot_id: 'bot_1', text: 'Hello' })
+      .catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(PlatformError);
+    expect(error).toMatchObject({ kind: 'bad_response', status: 201, sent: true });
+  });
+
   it('fails as when no answer came for a status HTTP has not', async () => {
     const origin = await serve((_request, response) => response.writeHead(799).end('{}'));
     const failure = await send(`${origin}/odd`).catch((error: unknown) => error);

@@ -102,6 +102,21 @@ describe('the lookup after a lost answer', () => {
     expect(serverPosts(platform, 'Behind page one')).toHaveLength(1);
   });
 
+  it('takes a 201 whose connection broke mid-body as published, where a lookup could not be sure', async () => {
+    const platform = await specLiteral({ ignoresPage: true });
+    olderPosts(platform, 250);
+    await platform.admin('PUT', '/faults', { odd_answer_rate: 1, odd_answer: 'cut_off' });
+    const pressroom = pressroomOn(platform);
+    call(pressroom, 'addPost', { text: 'Answer cut off', botId: 'bot_1', mode: 'publish_now' });
+    await pressroom.queue.publishUntilEmpty();
+    expect(platform.server.stats.oddAfterCommit).toBe(1);
+    expect(serverPosts(platform, 'Answer cut off')).toHaveLength(1);
+    // The 201 said it happened: nothing waits for the user, nothing is sent again.
+    expect(call(pressroom, 'status').outbox).toMatchObject({ done: 1, failed: 0 });
+    expect(call(pressroom, 'listPosts')[0]).toMatchObject({ status: 'published' });
+    pressroom.close();
+  });
+
   it('reads its pages through the rate governor, newest first: no 429 and every post once', async () => {
     const platform = await specLiteral(
       {},

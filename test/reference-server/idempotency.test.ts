@@ -111,6 +111,7 @@ describe('drop after commit', () => {
     ['no_content', { kind: 'bad_response', sent: true, status: 204 }],
     ['location_only', { kind: 'bad_response', sent: true, status: 201 }],
     ['truncated', { kind: 'bad_response', sent: true, status: 201 }],
+    ['cut_off', { kind: 'bad_response', sent: true, status: 201 }],
     ['html_502', { kind: 'server', sent: false, mayHaveCommitted: true, status: 502 }],
     ['empty_500', { kind: 'server', sent: false, mayHaveCommitted: true, status: 500 }],
   ])('commits the write, then answers it oddly (%s)', async (odd, expected) => {
