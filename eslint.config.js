@@ -175,7 +175,14 @@ export const ROOMS = [
   {
     name: 'main/sync/',
     files: ['main/sync/**'],
-    may: ['main/sync/**', 'main/store/**', 'main/platform/**', 'main/queue/retry', 'shared/**'],
+    may: [
+      'main/sync/**',
+      'main/store/**',
+      'main/platform/**',
+      'main/queue/retry',
+      'main/queue/lookup',
+      'shared/**',
+    ],
     packages: node,
     why: 'pull sync sits below the core, over the store, the platform client and the governor.',
   },

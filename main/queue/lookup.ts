@@ -161,6 +161,12 @@ function settle(progress: LookupProgress, unproven: string | null = null): Looku
 }
 
 /** A text as platforms store it: Unicode NFC, LF line ends, no surrounding white space. */
+/**
+ * How much earlier than the first attempt, on the platform's clock as measured, a lookup still
+ * takes a post's creation time for it: the measured skew is good to about a second.
+ */
+export const CLOCK_MARGIN_MS = 5_000;
+
 export const normalizedText = (text: string): string =>
   text.normalize('NFC').replace(/\r\n?/g, '\n').trim();
 

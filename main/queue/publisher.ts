@@ -15,7 +15,7 @@ import type { WorkspaceStore } from '../store';
 import { LeaseLost } from '../store/lease';
 import type { LeaseToken } from '../store/lease';
 import type { RateGovernor, Release } from '../platform/governor';
-import { freshProgress, postMatcher, scanList } from './lookup';
+import { CLOCK_MARGIN_MS, freshProgress, postMatcher, scanList } from './lookup';
 import type { PublishDecision, PublishGate } from './publish-gate';
 import type { Lookup, LookupProgress } from './lookup';
 import { DEFAULT_RETRY_RULES, decide } from './retry';
@@ -23,11 +23,6 @@ import type { RetryRules } from './retry';
 
 export type { QueueEvent as PublisherEvent } from '../../shared/answers';
 
-/**
- * How much earlier than the first attempt, on the platform's clock as measured, a lookup still
- * takes a post's creation time for it: the measured skew is good to about a second.
- */
-const CLOCK_MARGIN_MS = 5_000;
 /** Waits between tries to record a sent item while another process holds the database. */
 const SETTLE_RETRY_MS = { first: 50, longest: 1_000 };
 
@@ -503,7 +498,8 @@ export class Publisher {
 
   /**
    * The id of what a write answered 2xx without one made. It exists whatever the lookup finds, so
-   * a lookup that fails or is unsure leaves the id to the next sync (which links by reference).
+   * a lookup that fails or is unsure leaves the id to the next sync, which links it by reference
+   * or by this lookup's matcher (sync/pull.ts).
    */
   private async findSent(item: OutboxItem): Promise<string | null> {
     try {

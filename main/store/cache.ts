@@ -264,10 +264,14 @@ export class CacheStore {
   }
 
   /**
-   * Merges the platform's posts: ours (by remote id, or by the client reference we sent) take
-   * the platform's status; the rest are kept as read-only remote posts.
+   * Merges the platform's posts: ours (by remote id, by the client reference we sent, or as
+   * `claimed`, remote id to local post, for posts sent without their id) take the platform's
+   * status; the rest are kept as read-only remote posts.
    */
-  mergePosts(posts: readonly RemotePost[]): { linked: number; remote: number } {
+  mergePosts(
+    posts: readonly RemotePost[],
+    claimed: ReadonlyMap<string, number> = new Map(),
+  ): { linked: number; remote: number } {
     const now = this.now();
     let linked = 0;
     this.db
@@ -304,7 +308,10 @@ export class CacheStore {
           "SELECT id FROM posts WHERE remote_id = ? AND origin = 'local'",
         );
         for (const post of posts) {
+          const claimedBy = claimed.get(post.id);
+          if (claimedBy !== undefined) this.adoptSent(post.id, claimedBy, now);
           const local =
+            claimedBy ??
             (localByRemote.get(post.id) as { id: number } | undefined)?.id ??
             (post.clientReference
               ? (byReference.get(post.clientReference) as { post_id: number } | undefined)?.post_id
@@ -331,6 +338,19 @@ export class CacheStore {
       })
       .immediate();
     return { linked, remote: posts.length - linked };
+  }
+
+  /**
+   * The platform's post `remoteId` is local post `postId`, sent without learning its id: its
+   * item learns the id, and a copy an earlier sync kept as someone else's goes.
+   */
+  private adoptSent(remoteId: string, postId: number, now: number): void {
+    statement(this.db, "DELETE FROM posts WHERE remote_id = ? AND origin = 'remote'").run(remoteId);
+    statement(
+      this.db,
+      `UPDATE outbox SET remote_id = ?, updated_at = ?
+       WHERE post_id = ? AND kind = 'create_post' AND state = 'done' AND remote_id IS NULL`,
+    ).run(remoteId, now, postId);
   }
 
   /** Products the platform has: ours are linked and marked published, the rest kept read-only. */

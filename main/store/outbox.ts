@@ -104,6 +104,18 @@ interface SubjectChange {
   postStatus?: PostStatus | undefined;
 }
 
+/** A post the platform has, whose id this workspace does not know yet (postsSentWithoutId). */
+export interface PostSentWithoutId {
+  itemId: number;
+  postId: number;
+  /** The item's idempotency key, sent as the post's client reference. */
+  reference: string;
+  /** When the item was first sent, on this computer's clock. */
+  firstAttemptAt: number;
+  botId: string | null;
+  text: string;
+}
+
 export class OutboxStore {
   /** The platform's clock minus ours, as last measured; 0 until told (`judgeDueTimesBy`). */
   private platformLeadMs: () => number = () => 0;
@@ -523,6 +535,21 @@ export class OutboxStore {
            AND p.created_at < ? LIMIT 1`,
       ).get(remoteId, itemId, remoteId, itemId, remoteId, knownBefore) !== undefined
     );
+  }
+
+  /**
+   * Posts the platform took (it answered 2xx, or the user said it is there) without their id
+   * known yet: a sync links each to the platform's post it finds for it (sync/pull.ts).
+   */
+  postsSentWithoutId(): PostSentWithoutId[] {
+    return statement(
+      this.db,
+      `SELECT o.id AS itemId, o.post_id AS postId, o.idempotency_key AS reference,
+         COALESCE(o.first_attempt_at, o.created_at) AS firstAttemptAt, p.bot_id AS botId, p.text AS text
+       FROM outbox o JOIN posts p ON p.id = o.post_id
+       WHERE o.kind = 'create_post' AND o.state = 'done' AND o.remote_id IS NULL
+         AND p.origin = 'local' AND p.remote_id IS NULL`,
+    ).all() as PostSentWithoutId[];
   }
 
   /** Items by state, of the whole outbox or of one group (a broadcast). */

@@ -8,6 +8,7 @@ import type { SliceClock } from '../../shared/slices';
 import type { PlatformClient } from '../platform/client';
 import { PAGE_RETRY_RULES, retryingPages, walkList } from '../platform/lists';
 import type { ListReading, Page, PageRetryRules, ReadIds } from '../platform/lists';
+import { CLOCK_MARGIN_MS, freshProgress, postMatcher } from '../queue/lookup';
 import type { RetryRules } from '../queue/retry';
 import type { Bot, Order, PageRequest, Post, Product, Subscriber } from '../platform/normalize';
 import type { RateGovernor } from '../platform/governor';
@@ -162,7 +163,8 @@ export class PullSync {
         );
       case 'posts': {
         const list = (request: PageRequest) => client.listPosts({ ...page, ...request });
-        const put = (posts: readonly Post[]) => cache.mergePosts(posts.map(postRow));
+        const claims = sentPostClaims(this.store, () => this.governor.skewMs);
+        const put = (posts: readonly Post[]) => cache.mergePosts(posts.map(postRow), claims(posts));
         return outcomeOf(await this.walk(list, put, onPage));
       }
       case 'products': {
@@ -172,6 +174,47 @@ export class PullSync {
       }
     }
   }
+}
+
+/**
+ * For each page of the platform's posts, the ones this workspace sent without learning their ids
+ * (a 2xx without a readable id, and a lookup that did not find it then), found by the lookup's
+ * own matcher: remote id to local post, so that the merge links them rather than keeping a second
+ * copy as someone else's. The latest sent look first, so that of two posts with the same text
+ * each takes the platform's post made after it was sent.
+ */
+function sentPostClaims(
+  store: WorkspaceStore,
+  skewMs: () => number,
+): (page: readonly Post[]) => Map<string, number> {
+  const claimed = new Set<string>();
+  const waiting = store.outbox
+    .postsSentWithoutId()
+    .sort((a, b) => b.firstAttemptAt - a.firstAttemptAt)
+    .map((sent) => ({
+      postId: sent.postId,
+      match: postMatcher({
+        reference: sent.reference,
+        botId: sent.botId,
+        text: sent.text,
+        sinceMs: () => sent.firstAttemptAt + skewMs() - CLOCK_MARGIN_MS,
+        taken: (remoteId) =>
+          claimed.has(remoteId) ||
+          store.outbox.remoteIdOwned(remoteId, sent.itemId, sent.firstAttemptAt),
+      }),
+    }));
+  return (page) => {
+    const found = new Map<string, number>();
+    for (const sent of [...waiting]) {
+      // A post without any time is left alone: only a whole list could say it is the one.
+      const remoteId = sent.match(page, freshProgress());
+      if (remoteId === undefined) continue;
+      found.set(remoteId, sent.postId);
+      claimed.add(remoteId);
+      waiting.splice(waiting.indexOf(sent), 1);
+    }
+    return found;
+  };
 }
 
 // What the cache keeps of each record the platform lists.

@@ -134,6 +134,71 @@ describe('the lookup after a lost answer', () => {
     pressroom.close();
   }, 30_000);
 
+  describe('a post the platform took without telling its id', () => {
+    /** Posts sent with every answer cut off mid-body, and their id lookups failing with a 503. */
+    async function sentWithoutId(platform: TestPlatform, texts: string[]) {
+      await platform.admin('PUT', '/faults', { odd_answer_rate: 1, odd_answer: 'cut_off' });
+      const lookups = { fail: true };
+      const flaky: typeof fetch = async (input, init) => {
+        const list = (init?.method ?? 'GET') === 'GET' && String(input).includes('/posts');
+        if (list && lookups.fail) return new Response('{}', { status: 503 });
+        return fetch(input, init);
+      };
+      const pressroom = pressroomOn(platform, { fetch: flaky });
+      for (const text of texts)
+        call(pressroom, 'addPost', { text, botId: 'bot_1', mode: 'publish_now' });
+      await pressroom.queue.publishUntilEmpty();
+      lookups.fail = false;
+      await platform.admin('PUT', '/faults', { odd_answer_rate: 0 });
+      return pressroom;
+    }
+
+    const mine = (pressroom: ReturnType<typeof pressroomOn>, text: string) =>
+      call(pressroom, 'listPosts')
+        .filter((post) => post.text === text)
+        .map(({ origin, remoteId, status }) => ({ origin, remoteId, status }));
+
+    it('is linked by the next sync: one post, not a second copy kept as someone else’s', async () => {
+      const platform = await specLiteral();
+      const pressroom = await sentWithoutId(platform, ['Id never heard']);
+      expect(mine(pressroom, 'Id never heard')).toEqual([
+        { origin: 'local', remoteId: null, status: 'published' },
+      ]);
+      await call(pressroom, 'sync');
+      const [onServer] = serverPosts(platform, 'Id never heard');
+      expect(mine(pressroom, 'Id never heard')).toEqual([
+        { origin: 'local', remoteId: onServer?.id, status: 'published' },
+      ]);
+      expect(pressroom.store.outbox.list('done')[0]?.remoteId).toBe(onServer?.id);
+      pressroom.close();
+    });
+
+    it('is never taken for an older post with the same text', async () => {
+      const platform = await specLiteral();
+      platform.server.store.posts.createPost(platform.server.accountId, {
+        botId: 1,
+        text: 'Same words',
+        mediaUrls: [],
+        scheduledAt: null,
+        clientReference: null,
+      });
+      await platform.admin('POST', '/clock', { advance_ms: 60_000 });
+      const pressroom = await sentWithoutId(platform, ['Same words']);
+      await call(pressroom, 'sync');
+      const [newer, older] = serverPosts(platform, 'Same words').sort(
+        (a, b) => Date.parse(b.created_at) - Date.parse(a.created_at),
+      );
+      expect(mine(pressroom, 'Same words')).toEqual(
+        expect.arrayContaining([
+          { origin: 'local', remoteId: newer?.id, status: 'published' },
+          { origin: 'remote', remoteId: older?.id, status: 'published' },
+        ]),
+      );
+      expect(mine(pressroom, 'Same words')).toHaveLength(2);
+      pressroom.close();
+    });
+  });
+
   describe('a lookup that itself fails keeps the outcome unknown', () => {
     const failures: [string, () => Response][] = [
       [
