@@ -8,7 +8,8 @@ import type { SliceClock } from '../../shared/slices';
 import type { PlatformClient } from '../platform/client';
 import { PAGE_RETRY_RULES, retryingPages, walkList } from '../platform/lists';
 import type { ListReading, Page, PageRetryRules, ReadIds } from '../platform/lists';
-import { CLOCK_MARGIN_MS, freshProgress, postMatcher } from '../queue/lookup';
+import { CLOCK_MARGIN_MS, freshProgress, normalizedText, postMatcher } from '../queue/lookup';
+import type { Matcher } from '../queue/lookup';
 import type { RetryRules } from '../queue/retry';
 import type { Bot, Order, PageRequest, Post, Product, Subscriber } from '../platform/normalize';
 import type { RateGovernor } from '../platform/governor';
@@ -180,38 +181,43 @@ export class PullSync {
  * For each page of the platform's posts, the ones this workspace sent without learning their ids
  * (a 2xx without a readable id, and a lookup that did not find it then), found by the lookup's
  * own matcher: remote id to local post, so that the merge links them rather than keeping a second
- * copy as someone else's. The latest sent look first, so that of two posts with the same text
- * each takes the platform's post made after it was sent.
+ * copy as someone else's. Only a post with the text of one waiting is matched (each page's texts
+ * are normalized once, however many wait), and the latest sent first, so that of two posts with
+ * the same text each takes the platform's post made after it was sent.
  */
 function sentPostClaims(
   store: WorkspaceStore,
   skewMs: () => number,
 ): (page: readonly Post[]) => Map<string, number> {
   const claimed = new Set<string>();
-  const waiting = store.outbox
+  const waitingByText = new Map<string, { postId: number; match: Matcher<Post> }[]>();
+  const latestFirst = store.outbox
     .postsSentWithoutId()
-    .sort((a, b) => b.firstAttemptAt - a.firstAttemptAt)
-    .map((sent) => ({
-      postId: sent.postId,
-      match: postMatcher({
-        reference: sent.reference,
-        botId: sent.botId,
-        text: sent.text,
-        sinceMs: () => sent.firstAttemptAt + skewMs() - CLOCK_MARGIN_MS,
-        taken: (remoteId) =>
-          claimed.has(remoteId) ||
-          store.outbox.remoteIdOwned(remoteId, sent.itemId, sent.firstAttemptAt),
-      }),
-    }));
+    .sort((a, b) => b.firstAttemptAt - a.firstAttemptAt);
+  for (const sent of latestFirst) {
+    const match = postMatcher({
+      reference: sent.reference,
+      botId: sent.botId,
+      text: sent.text,
+      sinceMs: () => sent.firstAttemptAt + skewMs() - CLOCK_MARGIN_MS,
+      taken: (remoteId) =>
+        claimed.has(remoteId) ||
+        store.outbox.remoteIdOwned(remoteId, sent.itemId, sent.firstAttemptAt),
+    });
+    const text = normalizedText(sent.text);
+    waitingByText.set(text, [...(waitingByText.get(text) ?? []), { postId: sent.postId, match }]);
+  }
   return (page) => {
     const found = new Map<string, number>();
-    for (const sent of [...waiting]) {
+    if (waitingByText.size === 0) return found;
+    for (const post of page) {
+      const waiting = waitingByText.get(normalizedText(post.text)) ?? [];
       // A post without any time is left alone: only a whole list could say it is the one.
-      const remoteId = sent.match(page, freshProgress());
-      if (remoteId === undefined) continue;
-      found.set(remoteId, sent.postId);
-      claimed.add(remoteId);
-      waiting.splice(waiting.indexOf(sent), 1);
+      const taker = waiting.find((sent) => sent.match([post], freshProgress()) !== undefined);
+      if (taker === undefined) continue;
+      found.set(post.id, taker.postId);
+      claimed.add(post.id);
+      waiting.splice(waiting.indexOf(taker), 1);
     }
     return found;
   };

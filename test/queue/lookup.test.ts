@@ -173,6 +173,18 @@ describe('the lookup after a lost answer', () => {
       pressroom.close();
     });
 
+    it('of two with the same text, each takes a post of its own', async () => {
+      const platform = await specLiteral();
+      const pressroom = await sentWithoutId(platform, ['Said twice', 'Said twice']);
+      await call(pressroom, 'sync');
+      const onServer = serverPosts(platform, 'Said twice').map((post) => post.id);
+      expect(onServer).toHaveLength(2);
+      const linked = mine(pressroom, 'Said twice');
+      expect(linked.every((post) => post.origin === 'local')).toBe(true);
+      expect(linked.map((post) => post.remoteId).sort()).toEqual([...onServer].sort());
+      pressroom.close();
+    });
+
     it('is never taken for an older post with the same text', async () => {
       const platform = await specLiteral();
       platform.server.store.posts.createPost(platform.server.accountId, {
