@@ -4,8 +4,10 @@
 // (formulas.ts).
 import { closeSync, createWriteStream, openSync, writeSync } from 'node:fs';
 import { once } from 'node:events';
+import { setImmediate } from 'node:timers/promises';
 import Papa from 'papaparse';
 import { Temporal } from 'temporal-polyfill';
+import type { LocalPost, LocalProduct } from '../../shared/domain';
 import { minorToDecimal } from '../../shared/money';
 import type { WorkspaceStore } from '../store';
 import type { ImportKind } from './columns';
@@ -27,48 +29,77 @@ function isoWithOffset(ms: number, zone: string): string {
     .toString({ timeZoneName: 'never', smallestUnit: 'second' });
 }
 
-function rowsOf(store: WorkspaceStore, kind: ImportKind): string[][] {
+/** Rows read and written per step: each a few milliseconds, with the app's other calls between. */
+const PAGE_ROWS = 1_000;
+
+const productCells = (p: LocalProduct): string[] => [
+  p.sku,
+  p.name,
+  minorToDecimal(p.priceMinor, p.currency),
+  p.currency,
+  p.description ?? '',
+  p.stock === null ? '' : String(p.stock),
+  p.imageUrl ?? '',
+];
+
+const postCells = (post: LocalPost): string[] => [
+  post.text,
+  post.scheduledAt === null ? '' : isoWithOffset(post.scheduledAt, post.zone ?? 'UTC'),
+  post.zone ?? '',
+  post.botId ?? '',
+  post.mediaUrls.join('|'),
+];
+
+/**
+ * The rows to export, a page at a time, so that memory stays flat however long the catalog: a
+ * million products held at once took the process past 1 GB. Products go in id order; posts in
+ * time order as the ids stood at the start, so one rescheduled meanwhile is written once. Posts
+ * made on the platform are not ours to import again.
+ */
+async function* pagesOf(store: WorkspaceStore, kind: ImportKind): AsyncGenerator<string[][]> {
   if (kind === 'products') {
-    return store.products
-      .list()
-      .map((p) => [
-        p.sku,
-        p.name,
-        minorToDecimal(p.priceMinor, p.currency),
-        p.currency,
-        p.description ?? '',
-        p.stock === null ? '' : String(p.stock),
-        p.imageUrl ?? '',
-      ]);
+    for (let afterId = 0; ;) {
+      const products = store.products.listAfter(afterId, PAGE_ROWS);
+      if (products.length === 0) return;
+      afterId = products[products.length - 1]?.id ?? afterId;
+      yield products.map(productCells);
+      await setImmediate();
+    }
   }
-  // Posts made on the platform are not ours to import again.
-  return store.posts
-    .list()
-    .filter((post) => post.origin === 'local')
-    .map((post) => [
-      post.text,
-      post.scheduledAt === null ? '' : isoWithOffset(post.scheduledAt, post.zone ?? 'UTC'),
-      post.zone ?? '',
-      post.botId ?? '',
-      post.mediaUrls.join('|'),
-    ]);
+  const ids = store.posts.localIdsByTime();
+  for (let start = 0; start < ids.length; start += PAGE_ROWS) {
+    yield store.posts.getMany(ids.slice(start, start + PAGE_ROWS)).map(postCells);
+    await setImmediate();
+  }
 }
 
+/** Writes a CSV file of `header` and the rows of `pages`; says how many rows it wrote. */
 export async function writeCsv(
   path: string,
   header: string[],
-  rows: string[][],
+  pages: AsyncIterable<string[][]>,
   bom: boolean,
-): Promise<void> {
+): Promise<number> {
   const out = createWriteStream(path, { mode: PRIVATE_FILE_MODE });
-  if (bom) out.write('\ufeff');
-  out.write(`${Papa.unparse([header], UNPARSE)}\r\n`);
-  for (let start = 0; start < rows.length; start += 1_000) {
-    const chunk = Papa.unparse(rows.slice(start, start + 1_000), UNPARSE);
-    if (!out.write(`${chunk}\r\n`)) await once(out, 'drain');
+  const failed = once(out, 'error').then(([error]) => Promise.reject(error as Error));
+  failed.catch(() => undefined);
+  let rows = 0;
+  try {
+    if (bom) out.write('\ufeff');
+    out.write(`${Papa.unparse([header], UNPARSE)}\r\n`);
+    for await (const page of pages) {
+      if (page.length === 0) continue;
+      rows += page.length;
+      if (!out.write(`${Papa.unparse(page, UNPARSE)}\r\n`))
+        await Promise.race([once(out, 'drain'), failed]);
+    }
+    out.end();
+    await Promise.race([once(out, 'finish'), failed]);
+    return rows;
+  } catch (error) {
+    out.destroy();
+    throw error;
   }
-  out.end();
-  await once(out, 'finish');
 }
 
 /**
@@ -109,13 +140,11 @@ export class BadRowsFile {
   }
 }
 
-export async function exportCsv(
+export function exportCsv(
   store: WorkspaceStore,
   kind: ImportKind,
   path: string,
   bom = false,
 ): Promise<number> {
-  const rows = rowsOf(store, kind);
-  await writeCsv(path, HEADERS[kind], rows, bom);
-  return rows.length;
+  return writeCsv(path, HEADERS[kind], pagesOf(store, kind), bom);
 }

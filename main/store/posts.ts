@@ -114,6 +114,21 @@ export class PostsStore {
     return post;
   }
 
+  /** The ids of the posts made here (not on the platform), in time order as `list` sorts. */
+  localIdsByTime(): number[] {
+    const rows = statement(this.db, `SELECT id FROM posts WHERE origin = 'local' ${BY_TIME}`).all();
+    return (rows as { id: number }[]).map((row) => row.id);
+  }
+
+  /** The posts of `ids` still here, in the order of `ids`. */
+  getMany(ids: readonly number[]): LocalPost[] {
+    const rows = statement(
+      this.db,
+      'SELECT p.* FROM json_each(?) AS wanted JOIN posts AS p ON p.id = wanted.value ORDER BY wanted.key',
+    ).all(JSON.stringify(ids)) as PostRow[];
+    return rows.map(toPost);
+  }
+
   list(filter: PostFilter = {}): LocalPost[] {
     const { clause, params } = where(filter);
     const rows = statement(this.db, `SELECT * FROM posts ${clause} ${BY_TIME}`).all(

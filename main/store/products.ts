@@ -194,6 +194,16 @@ export class ProductsStore {
     return product;
   }
 
+  /** Up to `limit` products after id `afterId`, in id order: a long read a page at a time. */
+  listAfter(afterId: number, limit: number): LocalProduct[] {
+    return (
+      statement(this.db, 'SELECT * FROM products WHERE id > ? ORDER BY id LIMIT ?').all(
+        afterId,
+        limit,
+      ) as ProductRow[]
+    ).map(toProduct);
+  }
+
   list(): LocalProduct[] {
     return (statement(this.db, 'SELECT * FROM products ORDER BY id').all() as ProductRow[]).map(
       toProduct,

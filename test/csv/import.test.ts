@@ -1,6 +1,7 @@
 // CSV import end to end through the core: encodings, delimiters, row errors, abort and skip,
 // re-import, queueing, undo.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { setImmediate } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -388,6 +389,61 @@ describe('export', () => {
     expect(pressroom.store.products.list().find((p) => p.currency === 'KWD')?.priceMinor).toBe(
       1250 + currencies.indexOf('KWD') * 1001,
     );
+  });
+
+  it('writes a catalog longer than a page in id order, each product once', async () => {
+    const pressroom = workspace();
+    const count = 2_345;
+    pressroom.store.products.insertNew(
+      Array.from({ length: count }, (_, index) => ({
+        sku: `LONG-${String(index).padStart(5, '0')}`,
+        name: `Product ${index}`,
+        description: null,
+        priceMinor: 100 + index,
+        currency: 'EUR',
+        stock: null,
+        imageUrl: null,
+      })),
+      null,
+    );
+    const path = join(folder, 'export-long-catalog.csv');
+    expect(await call(pressroom, 'exportFile', { kind: 'products', path, bom: false })).toBe(count);
+    const skus = readFileSync(path, 'utf8')
+      .trimEnd()
+      .split('\r\n')
+      .slice(1)
+      .map((line) => line.split(',')[0]);
+    expect(skus).toEqual(
+      Array.from({ length: count }, (_, i) => `LONG-${String(i).padStart(5, '0')}`),
+    );
+  });
+
+  it('writes each post once, in time order as at the start, though one moves while it runs', async () => {
+    const pressroom = workspace();
+    const start = Date.UTC(2027, 0, 1);
+    const ids = Array.from(
+      { length: 2_500 },
+      (_, index) =>
+        pressroom.store.posts.create({
+          botId: 'bot_1',
+          text: `Post ${index}`,
+          mediaUrls: [],
+          scheduledAt: start + index * 60_000,
+          zone: 'UTC',
+        }).id,
+    );
+    const path = join(folder, 'export-moving-posts.csv');
+    const exporting = call(pressroom, 'exportFile', { kind: 'posts', path, bom: false });
+    // The export has written its first page: the first post moves past the last.
+    await setImmediate();
+    pressroom.store.posts.update(ids[0] ?? 0, { scheduledAt: start + 3_000 * 60_000 });
+    expect(await exporting).toBe(2_500);
+    const texts = readFileSync(path, 'utf8')
+      .trimEnd()
+      .split('\r\n')
+      .slice(1)
+      .map((line) => line.split(',')[0]);
+    expect(texts).toEqual(Array.from({ length: 2_500 }, (_, i) => `Post ${i}`));
   });
 
   it('round-trips: export, then import again, changes nothing', async () => {
