@@ -40,6 +40,8 @@ export interface PostFilter {
   /** null: the posts without a bot. */
   botId?: string | null;
   unscheduled?: boolean;
+  /** Made here, or on the platform. */
+  origin?: Origin;
 }
 
 const BY_TIME = 'ORDER BY scheduled_at IS NULL, scheduled_at, id';
@@ -51,6 +53,7 @@ function where(filter: PostFilter): { clause: string; params: unknown[] } {
   if (filter.status) conditions.push(['status = ?', filter.status]);
   if (filter.botId !== undefined) conditions.push(['bot_id IS ?', filter.botId]);
   if (filter.unscheduled) conditions.push(['scheduled_at IS ?', null]);
+  if (filter.origin) conditions.push(['origin = ?', filter.origin]);
   return {
     clause: conditions.length > 0 ? `WHERE ${conditions.map(([sql]) => sql).join(' AND ')}` : '',
     params: conditions.map(([, value]) => value),

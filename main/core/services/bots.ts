@@ -54,11 +54,11 @@ export class BotsService {
     const { botId } = input;
     const posts = this.postsOf(botId);
     const scheduled = posts.filter((post) => post.status === 'scheduled').length;
-    const onPlatform = this.store.posts
-      .list()
-      .filter(
-        (post) => post.botId === botId && post.origin === 'remote' && post.status === 'scheduled',
-      ).length;
+    const onPlatform = this.store.posts.list({
+      botId,
+      origin: 'remote',
+      status: 'scheduled',
+    }).length;
     return {
       scheduled,
       drafts: posts.length - scheduled,
@@ -89,11 +89,10 @@ export class BotsService {
     });
   }
 
+  /** Read by the bot and origin in SQL: a synced history can hold hundreds of thousands of posts. */
   private postsOf(botId: string): LocalPost[] {
     return this.store.posts
-      .list()
-      .filter(
-        (post) => post.botId === botId && post.origin === 'local' && CONCERNED.has(post.status),
-      );
+      .list({ botId, origin: 'local' })
+      .filter((post) => CONCERNED.has(post.status));
   }
 }
