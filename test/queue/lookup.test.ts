@@ -79,13 +79,22 @@ describe('the lookup after a lost answer', () => {
     },
   );
 
-  it('never resends on a lookup that could not read its list to the end: it waits for the user', async () => {
+  /**
+   * A post published once, answered with `oddAnswer`, on a spec-literal server that ignores the
+   * page asked for, behind 250 older posts: no lookup can read its list to the end.
+   */
+  async function publishedBehindPageOne(oddAnswer: string, text: string) {
     const platform = await specLiteral({ ignoresPage: true });
     olderPosts(platform, 250);
-    await platform.admin('PUT', '/faults', { odd_answer_rate: 1, odd_answer: 'html_502' });
+    await platform.admin('PUT', '/faults', { odd_answer_rate: 1, odd_answer: oddAnswer });
     const pressroom = pressroomOn(platform);
-    call(pressroom, 'addPost', { text: 'Behind page one', botId: 'bot_1', mode: 'publish_now' });
+    call(pressroom, 'addPost', { text, botId: 'bot_1', mode: 'publish_now' });
     await pressroom.queue.publishUntilEmpty();
+    return { platform, pressroom };
+  }
+
+  it('never resends on a lookup that could not read its list to the end: it waits for the user', async () => {
+    const { platform, pressroom } = await publishedBehindPageOne('html_502', 'Behind page one');
     expect(serverPosts(platform, 'Behind page one')).toHaveLength(1);
     const [waiting] = pressroom.store.outbox.list('failed');
     expect(waiting?.outcomeUnknown).toBe(true);
@@ -103,12 +112,7 @@ describe('the lookup after a lost answer', () => {
   });
 
   it('takes a 201 whose connection broke mid-body as published, where a lookup could not be sure', async () => {
-    const platform = await specLiteral({ ignoresPage: true });
-    olderPosts(platform, 250);
-    await platform.admin('PUT', '/faults', { odd_answer_rate: 1, odd_answer: 'cut_off' });
-    const pressroom = pressroomOn(platform);
-    call(pressroom, 'addPost', { text: 'Answer cut off', botId: 'bot_1', mode: 'publish_now' });
-    await pressroom.queue.publishUntilEmpty();
+    const { platform, pressroom } = await publishedBehindPageOne('cut_off', 'Answer cut off');
     expect(platform.server.stats.oddAfterCommit).toBe(1);
     expect(serverPosts(platform, 'Answer cut off')).toHaveLength(1);
     // The 201 said it happened: nothing waits for the user, nothing is sent again.
