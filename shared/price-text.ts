@@ -2,6 +2,7 @@
 // minor units of a currency. CSV import reads its price column with this, and the catalog grid
 // and saveProduct read typed prices with it, so a price means the same wherever it is typed.
 import { decimalToMinor, minorDigits } from './money';
+import { quoted } from './text';
 
 export type ValueResult<T> = { ok: true; value: T } | { ok: false; reason: string };
 
@@ -47,7 +48,7 @@ export function parsePrice(
     if ((lone[2] ?? '').length === 3 && digits < 3) {
       return {
         ok: false,
-        reason: `"${text.trim()}" is unclear for ${currency}, which has ${digits} decimals: write ${lone[1]}${lone[2]} without the separator, or at most ${digits} decimals`,
+        reason: `${quoted(text.trim())} is unclear for ${currency}, which has ${digits} decimals: write ${lone[1]}${lone[2]} without the separator, or at most ${digits} decimals`,
       };
     }
     return minorUnits(`${lone[1]}.${lone[2]}`, currency);
@@ -55,7 +56,7 @@ export function parsePrice(
   if (/^-/.test(bare) || /^\(.*\)$/.test(bare))
     return { ok: false, reason: 'must not be negative' };
   if (!/^\d[\d.,']*$/.test(bare) || /[.,']$/.test(bare)) {
-    return { ok: false, reason: `"${text}" is not a price such as 19.99 or 1.299,00` };
+    return { ok: false, reason: `${quoted(text)} is not a price such as 19.99 or 1.299,00` };
   }
   const tail = DECIMAL_TAIL.get(Math.max(2, minorDigits(currency))) ?? DECIMAL_TAIL.get(2);
   const match = tail?.exec(bare);
@@ -70,7 +71,7 @@ export function parsePrice(
     (/^\d{1,3}$/.test(groups[0] ?? '') && groups.slice(1).every((g) => /^\d{3}$/.test(g)));
   const separators = new Set(whole.match(/[.,']/g) ?? []);
   if (!wellGrouped || separators.size > 1 || separators.has(point)) {
-    return { ok: false, reason: `"${text}" has thousands separators in the wrong places` };
+    return { ok: false, reason: `${quoted(text)} has thousands separators in the wrong places` };
   }
   return minorUnits(fraction ? `${groups.join('')}.${fraction}` : groups.join(''), currency);
 }

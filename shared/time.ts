@@ -2,6 +2,7 @@
 // instant, and refuses times a DST change makes impossible or ambiguous instead of guessing.
 // Pure; runs in every process.
 import { Temporal } from 'temporal-polyfill';
+import { quoted } from './text';
 
 export type InstantResult = { ok: true; ms: number } | { ok: false; reason: string };
 
@@ -47,7 +48,7 @@ export function toInstant(text: string, zone: string): InstantResult {
   } catch {
     return {
       ok: false,
-      reason: `"${text}" is not a date and time such as 2026-11-22T15:00 or 2026-11-22T15:00:00Z`,
+      reason: `${quoted(text)} is not a date and time such as 2026-11-22T15:00 or 2026-11-22T15:00:00Z`,
     };
   }
 }

@@ -5,6 +5,7 @@ import type { CoreEvent } from '../../shared/answers';
 import type { OutboxItem, Status } from '../../shared/domain';
 import { describeFailure, publishes } from '../../shared/failures';
 import { reviewNoticeWords } from '../../shared/team-status';
+import { clipped } from '../../shared/text';
 import type { MenuItemOptions, NotificationOptions } from './electron-api';
 
 /**
@@ -147,7 +148,7 @@ function subject(kind: OutboxItem['kind'], words: string | null): string {
   const what = kind === 'create_product' ? 'Product' : 'Post';
   const clean = (words ?? '').replace(/\s+/g, ' ').trim();
   if (!clean) return what;
-  return `${what} “${clean.length > 60 ? `${clean.slice(0, 59)}…` : clean}”`;
+  return `${what} “${clipped(clean, 60)}”`;
 }
 
 /** A desktop notification and the screen a click on it opens. */

@@ -11,6 +11,7 @@ import type {
 } from '../../shared/domain';
 import type { WorkspaceStore } from '../store';
 import { GONE_BOT_NAME } from '../../shared/domain';
+import { clipped } from '../../shared/text';
 import type { OutboxStore } from '../store/outbox';
 
 /** What the Queue's rows are read from: the outbox's items and what they are about. */
@@ -33,8 +34,7 @@ function httpsOnly(url: string | null | undefined): string | null {
 }
 
 function clip(text: string, length = 80): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > length ? `${line.slice(0, length - 1)}…` : line;
+  return clipped(text.replace(/\s+/g, ' ').trim(), length);
 }
 
 class Names {

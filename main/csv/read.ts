@@ -221,7 +221,14 @@ export async function openCsv(path: string, options: OpenOptions = {}): Promise<
       code === 'ENOENT' ? `${path} does not exist` : `${path} cannot be read (${code ?? 'error'})`,
     );
   }
-  const { size } = await handle.stat();
+  const stats = await handle.stat();
+  if (!stats.isFile()) {
+    await handle.close();
+    throw new UnusableFile(
+      `${path} is ${stats.isDirectory() ? 'a folder' : 'not a regular file'}: choose a CSV file`,
+    );
+  }
+  const { size } = stats;
   const sample = Buffer.alloc(Math.min(SAMPLE_BYTES, size));
   await handle.read(sample, 0, sample.length, 0);
   await handle.close();

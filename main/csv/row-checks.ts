@@ -4,6 +4,7 @@ import type { RowError } from '../../shared/domain';
 import { LIMITS } from '../../shared/limits';
 import { isCurrency } from '../../shared/money';
 import { parsePrice } from '../../shared/price-text';
+import { clipped, quoted } from '../../shared/text';
 import { isTimeZone, toInstant } from '../../shared/time';
 import type { WorkspaceStore } from '../store';
 import type { CatalogFields } from '../store/products';
@@ -31,6 +32,9 @@ export type ValidPost = {
 export type ValidProduct = CatalogFields & { kind: 'products'; row: number };
 export type Valid = ValidPost | ValidProduct;
 
+/** How much of a bad cell a row error carries: a cell can be megabytes, and errors are kept and sent. */
+const CELL_SHOWN = 100;
+
 /** One row's cells by field, and the problems found in them. */
 export class RowChecker<K extends ImportKind> {
   readonly errors: RowError[] = [];
@@ -56,7 +60,7 @@ export class RowChecker<K extends ImportKind> {
     return {
       row: this.row.row,
       column: index === undefined ? field : (this.header[index] ?? field),
-      value: this.cell(field),
+      value: clipped(this.cell(field), CELL_SHOWN),
       message,
     };
   }
@@ -83,7 +87,7 @@ export function checkProduct(
   const currency = (check.cell('currency') || options.defaultCurrency).toUpperCase();
   const knownCurrency = isCurrency(currency);
   if (!knownCurrency)
-    check.fail('currency', `"${currency}" is not an ISO 4217 currency code such as USD`);
+    check.fail('currency', `${quoted(currency)} is not an ISO 4217 currency code such as USD`);
   const price = parsePrice(check.cell('price'), knownCurrency ? currency : 'USD');
   if (!price.ok) check.fail('price', `Price ${price.reason}`);
   const stockText = check.cell('stock');
@@ -122,7 +126,7 @@ export function checkPost(
 ): ValidPost | null {
   const link = check.cell('link');
   if (link !== '' && !isHttpUrlCell(link))
-    check.fail('link', `"${link}" is not an absolute http or https URL`);
+    check.fail('link', `${quoted(link)} is not an absolute http or https URL`);
   const written = check.cell('text');
   // Posts have no link field: the link goes at the end of the text, unless it is there already.
   const text = link === '' || written.includes(link) ? written : `${written} ${link}`;
@@ -132,10 +136,10 @@ export function checkPost(
   const draftText = check.cell('draft').toLowerCase();
   const draft = TRUE_CELLS.has(draftText);
   if (!draft && !FALSE_CELLS.has(draftText))
-    check.fail('draft', `"${check.cell('draft')}" is not yes or no (TRUE or FALSE)`);
+    check.fail('draft', `${quoted(check.cell('draft'))} is not yes or no (TRUE or FALSE)`);
   const zone = check.cell('timezone') || defaultZone;
   if (!isTimeZone(zone))
-    check.fail('timezone', `"${zone}" is not an IANA time zone such as Europe/Berlin`);
+    check.fail('timezone', `${quoted(zone)} is not an IANA time zone such as Europe/Berlin`);
   const when =
     check.cell('scheduled_at') ||
     [check.cell('date'), check.cell('time')].filter(Boolean).join(' ');
@@ -173,7 +177,7 @@ export function checkPost(
     (name) => store.media.get(name) !== undefined,
     !goesOut || store.media.host() !== null,
   );
-  if (badUrl) check.fail('media_urls', `"${badUrl}" is not an absolute http or https URL`);
+  if (badUrl) check.fail('media_urls', `${quoted(badUrl)} is not an absolute http or https URL`);
   else if (picturesRefused) check.fail('media_urls', picturesRefused);
   else if (mediaUrls.length > LIMITS.postMediaUrls)
     check.fail('media_urls', `A post can have at most ${LIMITS.postMediaUrls} media URLs`);

@@ -4,6 +4,7 @@
 import { Temporal } from 'temporal-polyfill';
 import type { ValueResult } from '../../shared/price-text';
 import { isHttpUrl } from '../../shared/url';
+import { quoted } from '../../shared/text';
 
 // The shape nearly every URL in a spreadsheet has: http or https, a host name of plain labels
 // whose last one starts with a letter (so it is not an IP address), no port or user, then any
@@ -40,7 +41,7 @@ export function normaliseDateTime(text: string, dateFormat?: DateFormat): ValueR
       return { ok: true, value: trimmed };
     return {
       ok: false,
-      reason: `"${text}" is not a date and time such as 2026-11-23 09:00 or 2026-11-23T09:00:00Z`,
+      reason: `${quoted(text)} is not a date and time such as 2026-11-23 09:00 or 2026-11-23T09:00:00Z`,
     };
   }
   const [, datePart = '', hourText, minute = '00', second = '00', meridiem] = match;
@@ -50,17 +51,17 @@ export function normaliseDateTime(text: string, dateFormat?: DateFormat): ValueR
     if (unread) return { ok: false, reason: unread };
     date = isoDate(datePart, dateFormat ?? 'DD/MM/YYYY');
   }
-  if (hourText === undefined) return { ok: false, reason: `"${text}" has no time of day` };
+  if (hourText === undefined) return { ok: false, reason: `${quoted(text)} has no time of day` };
   let hour = Number(hourText);
   if (meridiem) {
     if (hour < 1 || hour > 12)
-      return { ok: false, reason: `"${text}" has a 12-hour time outside 1 to 12` };
+      return { ok: false, reason: `${quoted(text)} has a 12-hour time outside 1 to 12` };
     hour = (hour % 12) + (meridiem.toLowerCase() === 'p' ? 12 : 0);
   }
   const iso = `${date}T${String(hour).padStart(2, '0')}:${minute}:${second}`;
   // Checked here, so the message quotes the cell as the user typed it.
   if (!isCalendarDateTime(iso))
-    return { ok: false, reason: `"${text}" is not a real date and time of day` };
+    return { ok: false, reason: `${quoted(text)} is not a real date and time of day` };
   return { ok: true, value: iso };
 }
 

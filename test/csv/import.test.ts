@@ -269,6 +269,26 @@ describe('product import', () => {
     await expect(
       call(pressroom, 'importFile', { kind: 'products', path: join(folder, 'nope.csv') }),
     ).rejects.toThrow('does not exist');
+    const aFolder = mkdtempSync(join(folder, 'a-folder-'));
+    await expect(
+      call(pressroom, 'importFile', { kind: 'products', path: aFolder }),
+    ).rejects.toThrow(`${aFolder} is a folder: choose a CSV file`);
+  });
+
+  it('keeps a row error short, however long the cell it quotes', async () => {
+    const pressroom = workspace();
+    const huge = 'x'.repeat(1_000_000);
+    const path = fixture(`sku,name,price,currency\nA,${huge},${huge},${huge}\n`);
+    const result = await call(pressroom, 'importFile', { kind: 'products', path });
+    expect(result.errors.map((error) => error.column)).toEqual(['name', 'currency', 'price']);
+    for (const error of result.errors) {
+      expect(error.value).toHaveLength(100);
+      expect(error.value.endsWith('x…')).toBe(true);
+      expect(error.message.length).toBeLessThan(200);
+    }
+    expect(result.errors[1]?.message).toBe(
+      `"${'X'.repeat(99)}…" is not an ISO 4217 currency code such as USD`,
+    );
   });
 });
 
