@@ -95,6 +95,20 @@ describe('openCsv', () => {
     ]);
   });
 
+  it('stops at a row of over 4 million characters, naming it: a quote left open', async () => {
+    const open = fixture(`sku,name\nA,fine\nB,"${'x'.repeat(6_000_000)}\nC,never closed\n`);
+    await expect(readAll(open)).rejects.toThrow(
+      /: row 3 goes on for over 4 million characters, so a quote in it is probably left open/,
+    );
+    // A long row that ends is read.
+    const long = fixture(`sku,name\nA,"${'y'.repeat(3_000_000)}"\nB,x\n`);
+    const { rows } = await readAll(long);
+    expect(rows.map((row) => [row.row, row.cells[1]?.length])).toEqual([
+      [2, 3_000_000],
+      [3, 1],
+    ]);
+  });
+
   it('gives the same rows one at a time', async () => {
     const file = await openCsv(fixture('a;b\n1;2\n\n3;4'));
     const rows: CsvRow[] = [];
