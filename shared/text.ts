@@ -13,3 +13,9 @@ export function clipped(text: string, length: number): string {
 export function quoted(text: string): string {
   return `"${clipped(text, 100)}"`;
 }
+
+/** The first `shown` names, comma-separated, and how many more: a sentence, not a whole list. */
+export function namesList(names: readonly string[], shown = 20): string {
+  const first = names.slice(0, shown).join(', ');
+  return names.length > shown ? `${first} and ${names.length - shown} more` : first;
+}

@@ -7,6 +7,7 @@
 // nothing goes out of an import a bad row stops.
 import { setImmediate } from 'node:timers/promises';
 import { PRIORITY } from '../../shared/domain';
+import { clipped, namesList } from '../../shared/text';
 import type { ImportProgress, ImportResult } from '../../shared/domain';
 import { SLICE_BUDGET_MS, SliceSizer } from '../../shared/slices';
 import type { WorkspaceStore } from '../store';
@@ -55,6 +56,9 @@ function addSlot(result: ImportResult, slot: ImportResult['slots'][number]): voi
     : { first: slot.at, last: slot.at };
 }
 
+/** A column's name as a message or a list shows it: a header cell can be as long as any cell. */
+const shownColumn = (header: string): string => clipped(header, 100);
+
 /** The file opened and its columns matched to fields: what a preview shows and an import reads. */
 export interface MappedFile {
   file: CsvFile;
@@ -86,7 +90,7 @@ export async function openMapped(
     positional ? positionalMapping(file.header, options.mapping) : options.mapping,
   );
   const fields = mapping.missing.map((field) => `"${field}"`).join(' or ');
-  const headers = file.header.join(', ');
+  const headers = namesList(file.header.map(shownColumn));
   const missing =
     mapping.missing.length === 0
       ? null
@@ -172,7 +176,7 @@ function emptyResult(kind: ImportKind, { file, source, mapping }: MappedFile): I
     slotCount: 0,
     slotSpan: null,
     badRowsFile: null,
-    unknownColumns: mapping.unknown,
+    unknownColumns: mapping.unknown.map(shownColumn),
     source: source ? SOURCE_LABELS[source] : null,
     firstRowIsData: file.firstRowIsData,
     leftOut: [],
@@ -227,7 +231,9 @@ class ImportRun {
     const { shop } = this.importRows;
     if (shop) {
       const read = new Set(shop.reads.map((index) => file.header[index ?? -1]));
-      this.result.unknownColumns = mapping.unknown.filter((header) => !read.has(header));
+      this.result.unknownColumns = mapping.unknown
+        .filter((header) => !read.has(header))
+        .map(shownColumn);
     }
   }
 

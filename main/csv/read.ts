@@ -53,6 +53,9 @@ const CHUNK_BYTES = 64 * 1024;
  */
 const MAX_ROW_CHARS = 4 * 1024 * 1024;
 
+/** The most columns a file may have: every tool's export has a few dozen. */
+const MAX_COLUMNS = 1_000;
+
 export type Newline = '\n' | '\r\n' | '\r';
 
 /** The delimiter that splits the header line into the most fields, quotes respected. */
@@ -227,6 +230,17 @@ export interface OpenOptions {
 export const positionalHeader = (columns: number): string[] =>
   Array.from({ length: columns }, (_, index) => `Column ${index + 1}`);
 
+/** The file's first row, when it is one Pressroom reads. */
+function firstRow(path: string, row: string[] | undefined): string[] {
+  if (!row) throw new UnusableFile(`${path} is empty: it has no header row`);
+  if (row.length > MAX_COLUMNS) {
+    throw new UnusableFile(
+      `${path} has ${row.length.toLocaleString('en')} columns in its first row; Pressroom reads files of at most ${MAX_COLUMNS.toLocaleString('en')}: check it is a CSV file of posts or products`,
+    );
+  }
+  return row;
+}
+
 export async function openCsv(path: string, options: OpenOptions = {}): Promise<CsvFile> {
   let handle;
   try {
@@ -266,9 +280,8 @@ export async function openCsv(path: string, options: OpenOptions = {}): Promise<
     (bytes) => (bytesRead += bytes),
   );
   const first = await chunks.next();
-  const header = first.done ? undefined : first.value[0];
-  if (first.done || !header) throw new UnusableFile(`${path} is empty: it has no header row`);
-  const firstRecords = first.value;
+  const header = firstRow(path, first.done ? undefined : first.value[0]);
+  const firstRecords = first.done ? [] : first.value;
   const test = options.firstRowIsData;
   const firstRowIsData = typeof test === 'function' ? test(header) : test === true;
 

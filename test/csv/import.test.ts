@@ -275,6 +275,25 @@ describe('product import', () => {
     ).rejects.toThrow(`${aFolder} is a folder: choose a CSV file`);
   });
 
+  it('names the columns it leaves out, and those a missing column leaves, briefly', async () => {
+    const pressroom = workspace();
+    const extra = Array.from({ length: 30 }, (_, i) => `extra ${i} ${'z'.repeat(300)}`);
+    const path = fixture(`sku,name,price,${extra.join(',')}\nA,Loaf,1.00\n`);
+    const result = await call(pressroom, 'importFile', { kind: 'products', path });
+    expect(result.unknownColumns).toHaveLength(30);
+    expect(result.unknownColumns.every((name) => name.length === 100 && name.endsWith('z…'))).toBe(
+      true,
+    );
+    const noPrice = fixture(`sku,name,${extra.join(',')}\nA,Loaf\n`);
+    const refusal = await rejectedBy(
+      call(pressroom, 'importFile', { kind: 'products', path: noPrice }),
+    );
+    expect((refusal as Error).message).toMatch(
+      /has no "price" column \(the header row has: sku, name, extra 0 z+…, .* and 12 more\)$/,
+    );
+    expect((refusal as Error).message.length).toBeLessThan(2_500);
+  });
+
   it('keeps a row error short, however long the cell it quotes', async () => {
     const pressroom = workspace();
     const huge = 'x'.repeat(1_000_000);

@@ -109,6 +109,15 @@ describe('openCsv', () => {
     ]);
   });
 
+  it('refuses a first row of over 1,000 columns, saying how many it has', async () => {
+    const wide = Array.from({ length: 1_001 }, (_, i) => `c${i}`).join(',');
+    await expect(openCsv(fixture(`${wide}\n`))).rejects.toThrow(
+      /has 1,001 columns in its first row; Pressroom reads files of at most 1,000/,
+    );
+    const widest = Array.from({ length: 1_000 }, (_, i) => `c${i}`).join(',');
+    expect((await openCsv(fixture(`${widest}\n`))).header).toHaveLength(1_000);
+  });
+
   it('gives the same rows one at a time', async () => {
     const file = await openCsv(fixture('a;b\n1;2\n\n3;4'));
     const rows: CsvRow[] = [];

@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { describeBatch, describeKept, describeUndone } from '../../../shared/domain';
 import type { ImportResult } from '../../../shared/domain';
 import { TEXT_ENCODINGS } from '../../../shared/encodings';
+import { namesList } from '../../../shared/text';
 import type { TextEncoding } from '../../../shared/encodings';
 import { formatInZone } from '../../../shared/time';
 import { CliError, createOutput } from '../output';
@@ -236,7 +237,7 @@ function importLines(result: ImportResult, zone: string, dryRun: boolean): strin
       (left) => `Left out: ${left.rows} ${left.rows === 1 ? 'row' : 'rows'}, ${left.reason}`,
     ),
     ...(result.unknownColumns.length
-      ? [`Ignored columns: ${result.unknownColumns.join(', ')}`]
+      ? [`Ignored columns: ${namesList(result.unknownColumns)}`]
       : []),
     ...result.errors
       .slice(0, 50)
