@@ -1,6 +1,7 @@
 // Where each valid post row of an import goes (Node, main process): fillSlots gives it its bot's
 // next free posting slot, and the duplicate-content guard leaves out a row repeating a post of its
 // bot or an earlier row (docs/planning.md).
+import { createHash } from 'node:crypto';
 import type { RowError } from '../../shared/domain';
 import {
   comparableText,
@@ -19,8 +20,14 @@ export type LeftOut = { warning: RowError };
 
 const DAY_MS = 86_400_000;
 
-/** A row accepted earlier in this import, as the duplicate guard compares it. */
-type EarlierRow = DuplicateSubject & { row: number };
+/**
+ * A row accepted earlier in this import, as the duplicate guard compares it. Its text is kept only
+ * as a digest, and the rows are filed under a digest of their bot and comparable text: kept whole,
+ * both held a file's every post (and through them its whole decoded text) until the import ended.
+ */
+type EarlierRow = Omit<DuplicateSubject, 'text'> & { row: number; textDigest: string };
+
+const digest = (text: string): string => createHash('sha256').update(text).digest('base64');
 
 /**
  * What fillSlots and the duplicate guard make of each valid post row, in file order: the row with
@@ -70,54 +77,69 @@ export class PostPlanner {
       return check.errors;
     }
     const at = post.publishNow ? this.options.now : (scheduledAt ?? this.options.now);
+    const going = { ...post, botId, scheduledAt, zone, filled };
     const guard = this.options.duplicates;
-    const guarded = guard !== undefined && !guard.allow && guard.windowDays > 0;
-    const key = `${botId ?? ''}\u0000${comparableText(post.text)}`;
-    if (guarded) {
-      const windowMs = guard.windowDays * DAY_MS;
-      // The post an earlier import made of this very row (same text, bot and time) is the same
-      // post, which the write finds "unchanged"; it is no repeat.
-      const other = findDuplicate<DuplicateSubject & { row?: number }>(
-        { botId, text: post.text, at },
-        [
-          ...this.store.posts.goingOut(botId, at - windowMs, at + windowMs),
-          ...(this.earlier.get(key) ?? []),
-        ].filter((earlier) => earlier.text !== post.text || earlier.scheduledAt !== scheduledAt),
-        windowMs,
+    if (guard === undefined || guard.allow || guard.windowDays <= 0) {
+      if (scheduledAt !== null) this.cursor?.take(botId, scheduledAt);
+      return going;
+    }
+    const filed = {
+      key: digest(`${botId}\u0000${comparableText(post.text)}`),
+      textDigest: digest(post.text),
+    };
+    const other = this.repeated(going, at, filed, guard.windowDays * DAY_MS);
+    if (other) {
+      const what = other.row === undefined ? `post ${other.id} of ${botId}` : `row ${other.row}`;
+      const published = other.status === 'published';
+      const message = describeDuplicate(
+        what,
+        published,
+        outgoingAt(other) ?? at,
+        zone,
+        guard.windowDays,
       );
-      if (other) {
-        const what =
-          other.row === undefined
-            ? `post ${other.id}${botId ? ` of ${botId}` : ''}`
-            : `row ${other.row}`;
-        const message = describeDuplicate(
-          what,
-          other.status === 'published',
-          outgoingAt(other) ?? at,
-          zone,
-          guard.windowDays,
-        );
-        return {
-          // Worded for every caller: the CLI names its flag, the wizard its option.
-          warning: check.problem('text', `${message}; left out`),
-        };
-      }
+      // Worded for every caller: the CLI names its flag, the wizard its option.
+      return { warning: check.problem('text', `${message}; left out`) };
     }
-    if (botId !== null && scheduledAt !== null) this.cursor?.take(botId, scheduledAt);
-    if (guarded) {
-      const row: EarlierRow = {
-        id: 0, // never stored, so never the candidate itself
-        row: post.row,
-        botId,
-        text: post.text,
-        status: 'scheduled',
-        scheduledAt,
-        publishedAt: post.publishNow ? at : null,
-      };
-      const same = this.earlier.get(key);
-      if (same) same.push(row);
-      else this.earlier.set(key, [row]);
-    }
-    return { ...post, botId, scheduledAt, zone, filled };
+    if (scheduledAt !== null) this.cursor?.take(botId, scheduledAt);
+    const row: EarlierRow = {
+      id: 0, // never stored, so never the candidate itself
+      row: post.row,
+      botId,
+      textDigest: filed.textDigest,
+      status: 'scheduled',
+      scheduledAt,
+      publishedAt: post.publishNow ? at : null,
+    };
+    const same = this.earlier.get(filed.key);
+    if (same) same.push(row);
+    else this.earlier.set(filed.key, [row]);
+    return going;
+  }
+
+  /** The post or earlier row `post` (going out at `at`) repeats, if any. */
+  private repeated(
+    post: ValidPost,
+    at: number,
+    filed: { key: string; textDigest: string },
+    windowMs: number,
+  ): (DuplicateSubject & { row?: number }) | null {
+    const { botId, text, scheduledAt } = post;
+    // The post an earlier import made of this very row (same text, bot and time) is the same
+    // post, which the write finds "unchanged"; it is no repeat. So is an identical earlier row.
+    const posts = this.store.posts
+      .goingOut(botId, at - windowMs, at + windowMs)
+      .filter((earlier) => earlier.text !== text || earlier.scheduledAt !== scheduledAt);
+    // Filed under this row's digest, the earlier rows have its comparable text: offered with it.
+    const rows = (this.earlier.get(filed.key) ?? [])
+      .filter(
+        (earlier) => earlier.textDigest !== filed.textDigest || earlier.scheduledAt !== scheduledAt,
+      )
+      .map((earlier) => ({ ...earlier, text }));
+    return findDuplicate<DuplicateSubject & { row?: number }>(
+      { botId, text, at },
+      [...posts, ...rows],
+      windowMs,
+    );
   }
 }
