@@ -29,6 +29,10 @@ type EarlierRow = Omit<DuplicateSubject, 'text'> & { row: number; textDigest: st
 
 const digest = (text: string): string => createHash('sha256').update(text).digest('base64');
 
+/** Where a post or row is filed for the guard: its bot and the text the guard compares. */
+const fileKey = (botId: string, text: string): string =>
+  digest(`${botId}\u0000${comparableText(text)}`);
+
 /**
  * What fillSlots and the duplicate guard make of each valid post row, in file order: the row with
  * its slot, or left out with a warning. Rows are remembered until written, so no slot is given
@@ -86,7 +90,7 @@ export class PostPlanner {
       return going;
     }
     const filed = {
-      key: digest(`${botId}\u0000${comparableText(post.text)}`),
+      key: fileKey(botId, post.text),
       textDigest: digest(post.text),
     };
     const other = this.repeated(going, at, filed, guard.windowDays * DAY_MS);
@@ -132,7 +136,7 @@ export class PostPlanner {
       filed = new Map();
       const since = this.options.now - windowMs;
       for (const post of this.store.posts.goingOut(botId, since, Number.MAX_SAFE_INTEGER)) {
-        const postKey = digest(`${botId}\u0000${comparableText(post.text)}`);
+        const postKey = fileKey(botId, post.text);
         const same = filed.get(postKey);
         if (same) same.push(post);
         else filed.set(postKey, [post]);
