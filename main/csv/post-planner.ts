@@ -33,6 +33,12 @@ const digest = (text: string): string => createHash('sha256').update(text).diges
 const fileKey = (botId: string, text: string): string =>
   digest(`${botId}\u0000${comparableText(text)}`);
 
+function fileUnder<T>(files: Map<string, T[]>, key: string, item: T): void {
+  const same = files.get(key);
+  if (same) same.push(item);
+  else files.set(key, [item]);
+}
+
 /**
  * What fillSlots and the duplicate guard make of each valid post row, in file order: the row with
  * its slot, or left out with a warning. Rows are remembered until written, so no slot is given
@@ -41,8 +47,9 @@ const fileKey = (botId: string, text: string): string =>
 export class PostPlanner {
   private readonly cursor: SlotCursor | null;
   private readonly earlier = new Map<string, EarlierRow[]>();
-  /** Per bot, its posts in the store that a row could repeat, by digest (storedPosts). */
-  private readonly stored = new Map<string, Map<string, DuplicateSubject[]>>();
+  /** The store's posts that a row could repeat, by digest, of the bots read so far (storedPosts). */
+  private readonly stored = new Map<string, DuplicateSubject[]>();
+  private readonly botsRead = new Set<string>();
 
   constructor(
     private readonly store: WorkspaceStore,
@@ -117,9 +124,7 @@ export class PostPlanner {
       scheduledAt,
       publishedAt: post.publishNow ? at : null,
     };
-    const same = this.earlier.get(filed.key);
-    if (same) same.push(row);
-    else this.earlier.set(filed.key, [row]);
+    fileUnder(this.earlier, filed.key, row);
     return going;
   }
 
@@ -131,19 +136,13 @@ export class PostPlanner {
    * meanwhile is in `earlier`.
    */
   private storedPosts(botId: string, key: string, windowMs: number): DuplicateSubject[] {
-    let filed = this.stored.get(botId);
-    if (!filed) {
-      filed = new Map();
+    if (!this.botsRead.has(botId)) {
+      this.botsRead.add(botId);
       const since = this.options.now - windowMs;
-      for (const post of this.store.posts.goingOut(botId, since, Number.MAX_SAFE_INTEGER)) {
-        const postKey = fileKey(botId, post.text);
-        const same = filed.get(postKey);
-        if (same) same.push(post);
-        else filed.set(postKey, [post]);
-      }
-      this.stored.set(botId, filed);
+      for (const post of this.store.posts.goingOut(botId, since, Number.MAX_SAFE_INTEGER))
+        fileUnder(this.stored, fileKey(botId, post.text), post);
     }
-    return filed.get(key) ?? [];
+    return this.stored.get(key) ?? [];
   }
 
   /** The post or earlier row `post` (going out at `at`) repeats, if any. */

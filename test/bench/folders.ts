@@ -1,21 +1,15 @@
 // A bench's temporary folders (Node): made in the machine's temporary folder and removed when the
 // bench's process exits, however it ends, so a bench leaves nothing behind (`npm run bench:ui`
 // left 230 MB a run). The baseline trees (./baseline.ts) are kept on purpose, by commit.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { removeTemporaryFolder } from '../support/run-temp';
 
 const made: string[] = [];
 
 function removeMade(): void {
-  for (const folder of made) {
-    try {
-      rmSync(folder, { recursive: true, force: true, maxRetries: 3 });
-    } catch (error) {
-      // A file still open (Windows) keeps its folder: worth a line, not a failed bench.
-      console.warn(`The bench's temporary folder ${folder} was not removed: ${String(error)}`);
-    }
-  }
+  for (const folder of made) removeTemporaryFolder(folder, "The bench's");
 }
 
 /** A new folder named `prefix` and six random characters, gone when the process exits. */

@@ -15,12 +15,17 @@ export default function setup(): (() => void) | undefined {
   const folder = mkdtempSync(join(tmpdir(), 'pressroom-test-'));
   process.env[RUN_TEMP] = folder;
   for (const name of ['TMPDIR', 'TEMP', 'TMP']) process.env[name] = folder;
-  return () => {
-    try {
-      rmSync(folder, { recursive: true, force: true, maxRetries: 3 });
-    } catch (error) {
-      // A file still open (Windows) keeps its folder: worth a line, not a failed run.
-      console.warn(`The test run's temporary folder ${folder} was not removed: ${String(error)}`);
-    }
-  };
+  return () => removeTemporaryFolder(folder, "The test run's");
+}
+
+/**
+ * Removes a temporary folder of `whose` (a test run's, a bench's); one that cannot go (a file
+ * still open, on Windows) is worth a line, not a failure.
+ */
+export function removeTemporaryFolder(folder: string, whose: string): void {
+  try {
+    rmSync(folder, { recursive: true, force: true, maxRetries: 3 });
+  } catch (error) {
+    console.warn(`${whose} temporary folder ${folder} was not removed: ${String(error)}`);
+  }
 }
